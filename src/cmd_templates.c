@@ -1,0 +1,132 @@
+/* cmd_templates.c — `ddx templates`: the templates of one or more logs. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "prefix.h"
+
+enum { OUT_TEXT, OUT_IDS, OUT_JSON };
+
+/* Per cluster: its line count, and its smallest member id, which gives its
+ * first line (ids are numbered in order of first occurrence). */
+struct clusters {
+	size_t n;
+	const char **text;
+	uint64_t *count;
+	uint32_t *first;
+};
+
+static void clusters_make(struct clusters *cl, const struct tmpl_table *tt, const uint32_t *map)
+{
+	cl->count = xcalloc(cl->n ? cl->n : 1, sizeof(*cl->count));
+	cl->first = xmalloc((cl->n ? cl->n : 1) * sizeof(*cl->first));
+	for (size_t c = 0; c < cl->n; c++)
+		cl->first[c] = UINT32_MAX;
+	for (size_t id = 0; id < tt->n; id++) {
+		cl->count[map[id]] += tt->t[id].count;
+		if (cl->first[map[id]] == UINT32_MAX)
+			cl->first[map[id]] = (uint32_t)id;
+	}
+}
+
+static void print_text(struct log *logs, int nlogs, const struct tmpl_table *tt,
+		       const struct clusters *cl)
+{
+	for (size_t c = 0; c < cl->n; c++) {
+		const struct tmpl *t = &tt->t[cl->first[c]];
+		printf("%s%8llu%s  ", C_BOLD, (unsigned long long)cl->count[c], C_RESET);
+		if (nlogs > 1) {
+			put_text(stdout, logs[t->first_file].in.path, strlen(logs[t->first_file].in.path));
+			putchar(':');
+		}
+		printf("%-6llu %s%-7s%s ", (unsigned long long)t->first_line + 1,
+		       t->level >= LV_WARN ? C_YELLOW : C_DIM,
+		       t->level ? level_name(t->level) : "-", C_RESET);
+		put_text(stdout, cl->text[c], strlen(cl->text[c]));
+		putchar('\n');
+	}
+}
+
+static void print_json(struct log *logs, int nlogs, const struct tmpl_table *tt,
+		       const struct clusters *cl)
+{
+	printf("{\"schema\": 1, \"files\": [");
+	for (int i = 0; i < nlogs; i++) {
+		printf("%s{\"path\": ", i ? ", " : "");
+		put_json_string(stdout, logs[i].in.path, strlen(logs[i].in.path));
+		printf(", \"lines\": %zu}", logs[i].nlines);
+	}
+	printf("],\n \"templates\": [");
+	for (size_t c = 0; c < cl->n; c++) {
+		const struct tmpl *t = &tt->t[cl->first[c]];
+		printf("%s\n  {\"id\": %zu, \"count\": %llu, \"file\": %u, \"first_line\": %llu, \"level\": ",
+		       c ? "," : "", c + 1, (unsigned long long)cl->count[c], t->first_file,
+		       (unsigned long long)t->first_line + 1);
+		const char *lv = level_name(t->level);
+		put_json_string(stdout, lv, strlen(lv));
+		printf(", \"text\": ");
+		put_json_string(stdout, cl->text[c], strlen(cl->text[c]));
+		putchar('}');
+	}
+	printf("\n]}\n");
+}
+
+int cmd_templates(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "ids", no_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int out = OUT_TEXT, jobs = default_jobs(), c;
+	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': out = OUT_IDS; break;
+		case 'J': out = OUT_JSON; break;
+		case 'j': jobs = parse_jobs(optarg); break;
+		default: return EXIT_TROUBLE;
+		}
+	}
+	int nlogs = argc - optind;
+	if (nlogs < 1) {
+		print_command_help(find_command("templates"));
+		return EXIT_TROUBLE;
+	}
+	struct tmpl_table tt;
+	tmpl_init(&tt);
+	struct log *logs = xcalloc((size_t)nlogs, sizeof(*logs));
+	for (int i = 0; i < nlogs; i++) {
+		if (log_load(&logs[i], argv[optind + i], i, LOG_IDS_ONLY, jobs, &tt) < 0) {
+			for (int k = 0; k < i; k++)
+				log_free(&logs[k]);
+			free(logs);
+			tmpl_free(&tt);
+			return EXIT_TROUBLE;
+		}
+	}
+	uint32_t *map = xmalloc((tt.n ? tt.n : 1) * sizeof(*map));
+	struct clusters cl;
+	cl.n = tmpl_cluster(&tt, map, &cl.text);
+	clusters_make(&cl, &tt, map);
+	if (out == OUT_IDS) {
+		for (int i = 0; i < nlogs; i++)
+			for (size_t k = 0; k < logs[i].nlines; k++)
+				printf("%u\n", map[logs[i].tid[k]] + 1);
+	} else if (out == OUT_JSON) {
+		print_json(logs, nlogs, &tt, &cl);
+	} else {
+		print_text(logs, nlogs, &tt, &cl);
+	}
+	free(cl.text);
+	free(cl.count);
+	free(cl.first);
+	free(map);
+	for (int i = 0; i < nlogs; i++)
+		log_free(&logs[i]);
+	free(logs);
+	tmpl_free(&tt);
+	return 0;
+}

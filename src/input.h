@@ -1,0 +1,81 @@
+/* input.h — getting a log's bytes and splitting them into clean lines.
+ *
+ * A regular uncompressed file is mapped; stdin, pipes and compressed files
+ * (.gz and .zst, recognised by their magic bytes) are read or decompressed
+ * into memory, up to INPUT_MAX_SIZE.  Lines are then split with memchr and
+ * cleaned: trailing CR dropped, bare-CR progress frames reduced to the last
+ * frame, ANSI escape sequences removed.  A clean line points straight into
+ * the input unless cleaning changed it, in which case it points into a
+ * caller-provided scratch buffer. */
+#ifndef DDX_INPUT_H
+#define DDX_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "util.h"
+
+/* Longest line ddx looks at: the rest of a longer line is cut (counted in
+ * struct line.flags as LINE_CUT), so a 100 MB line costs no more memory
+ * than this. */
+#define INPUT_LINE_MAX (1u << 20)
+/* Most bytes ddx will hold in memory for one unmappable or compressed
+ * input; past it the input is an error ("too large"), which also bounds a
+ * decompression bomb. */
+#define INPUT_MAX_SIZE ((size_t)4 << 30)
+/* A compressed input may expand at most INPUT_MAX_RATIO times its
+ * compressed size once past INPUT_RATIO_FLOOR bytes: real logs compress
+ * 5-50x, a decompression bomb 1000x. */
+#define INPUT_MAX_RATIO 200
+#define INPUT_RATIO_FLOOR ((size_t)256 << 20)
+
+struct input {
+	char *path;          /* as given; "-" is stdin */
+	const char *data;    /* the whole content, decompressed */
+	size_t size;
+	time_t mtime;        /* modification time, or the time it was read */
+	int mapped;          /* data is an mmap (else malloc'd) */
+	const char *kind;    /* "file", "pipe", "gzip", "zstd" */
+};
+
+/* Open and read path ("-" for stdin).  On failure prints
+ * "ddx: cannot open 'path': reason" (or another message naming the file)
+ * and returns -1; nothing is left allocated.  max_size 0 = INPUT_MAX_SIZE. */
+int input_open(struct input *in, const char *path, size_t max_size);
+void input_close(struct input *in);
+
+enum {
+	LINE_CUT = 1,        /* longer than INPUT_LINE_MAX: the rest was dropped */
+	LINE_CLEANED = 2,    /* CRs or escapes removed: text is in scratch */
+};
+
+struct line {
+	const char *text;    /* clean text, not NUL-terminated */
+	uint32_t len;
+	uint32_t frames;     /* number of bare-CR frames; 1 for an ordinary line */
+	uint32_t flags;
+	uint64_t offset;     /* byte offset of the raw line in input.data */
+	uint64_t raw_len;    /* length of the raw line, without its newline */
+};
+
+/* Split off the line that starts at *pos in data[0..size), clean it, and
+ * advance *pos past its newline.  Returns 0 at the end.  The text may live
+ * in scratch, so it stays valid until the next call with that scratch. */
+int input_next_line(const char *data, size_t size, size_t *pos,
+		    struct line *ln, struct buf *scratch);
+
+/* Clean one raw line (no newline in it) into ln, as input_next_line does. */
+void input_clean_line(const char *raw, size_t raw_len, struct line *ln,
+		      struct buf *scratch);
+
+/* Cut data into at most n pieces that start at line starts, for threads.
+ * starts[0] = 0, starts[k] = size for k >= returned count.  Returns the
+ * number of non-empty pieces. */
+int input_split(const char *data, size_t size, int n, size_t *starts);
+
+/* Count lines the way `wc -l` would, plus one for a final unterminated
+ * line. */
+size_t input_count_lines(const char *data, size_t size);
+
+#endif

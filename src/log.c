@@ -1,0 +1,274 @@
+/* log.c — running a log through input, prefix, mask and template, in
+ * parallel pieces whose results are merged in input order.  See log.h.
+ *
+ * Each thread interns into a table of its own; the merge interns each
+ * piece's templates into the shared table in the piece's first-occurrence
+ * order, so template ids (and every output) are the same for any number of
+ * threads. */
+#include "log.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mask.h"
+#include "prefix.h"
+
+#define SAMPLE_LINES 200
+#define MAX_THREADS 64
+/* Below this a second thread costs more than it saves. */
+#define MIN_PIECE (1u << 20)
+
+struct piece {
+	const struct log *lg;
+	size_t begin, end;     /* byte range of whole lines */
+	unsigned flags;
+	int64_t year_ms;       /* added to year-less timestamps */
+	int show_progress;
+	struct tmpl_table tt;  /* local ids */
+	size_t n, cap;
+	uint32_t *tid;
+	uint64_t *offset;
+	int64_t *ts;
+	uint8_t *level;
+	uint16_t *tag;
+	char **tags;           /* local tag strings, [1..ntags) */
+	size_t ntags, tagcap;
+};
+
+static uint16_t piece_tag(struct piece *pc, const char *s, size_t n)
+{
+	/* Few distinct tags (ranks, workers): a linear scan is enough. */
+	for (size_t i = 1; i < pc->ntags; i++)
+		if (strncmp(pc->tags[i], s, n) == 0 && pc->tags[i][n] == '\0')
+			return (uint16_t)i;
+	if (pc->ntags >= UINT16_MAX)
+		return 0;
+	if (pc->ntags == 0)
+		pc->ntags = 1;
+	GROW(pc->tags, pc->tagcap, pc->ntags + 1);
+	char *t = xmalloc(n + 1);
+	memcpy(t, s, n);
+	t[n] = '\0';
+	pc->tags[pc->ntags] = t;
+	return (uint16_t)pc->ntags++;
+}
+
+static void piece_push(struct piece *pc, uint32_t tid, const struct line *ln,
+		       const struct header *h)
+{
+	if (pc->n == pc->cap) {
+		size_t cap = pc->cap;
+		GROW(pc->tid, cap, pc->n + 1);
+		if (pc->flags & LOG_FULL) {
+			pc->offset = xrealloc(pc->offset, cap * sizeof(*pc->offset));
+			pc->ts = xrealloc(pc->ts, cap * sizeof(*pc->ts));
+			pc->level = xrealloc(pc->level, cap * sizeof(*pc->level));
+			pc->tag = xrealloc(pc->tag, cap * sizeof(*pc->tag));
+		}
+		pc->cap = cap;
+	}
+	size_t i = pc->n++;
+	pc->tid[i] = tid;
+	if (pc->flags & LOG_FULL) {
+		pc->offset[i] = ln->offset;
+		pc->ts[i] = h->ts_ms != TS_NONE && h->ts_no_year ? h->ts_ms + pc->year_ms : h->ts_ms;
+		pc->level[i] = h->level;
+		pc->tag[i] = h->tag_len ? piece_tag(pc, ln->text + h->tag_off, h->tag_len) : 0;
+	}
+}
+
+static void *piece_run(void *arg)
+{
+	struct piece *pc = arg;
+	const struct log *lg = pc->lg;
+	const char *data = lg->in.data;
+	struct buf scratch = { 0 };
+	struct masked m = { 0 };
+	struct line ln;
+	struct header h;
+	size_t pos = pc->begin;
+	tmpl_init(&pc->tt);
+	while (input_next_line(data, pc->end, &pos, &ln, &scratch)) {
+		prefix_parse(lg->format, ln.text, ln.len, &h);
+		mask_message(ln.text + h.msg_off, ln.len - h.msg_off, &m);
+		uint64_t hash = tmpl_hash(m.text.p, m.text.len, h.level);
+		uint32_t id = tmpl_intern(&pc->tt, m.text.p, m.text.len, h.level, hash);
+		struct tmpl *t = &pc->tt.t[id];
+		if (t->count++ == 0)
+			t->first_line = pc->n;
+		piece_push(pc, id, &ln, &h);
+		if (pc->show_progress && (pc->n & 0xffff) == 0)
+			progress_update(pos - pc->begin, pc->end - pc->begin);
+	}
+	buf_free(&scratch);
+	masked_free(&m);
+	return NULL;
+}
+
+/* The header format and the year for year-less timestamps, from the first
+ * lines of the file. */
+static void detect(struct log *lg, int64_t *year_ms)
+{
+	const char *lines[SAMPLE_LINES];
+	size_t lens[SAMPLE_LINES], n = 0, pos = 0;
+	struct buf scratch[SAMPLE_LINES];
+	memset(scratch, 0, sizeof(scratch));
+	struct line ln;
+	while (n < SAMPLE_LINES && input_next_line(lg->in.data, lg->in.size, &pos, &ln, &scratch[n])) {
+		lines[n] = ln.text;
+		lens[n++] = ln.len;
+	}
+	lg->format = prefix_detect(lines, lens, n);
+	int year = 0;
+	for (size_t i = 0; i < n && !year; i++) {
+		struct header h;
+		prefix_parse(lg->format, lines[i], lens[i], &h);
+		if (h.ts_ms != TS_NONE && !h.ts_no_year)
+			year = year_of_time((time_t)(h.ts_ms / 1000));
+	}
+	if (!year)
+		year = year_of_time(lg->in.mtime);
+	*year_ms = prefix_year_offset_ms(year);
+	for (size_t i = 0; i < SAMPLE_LINES; i++)
+		buf_free(&scratch[i]);
+}
+
+static void piece_free(struct piece *pc)
+{
+	tmpl_free(&pc->tt);
+	free(pc->tid);
+	free(pc->offset);
+	free(pc->ts);
+	free(pc->level);
+	free(pc->tag);
+	for (size_t i = 1; i < pc->ntags; i++)
+		free(pc->tags[i]);
+	free(pc->tags);
+}
+
+/* Append piece pc's lines to lg, translating local ids into tt's. */
+static void merge(struct log *lg, struct piece *pc, struct tmpl_table *tt, int only)
+{
+	uint32_t *remap = xmalloc((pc->tt.n ? pc->tt.n : 1) * sizeof(*remap));
+	for (size_t id = 0; id < pc->tt.n; id++) {
+		struct tmpl *lt = &pc->tt.t[id];
+		uint32_t g = tmpl_intern(tt, lt->text, lt->len, lt->level, lt->hash);
+		struct tmpl *gt = &tt->t[g];
+		if (gt->count == 0) {
+			gt->first_line = lg->nlines + lt->first_line;
+			gt->first_file = (uint32_t)lg->index;
+		}
+		gt->count += lt->count;
+		remap[id] = g;
+	}
+	uint16_t *tagmap = xmalloc((pc->ntags ? pc->ntags : 1) * sizeof(*tagmap));
+	tagmap[0] = 0;
+	for (size_t i = 1; i < pc->ntags; i++) {
+		size_t j = 1;
+		while (j < lg->ntags && strcmp(lg->tags[j], pc->tags[i]) != 0)
+			j++;
+		if (j == lg->ntags) {
+			if (lg->ntags == 0)
+				lg->ntags = j = 1;
+			lg->tags = xrealloc(lg->tags, (lg->ntags + 1) * sizeof(*lg->tags));
+			lg->tags[j] = xstrdup(pc->tags[i]);
+			lg->ntags++;
+		}
+		tagmap[i] = (uint16_t)j;
+	}
+	for (size_t i = 0; i < pc->n; i++)
+		pc->tid[i] = remap[pc->tid[i]];
+	if (pc->flags & LOG_FULL)
+		for (size_t i = 0; i < pc->n; i++)
+			pc->tag[i] = tagmap[pc->tag[i]];
+	free(remap);
+	free(tagmap);
+	if (only) {
+		/* One piece: take its arrays as they are. */
+		lg->tid = pc->tid, pc->tid = NULL;
+		lg->offset = pc->offset, pc->offset = NULL;
+		lg->ts = pc->ts, pc->ts = NULL;
+		lg->level = pc->level, pc->level = NULL;
+		lg->tag = pc->tag, pc->tag = NULL;
+	} else {
+		size_t n = lg->nlines;
+		lg->tid = xrealloc(lg->tid, (n + pc->n) * sizeof(*lg->tid));
+		memcpy(lg->tid + n, pc->tid, pc->n * sizeof(*lg->tid));
+		if (pc->flags & LOG_FULL) {
+			lg->offset = xrealloc(lg->offset, (n + pc->n) * sizeof(*lg->offset));
+			lg->ts = xrealloc(lg->ts, (n + pc->n) * sizeof(*lg->ts));
+			lg->level = xrealloc(lg->level, (n + pc->n) * sizeof(*lg->level));
+			lg->tag = xrealloc(lg->tag, (n + pc->n) * sizeof(*lg->tag));
+			memcpy(lg->offset + n, pc->offset, pc->n * sizeof(*lg->offset));
+			memcpy(lg->ts + n, pc->ts, pc->n * sizeof(*lg->ts));
+			memcpy(lg->level + n, pc->level, pc->n * sizeof(*lg->level));
+			memcpy(lg->tag + n, pc->tag, pc->n * sizeof(*lg->tag));
+		}
+	}
+	lg->nlines += pc->n;
+}
+
+int log_load(struct log *lg, const char *path, int index, unsigned flags,
+	     int threads, struct tmpl_table *tt)
+{
+	memset(lg, 0, sizeof(*lg));
+	lg->index = index;
+	if (input_open(&lg->in, path, 0) < 0)
+		return -1;
+	int64_t year_ms;
+	detect(lg, &year_ms);
+	if (threads < 1)
+		threads = 1;
+	if (threads > MAX_THREADS)
+		threads = MAX_THREADS;
+	if ((size_t)threads > lg->in.size / MIN_PIECE + 1)
+		threads = (int)(lg->in.size / MIN_PIECE + 1);
+	size_t starts[MAX_THREADS + 1];
+	int np = input_split(lg->in.data, lg->in.size, threads, starts);
+	struct piece *pcs = xcalloc((size_t)(np ? np : 1), sizeof(*pcs));
+	pthread_t tids[MAX_THREADS];
+	progress_start(lg->in.path);
+	for (int i = 0; i < np; i++) {
+		pcs[i] = (struct piece){ .lg = lg, .begin = starts[i], .end = starts[i + 1],
+					 .flags = flags, .year_ms = year_ms,
+					 .show_progress = i == 0 };
+		if (i > 0 && pthread_create(&tids[i], NULL, piece_run, &pcs[i]) != 0)
+			die("cannot start a thread");
+	}
+	if (np > 0)
+		piece_run(&pcs[0]);
+	for (int i = 1; i < np; i++)
+		pthread_join(tids[i], NULL);
+	progress_end();
+	for (int i = 0; i < np; i++) {
+		merge(lg, &pcs[i], tt, np == 1);
+		piece_free(&pcs[i]);
+	}
+	free(pcs);
+	return 0;
+}
+
+void log_free(struct log *lg)
+{
+	if (!lg)
+		return;
+	input_close(&lg->in);
+	free(lg->tid);
+	free(lg->offset);
+	free(lg->ts);
+	free(lg->level);
+	free(lg->tag);
+	for (size_t i = 1; i < lg->ntags; i++)
+		free(lg->tags[i]);
+	free(lg->tags);
+	memset(lg, 0, sizeof(*lg));
+}
+
+void log_line(const struct log *lg, size_t i, struct line *ln, struct header *h,
+	      struct buf *scratch)
+{
+	size_t pos = lg->offset[i];
+	input_next_line(lg->in.data, lg->in.size, &pos, ln, scratch);
+	prefix_parse(lg->format, ln->text, ln->len, h);
+}

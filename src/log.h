@@ -1,0 +1,51 @@
+/* log.h — one log run through the per-line stages (input, prefix, mask,
+ * template), kept as a struct of arrays: a few bytes per line beyond the
+ * input itself.
+ *
+ * Several logs intern into one template table so that their ids compare
+ * (diff needs good and bad to share ids); the table is clustered once all
+ * of them are loaded. */
+#ifndef DDX_LOG_H
+#define DDX_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input.h"
+#include "template.h"
+
+enum {
+	LOG_IDS_ONLY = 0,   /* keep only the template id of each line */
+	LOG_FULL = 1,       /* also offsets, timestamps, levels and tags */
+};
+
+struct log {
+	struct input in;
+	int index;          /* which of the loaded logs (tmpl.first_file) */
+	size_t nlines;
+	uint32_t *tid;      /* interned template id per line */
+	/* LOG_FULL only: */
+	uint64_t *offset;   /* raw line start in in.data */
+	int64_t *ts;        /* ms, TS_NONE when the line has no timestamp */
+	uint8_t *level;
+	uint16_t *tag;      /* index into tags; 0 = no tag */
+	char **tags;        /* tags[1..ntags-1], as written ("TP3") */
+	size_t ntags;
+	int format;         /* header format detected for the file */
+};
+
+/* Read path and run every line through the stages with `threads` threads
+ * (the results do not depend on it), interning into tt.  Returns 0, or -1
+ * after printing an error naming the file. */
+int log_load(struct log *lg, const char *path, int index, unsigned flags,
+	     int threads, struct tmpl_table *tt);
+void log_free(struct log *lg);
+
+/* Re-read line i (0-based): its clean text, header and masked form, for
+ * the few lines a report quotes.  scratch holds the text. */
+struct header;
+struct masked;
+void log_line(const struct log *lg, size_t i, struct line *ln,
+	      struct header *h, struct buf *scratch);
+
+#endif

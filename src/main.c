@@ -1,0 +1,140 @@
+/* main.c — ddx's entry point: global options and the command table. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "util.h"
+
+static const struct cmd commands[] = {
+	{ "templates", cmd_templates, "[-j N] [--ids | --json] LOG...",
+	  "Print the line templates of the logs, with their counts and the first\n"
+	  "line where each occurs, in order of first occurrence.\n"
+	  "\n"
+	  "  --ids        print one template id per input line instead\n"
+	  "  --json       print the templates as JSON\n"
+	  "  -j, --jobs N use N threads (default: the CPUs, at most 8);\n"
+	  "               the output does not depend on N\n" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const struct cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+void print_command_help(const struct cmd *c)
+{
+	printf("usage: ddx %s %s\n\n%s", c->name, c->usage, c->help);
+	printf("\nCommon options: --color=always|never|auto, -h/--help.\n"
+	       "Exit status: 0 same or healthy, 1 diverged or hung, 2 error.\n");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ddx [--version] [--help] [--color=WHEN] COMMAND [ARGS]\n\n"
+		   "ddx does differential diagnosis of logs.  Commands:\n\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].usage);
+	fprintf(f, "\n'ddx help COMMAND' describes one command; 'man ddx' all of them.\n");
+}
+
+int parse_jobs(const char *s)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || n < 1 || n > 64)
+		die("invalid job count '%s' (expected 1 to 64)", s);
+	return (int)n;
+}
+
+int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+}
+
+static enum color_mode parse_color(const char *s)
+{
+	if (!s || strcmp(s, "always") == 0)
+		return COLOR_ALWAYS;
+	if (strcmp(s, "never") == 0)
+		return COLOR_NEVER;
+	if (strcmp(s, "auto") == 0)
+		return COLOR_AUTO;
+	die("invalid --color value '%s' (expected always, never or auto)", s);
+}
+
+int main(int argc, char **argv)
+{
+	enum color_mode color = COLOR_AUTO;
+	int i = 1;
+	/* Global options come before the command; --color is also accepted
+	 * after it (removed here so commands need not know it). */
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("ddx %s\n", DDX_VERSION);
+			return 0;
+		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else if (strncmp(argv[i], "--color", 7) == 0 &&
+			   (argv[i][7] == '\0' || argv[i][7] == '=')) {
+			color = parse_color(argv[i][7] ? argv[i] + 8 : NULL);
+		} else {
+			error("unknown option '%s'", argv[i]);
+			usage(stderr);
+			return EXIT_TROUBLE;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_TROUBLE;
+	}
+	int n = 0;
+	for (int k = i; k < argc; k++) {
+		if (strcmp(argv[k], "--") == 0) {
+			while (k < argc)
+				argv[n++] = argv[k++];
+			break;
+		}
+		if (strncmp(argv[k], "--color", 7) == 0 && (argv[k][7] == '\0' || argv[k][7] == '='))
+			color = parse_color(argv[k][7] ? argv[k] + 8 : NULL);
+		else
+			argv[n++] = argv[k];
+	}
+	argv[n] = NULL;
+	color_init(color);
+	if (strcmp(argv[0], "help") == 0) {
+		if (n < 2) {
+			usage(stdout);
+			return 0;
+		}
+		const struct cmd *c = find_command(argv[1]);
+		if (!c)
+			die("no such command '%s' (see 'ddx --help')", argv[1]);
+		print_command_help(c);
+		return 0;
+	}
+	const struct cmd *c = find_command(argv[0]);
+	if (!c) {
+		error("no such command '%s'", argv[0]);
+		usage(stderr);
+		return EXIT_TROUBLE;
+	}
+	for (int k = 1; k < n && strcmp(argv[k], "--") != 0; k++)
+		if (strcmp(argv[k], "-h") == 0 || strcmp(argv[k], "--help") == 0) {
+			print_command_help(c);
+			return 0;
+		}
+	int rc = c->run(n, argv);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("cannot write to standard output");
+	return rc;
+}

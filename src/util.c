@@ -1,0 +1,371 @@
+/* util.c — errors, memory, buffers, arenas, hashing and safe output. */
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void vreport(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs("ddx: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(fmt, ap);
+	va_end(ap);
+	exit(EXIT_TROUBLE);
+}
+
+static void *check_alloc(void *p, size_t n)
+{
+	if (!p && n)
+		die("out of memory (allocating %zu bytes)", n);
+	return p;
+}
+
+void *xmalloc(size_t n) { return check_alloc(malloc(n ? n : 1), n); }
+void *xcalloc(size_t n, size_t size) { return check_alloc(calloc(n ? n : 1, size ? size : 1), n * size); }
+void *xrealloc(void *p, size_t n) { return check_alloc(realloc(p, n ? n : 1), n); }
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+void grow_array(void **p, size_t *cap, size_t need, size_t sz)
+{
+	if (need <= *cap)
+		return;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > SIZE_MAX / sz)
+		die("out of memory (array of %zu elements)", ncap);
+	*p = xrealloc(*p, ncap * sz);
+	*cap = ncap;
+}
+
+/* Make room for n more bytes plus the terminating NUL. */
+static int buf_reserve(struct buf *b, size_t n)
+{
+	if (b->max && (n > b->max || b->len > b->max - n))
+		return -1;
+	size_t need = b->len + n + 1;
+	if (need > b->cap) {
+		size_t ncap = b->cap ? b->cap : 64;
+		while (ncap < need)
+			ncap *= 2;
+		b->p = xrealloc(b->p, ncap);
+		b->cap = ncap;
+	}
+	return 0;
+}
+
+int buf_append(struct buf *b, const void *s, size_t n)
+{
+	if (buf_reserve(b, n) < 0)
+		return -1;
+	if (n)
+		memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+int buf_putc(struct buf *b, char c)
+{
+	return buf_append(b, &c, 1);
+}
+
+int buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || buf_reserve(b, (size_t)n) < 0)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+void buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->p)
+		b->p[0] = '\0';
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+/* Arena blocks are chained; a request larger than the block size gets a
+ * block of its own so huge lines do not waste a standard block. */
+struct arena_block {
+	struct arena_block *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+#define ARENA_BLOCK (64 * 1024)
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	struct arena_block *b = a->head;
+	if (!b || b->size - b->used < n) {
+		size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+		b = xmalloc(sizeof(*b) + size);
+		b->size = size;
+		b->used = 0;
+		if (a->head && n > ARENA_BLOCK) {
+			/* Keep the current block in front: it still has room. */
+			b->next = a->head->next;
+			a->head->next = b;
+		} else {
+			b->next = a->head;
+			a->head = b;
+		}
+	}
+	void *p = (char *)b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void arena_free(struct arena *a)
+{
+	struct arena_block *b = a->head;
+	while (b) {
+		struct arena_block *next = b->next;
+		free(b);
+		b = next;
+	}
+	a->head = NULL;
+}
+
+/* Multiply-and-fold mixing in the manner of wyhash: reads 8 bytes at a time
+ * with memcpy (the compiler turns it into one load). */
+static inline uint64_t mix(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+uint64_t hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = mix(h ^ w, 0xa0761d6478bd642full);
+		s += 8;
+		n -= 8;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+	return mix(h ^ w ^ ((uint64_t)n << 56), 0xe7037ed1a0b428dbull);
+}
+
+size_t utf8_seq_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	if (c < 0x80)
+		return 1;
+	size_t len;
+	unsigned min;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, min = 0x10000;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	unsigned cp = c & (0x3f >> (len - 1));
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+void put_text(FILE *f, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < n) {
+		size_t run = i;
+		/* Plain printable ASCII goes out in one fwrite. */
+		while (run < n && u[run] >= 0x20 && u[run] < 0x7f)
+			run++;
+		if (run > i)
+			fwrite(s + i, 1, run - i, f);
+		i = run;
+		if (i >= n)
+			break;
+		unsigned c = u[i];
+		if (c == '\t') {
+			fputc('\t', f);
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			if (c == 0x1b)
+				fputs("\\e", f);
+			else
+				fprintf(f, "\\x%02x", c);
+			i++;
+		} else {
+			size_t len = utf8_seq_len(u + i, n - i);
+			/* C1 controls (U+0080..U+009F) act like ESC on some terminals. */
+			if (len == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)
+				len = 0;
+			if (len) {
+				fwrite(s + i, 1, len, f);
+				i += len;
+			} else {
+				fprintf(f, "\\x%02x", c);
+				i++;
+			}
+		}
+	}
+}
+
+void put_json_string(FILE *f, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	fputc('"', f);
+	size_t i = 0;
+	while (i < n) {
+		size_t run = i;
+		while (run < n && u[run] >= 0x20 && u[run] < 0x7f && u[run] != '"' && u[run] != '\\')
+			run++;
+		if (run > i)
+			fwrite(s + i, 1, run - i, f);
+		i = run;
+		if (i >= n)
+			break;
+		unsigned c = u[i];
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc((int)c, f);
+			i++;
+		} else if (c == '\n') {
+			fputs("\\n", f), i++;
+		} else if (c == '\t') {
+			fputs("\\t", f), i++;
+		} else if (c == '\r') {
+			fputs("\\r", f), i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\u%04x", c);
+			i++;
+		} else {
+			size_t len = utf8_seq_len(u + i, n - i);
+			if (len) {
+				fwrite(s + i, 1, len, f);
+				i += len;
+			} else {
+				fputs("\\ufffd", f);
+				i++;
+			}
+		}
+	}
+	fputc('"', f);
+}
+
+int use_color;
+
+void color_init(enum color_mode mode)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (mode == COLOR_ALWAYS)
+		use_color = 1;
+	else if (mode == COLOR_NEVER || (nc && *nc))
+		use_color = 0;
+	else
+		use_color = isatty(STDOUT_FILENO);
+	if (mode == COLOR_ALWAYS && nc && *nc)
+		use_color = 1; /* an explicit --color=always wins over the environment */
+}
+
+int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static struct {
+	const char *what;
+	int64_t start, last;
+	int shown, tty;
+} prog;
+
+void progress_start(const char *what)
+{
+	prog.what = what;
+	prog.start = now_ms();
+	prog.last = 0;
+	prog.shown = 0;
+	prog.tty = isatty(STDERR_FILENO);
+}
+
+void progress_update(uint64_t done, uint64_t total)
+{
+	if (!prog.tty)
+		return;
+	int64_t t = now_ms();
+	if (t - prog.start < 1000 || t - prog.last < 100)
+		return;
+	prog.last = t;
+	prog.shown = 1;
+	if (total)
+		fprintf(stderr, "\r\033[K%s %3.0f%%", prog.what, 100.0 * (double)done / (double)total);
+	else
+		fprintf(stderr, "\r\033[K%s %llu", prog.what, (unsigned long long)done);
+	fflush(stderr);
+}
+
+void progress_end(void)
+{
+	if (prog.shown)
+		fputs("\r\033[K", stderr);
+	prog.shown = 0;
+}

@@ -1,0 +1,88 @@
+/* util.h — the small things every stage needs: errors, memory, bounded
+ * buffers, arenas, and output that is safe for untrusted log text. */
+#ifndef DDX_UTIL_H
+#define DDX_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes, as diff(1): 0 same/healthy, 1 diverged/hang, 2 error. */
+enum { EXIT_SAME = 0, EXIT_DIVERGED = 1, EXIT_TROUBLE = 2 };
+
+/* Print "ddx: MESSAGE" to stderr.  error() returns -1 so library code can
+ * write `return error(...)`; die() exits 2 and is for the command layer. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A broken invariant: a bug in ddx, never bad input. */
+#define BUG(msg) die("BUG: %s:%d: %s", __FILE__, __LINE__, (msg))
+
+/* Allocation that never returns NULL: out of memory ends the program. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* Grow *p (holding *cap elements of size sz) to hold at least need. */
+void grow_array(void **p, size_t *cap, size_t need, size_t sz);
+#define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+/* A growable byte buffer with a ceiling (curl's dynbuf): appends past max
+ * are refused (return -1) rather than growing without end. max 0 = no cap.
+ * The contents are always NUL-terminated once anything was appended. */
+struct buf {
+	char *p;
+	size_t len, cap, max;
+};
+int buf_append(struct buf *b, const void *s, size_t n);
+int buf_putc(struct buf *b, char c);
+int buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_reset(struct buf *b);
+void buf_free(struct buf *b);
+
+/* An arena: many small allocations, freed at once (one per log). */
+struct arena_block;
+struct arena {
+	struct arena_block *head;
+};
+void *arena_alloc(struct arena *a, size_t n);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+void arena_free(struct arena *a);
+
+/* 64-bit hash of a byte string (wyhash-style multiply-mix, fast on short
+ * keys).  Not cryptographic: logs are untrusted, so tables that use it
+ * must stay correct under collisions, only slower. */
+uint64_t hash_bytes(const void *p, size_t n);
+
+/* Write untrusted text to a terminal-bound stream: control characters and
+ * escape sequences are shown as visible escapes (\e, \x07, ...), invalid
+ * UTF-8 bytes as \xNN, so a log line can never move the cursor, set the
+ * title or write the clipboard. */
+void put_text(FILE *f, const char *s, size_t n);
+/* Write s as a JSON string literal with quotes; invalid UTF-8 becomes
+ * U+FFFD, so the output is valid JSON for any input bytes. */
+void put_json_string(FILE *f, const char *s, size_t n);
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
+size_t utf8_seq_len(const unsigned char *s, size_t n);
+
+/* Colour, decided once from --color and the environment. */
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+void color_init(enum color_mode mode);
+extern int use_color;
+#define C_BOLD  (use_color ? "\033[1m" : "")
+#define C_RED   (use_color ? "\033[31m" : "")
+#define C_GREEN (use_color ? "\033[32m" : "")
+#define C_YELLOW (use_color ? "\033[33m" : "")
+#define C_DIM   (use_color ? "\033[2m" : "")
+#define C_RESET (use_color ? "\033[0m" : "")
+
+/* Progress on stderr: shown only when stderr is a terminal and the job has
+ * run for more than a second.  done/total in any unit (bytes, lines). */
+void progress_start(const char *what);
+void progress_update(uint64_t done, uint64_t total);
+void progress_end(void);
+
+/* Monotonic clock in milliseconds. */
+int64_t now_ms(void);
+
+#endif
