@@ -495,7 +495,7 @@ static size_t fmt_uvicorn(struct cur *c, struct header *h)
 }
 
 /* Python "%(asctime)s - %(name)s - %(levelname)s - %(message)s", also
- * without the name. */
+ * without the name, or with the source location after the level. */
 static size_t fmt_python(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
@@ -511,6 +511,10 @@ static size_t fmt_python(struct cur *c, struct header *h)
 		if (!lv || !eat_str(c, " - "))
 			return 0;
 	}
+	/* FlashInfer's "%(filename)s:%(lineno)d - " after the level. */
+	struct cur loc = *c;
+	if (src_loc(&loc) && eat_str(&loc, " - "))
+		*c = loc;
 	h->level = (uint8_t)lv;
 	return c->i;
 }
@@ -843,9 +847,10 @@ static size_t fmt_iso(struct cur *c, struct header *h)
 	return c->i;
 }
 
-/* Most specific first: on a tie in detection and in the per-line
- * fallback, the earlier format wins, so a format whose lines another
- * format also accepts (every ISO-stamped line is "iso") comes before it. */
+/* Most specific first: a line votes in detection for the first format
+ * that parses it, and the per-line fallback tries them in this order, so a
+ * format whose lines another also accepts (every ISO-stamped line is
+ * "iso") must come before that one. */
 static const struct format {
 	const char *name;
 	size_t (*parse)(struct cur *c, struct header *h);
@@ -887,45 +892,47 @@ const char *prefix_format_name(int fmt)
 /* vLLM's process prefix "(VllmWorker rank=2 pid=4711) ": a name, then
  * key=value fields separated by blanks or ", ", one of them pid=N.  The
  * tag is the name and the fields before pid=. */
-static size_t vllm_process(struct cur *c, size_t *tag, size_t *tag_len)
+static size_t vllm_process(struct cur *pc, size_t *tag, size_t *tag_len)
 {
-	size_t i0 = c->i;
-	if (!eat(c, '('))
+	struct cur c = *pc;   /* moved back into *pc on success only */
+	if (!eat(&c, '('))
 		return 0;
-	size_t name = c->i, tag_end = 0;
-	int pid = 0;
-	while (c->i < c->n && c->i - i0 < 200) {
-		size_t key = c->i;
-		while (c->i < c->n && (is_alpha(c->s[c->i]) || is_digit(c->s[c->i]) || c->s[c->i] == '_'))
-			c->i++;
-		if (c->i == key)
+	size_t name = c.i, tag_end = 0;
+	int pid = 0, closed = 0;
+	while (!closed && c.i < c.n && c.i - pc->i < 200) {
+		size_t key = c.i;
+		while (c.i < c.n && (is_alpha(c.s[c.i]) || is_digit(c.s[c.i]) || c.s[c.i] == '_'))
+			c.i++;
+		if (c.i == key)
 			return 0;
-		if (eat(c, '=')) {
-			if (c->i - key == 4 && memcmp(c->s + key, "pid", 3) == 0 && !pid) {
+		if (eat(&c, '=')) {
+			if (c.i - key == 4 && memcmp(c.s + key, "pid", 3) == 0 && !pid) {
 				pid = 1;
 				tag_end = key;
 			}
-			size_t val = c->i;
-			while (c->i < c->n && c->s[c->i] != ' ' && c->s[c->i] != ',' && c->s[c->i] != ')')
-				c->i++;
-			if (c->i == val)
+			size_t val = c.i;
+			while (c.i < c.n && c.s[c.i] != ' ' && c.s[c.i] != ',' && c.s[c.i] != ')')
+				c.i++;
+			if (c.i == val)
 				return 0;
 		} else if (key != name) {
 			return 0;  /* only the name stands without a value */
 		}
-		if (eat(c, ')'))
-			break;
-		eat(c, ',');
-		if (!eat(c, ' '))
-			return 0;
+		closed = eat(&c, ')');
+		if (!closed) {
+			eat(&c, ',');
+			if (!eat(&c, ' '))
+				return 0;
+		}
 	}
-	if (!pid || c->s[c->i - 1] != ')')
+	if (!pid || !closed)
 		return 0;
-	while (tag_end > name && (c->s[tag_end - 1] == ' ' || c->s[tag_end - 1] == ','))
+	while (tag_end > name && (c.s[tag_end - 1] == ' ' || c.s[tag_end - 1] == ','))
 		tag_end--;
 	*tag = name;
 	*tag_len = tag_end - name;
-	eat(c, ' ');
+	eat(&c, ' ');
+	*pc = c;
 	return 1;
 }
 
@@ -1000,19 +1007,20 @@ void prefix_parse(int fmt, const char *line, size_t len, struct header *h)
 
 int prefix_detect(const char *const *lines, const size_t *lens, size_t n)
 {
-	int best = -1;
-	size_t best_count = 0;
-	for (int f = 0; f < NFORMATS; f++) {
-		size_t count = 0;
-		for (size_t i = 0; i < n; i++) {
-			struct header h;
-			count += try_format(f, process_prefixes(lines[i], lens[i], &h), &h);
-		}
-		if (count > best_count) {
-			best = f;
-			best_count = count;
-		}
+	/* Each line votes for the first format in the table that parses it:
+	 * counting every format that parses a line would let the generic
+	 * "iso" outvote the specific formats of an ISO-stamped file. */
+	size_t votes[NFORMATS] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		struct header h;
+		prefix_parse(-1, lines[i], lens[i], &h);
+		if (h.format != PREFIX_NONE)
+			votes[h.format]++;
 	}
+	int best = -1;
+	for (int f = 0; f < NFORMATS; f++)
+		if (votes[f] && (best < 0 || votes[f] > votes[best]))
+			best = f;
 	return best;
 }
 

@@ -43,8 +43,9 @@ struct header {
 	uint32_t tag_len;    /* 0 when the line has none */
 };
 
-/* Pick the header format that parses most of the n sample lines (the
- * earlier in the table on a tie); -1 when none parses any. */
+/* Pick the header format of a file from n sample lines: the format that
+ * is the best fit (the first in the table that parses it) of most lines,
+ * the earlier in the table on a tie; -1 when none parses any. */
 int prefix_detect(const char *const *lines, const size_t *lens, size_t n);
 
 /* Parse one line.  fmt is prefix_detect's answer (or -1 for none).  Always
