@@ -259,42 +259,40 @@ static int month_name(struct cur *c, int *mo)
 	return 0;
 }
 
+#define WORD(w, lv) { w, sizeof(w) - 1, lv }
 static const struct {
 	const char *word;
+	size_t len;
 	uint8_t level;
 } level_words[] = {
-	{ "TRACE", LV_TRACE }, { "VERBOSE", LV_TRACE }, { "DEBUG", LV_DEBUG },
-	{ "INFO", LV_INFO }, { "NOTICE", LV_NOTICE },
-	{ "WARN", LV_WARN }, { "WARNING", LV_WARN },
-	{ "ERROR", LV_ERROR }, { "ERR", LV_ERROR }, { "SEVERE", LV_ERROR },
-	{ "FAILURE", LV_ERROR },
-	{ "CRITICAL", LV_FATAL }, { "CRIT", LV_FATAL }, { "FATAL", LV_FATAL },
-	{ "ALERT", LV_FATAL }, { "EMERG", LV_FATAL }, { "PANIC", LV_FATAL },
+	WORD("TRACE", LV_TRACE), WORD("VERBOSE", LV_TRACE), WORD("DEBUG", LV_DEBUG),
+	WORD("INFO", LV_INFO), WORD("NOTICE", LV_NOTICE),
+	WORD("WARN", LV_WARN), WORD("WARNING", LV_WARN),
+	WORD("ERROR", LV_ERROR), WORD("ERR", LV_ERROR), WORD("SEVERE", LV_ERROR),
+	WORD("FAILURE", LV_ERROR),
+	WORD("CRITICAL", LV_FATAL), WORD("CRIT", LV_FATAL), WORD("FATAL", LV_FATAL),
+	WORD("ALERT", LV_FATAL), WORD("EMERG", LV_FATAL), WORD("PANIC", LV_FATAL),
 };
+#undef WORD
 
 /* The level word at the cursor (a whole run of letters).  Upper case only
  * unless icase: Python and the engines write INFO, Windows "Info" and
  * Apache "notice". */
 static int level_word(struct cur *c, int icase)
 {
-	size_t i = c->i;
-	while (i < c->n && is_alpha(c->s[i]))
-		i++;
-	size_t len = i - c->i;
+	char up[8];
+	size_t len = 0;
+	while (c->i + len < c->n && is_alpha(c->s[c->i + len])) {
+		if (len == sizeof(up))
+			return LV_NONE;
+		char ch = c->s[c->i + len];
+		up[len++] = icase && ch >= 'a' ? (char)(ch - 'a' + 'A') : ch;
+	}
+	if (len < 3)
+		return LV_NONE;
 	for (size_t k = 0; k < sizeof(level_words) / sizeof(level_words[0]); k++) {
-		const char *w = level_words[k].word;
-		if (strlen(w) != len)
-			continue;
-		size_t j = 0;
-		for (; j < len; j++) {
-			char ch = c->s[c->i + j];
-			if (icase && ch >= 'a' && ch <= 'z')
-				ch = (char)(ch - 'a' + 'A');
-			if (ch != w[j])
-				break;
-		}
-		if (j == len) {
-			c->i = i;
+		if (level_words[k].len == len && memcmp(up, level_words[k].word, len) == 0) {
+			c->i += len;
 			return level_words[k].level;
 		}
 	}
