@@ -462,7 +462,7 @@ static size_t fmt_ascend(struct cur *c, struct header *h)
 	if (eat(&sub, '.') && fixed(&sub, 3, &us))
 		*c = sub;
 	eat(c, ' ');
-	if (at(c, '(') && (c->n - c->i < 5 || memcmp(c->s + c->i, "(PID:", 5) == 0)) {
+	if (eat_str(c, "(PID:")) {
 		if (!skip_past(c, ")"))
 			return 0;
 		eat(c, ' ');
@@ -617,7 +617,8 @@ static size_t syslog_tail(struct cur *c)
 static size_t fmt_journal(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
-	if (!iso(c, &t) || !t.has_zone || !eat(c, ' ') || !token(c) || !eat(c, ' ') || !stamp_set(&t, h))
+	if (!iso(c, &t) || !t.has_zone || !eat(c, ' ') || !token(c) || !eat(c, ' ') ||
+	    !stamp_set(&t, h))
 		return 0;
 	size_t prog = c->i;
 	while (c->i < c->n && !is_space(c->s[c->i]) && c->s[c->i] != ':')

@@ -174,8 +174,10 @@ static const struct want cases[] = {
 	  "2026-06-09T03:35:23.635Z", LV_NONE, "", "AclNN_Parameter_Error(EZ1001): x" },
 	/* no header, garbage, truncated headers, impossible dates */
 	{ "", "none", NULL, LV_NONE, "", "" },
-	{ "Traceback (most recent call last):", "none", NULL, LV_NONE, "", "Traceback (most recent call last):" },
-	{ "  File \"/a.py\", line 3, in <module>", "none", NULL, LV_NONE, "", "  File \"/a.py\", line 3, in <module>" },
+	{ "Traceback (most recent call last):", "none",
+	  NULL, LV_NONE, "", "Traceback (most recent call last):" },
+	{ "  File \"/a.py\", line 3, in <module>", "none",
+	  NULL, LV_NONE, "", "  File \"/a.py\", line 3, in <module>" },
 	{ "[2025-03-08 12:29", "none", NULL, LV_NONE, "", "[2025-03-08 12:29" },
 	{ "[2025-03-08 12:29:29 TP1", "none", NULL, LV_NONE, "", "[2025-03-08 12:29:29 TP1" },
 	{ "[2025-13-08 12:29:29] month 13", "none", NULL, LV_NONE, "", "[2025-13-08 12:29:29] month 13" },
@@ -184,7 +186,8 @@ static const struct want cases[] = {
 	{ "(VllmWorker rank=2 pid=47", "none", NULL, LV_NONE, "", "(VllmWorker rank=2 pid=47" },
 	{ "[rank3]", "none", NULL, LV_NONE, "", "[rank3]" },
 	{ "[rank3]:", "none", NULL, LV_NONE, "rank3", "" },
-	{ "[aiter] import [module_aiter_enum]", "none", NULL, LV_NONE, "", "[aiter] import [module_aiter_enum]" },
+	{ "[aiter] import [module_aiter_enum]", "none",
+	  NULL, LV_NONE, "", "[aiter] import [module_aiter_enum]" },
 	{ "Jun 14", "none", NULL, LV_NONE, "", "Jun 14" },
 	{ "\xff\xfe[2025-03-08\x80", "none", NULL, LV_NONE, "", "\xff\xfe[2025-03-08\x80" },
 };
