@@ -62,6 +62,7 @@ void prefix_parse(int fmt, const char *line, size_t len, struct header *h);
  * comes from other lines of the file that had one, else from the file's
  * modification time (see log.c). */
 int64_t prefix_year_offset_ms(int year);
+/* The UTC calendar year of t. */
 int year_of_time(time_t t);
 
 /* Write ms as ISO-8601 UTC with milliseconds ("2025-03-08T12:29:29.000Z")

@@ -231,6 +231,33 @@ static void test_truncated(void)
 	CHECK_INT(bad, 0);
 }
 
+/* Case lines with random bytes overwritten (a fixed xorshift sequence, so
+ * failures reproduce): the results stay within the line. */
+static void test_mutated(void)
+{
+	static const char alphabet[] = "[]():- .,|0123456789TZ+\0\t\xff";
+	uint64_t x = 88172645463325252ULL;
+	int bad = 0;
+	for (int round = 0; round < 20000; round++) {
+		const char *src = cases[round % (sizeof(cases) / sizeof(cases[0]))].line;
+		size_t n = strlen(src);
+		char *buf = malloc(n ? n : 1);
+		memcpy(buf, src, n);
+		for (int k = 0; k < 3 && n; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			buf[x % n] = alphabet[(x >> 32) % (sizeof(alphabet) - 1)];
+		}
+		struct header h;
+		prefix_parse((int)(round % 30) - 2, buf, n, &h);
+		bad += h.msg_off > n || h.tag_off + h.tag_len > n ||
+		       (h.format != PREFIX_NONE && !strcmp(prefix_format_name(h.format), "none"));
+		free(buf);
+	}
+	CHECK_INT(bad, 0);
+}
+
 static void test_nul_bytes(void)
 {
 	char *copy;
@@ -404,6 +431,7 @@ int main(void)
 {
 	test_cases();
 	test_truncated();
+	test_mutated();
 	test_nul_bytes();
 	test_levels();
 	test_detect();
