@@ -846,6 +846,22 @@ static size_t fmt_iso(struct cur *c, struct header *h)
 	return c->i;
 }
 
+/* The classes of a format's first byte, to skip formats that cannot
+ * match without calling them (most lines of a traceback match none). */
+enum {
+	B_DIGIT = 1, B_UPPER = 2, B_BRACKET = 4, B_OTHER = 8,
+	B_NONBLANK = B_DIGIT | B_UPPER | B_BRACKET | B_OTHER,
+};
+
+static int byte_class(const struct cur *c)
+{
+	if (c->i >= c->n || is_space(c->s[c->i]))
+		return 0;
+	char ch = c->s[c->i];
+	return is_digit(ch) ? B_DIGIT : ch >= 'A' && ch <= 'Z' ? B_UPPER :
+	       ch == '[' ? B_BRACKET : B_OTHER;
+}
+
 /* Most specific first: a line votes in detection for the first format
  * that parses it, and the per-line fallback tries them in this order, so a
  * format whose lines another also accepts (every ISO-stamped line is
@@ -853,32 +869,33 @@ static size_t fmt_iso(struct cur *c, struct header *h)
 static const struct format {
 	const char *name;
 	size_t (*parse)(struct cur *c, struct header *h);
+	int first;   /* byte_class()es a line in it can start with */
 } formats[] = {
-	{ "sglang", fmt_sglang },
-	{ "vllm", fmt_vllm },
-	{ "glog", fmt_glog },
-	{ "ascend", fmt_ascend },
-	{ "python-basic", fmt_pylog },
-	{ "uvicorn", fmt_uvicorn },
-	{ "python", fmt_python },
-	{ "loguru", fmt_loguru },
-	{ "zookeeper", fmt_zookeeper },
-	{ "hadoop", fmt_hadoop },
-	{ "openstack", fmt_openstack },
-	{ "windows", fmt_windows },
-	{ "journal", fmt_journal },
-	{ "syslog", fmt_syslog },
-	{ "thunderbird", fmt_thunderbird },
-	{ "bgl", fmt_bgl },
-	{ "hdfs", fmt_hdfs },
-	{ "spark", fmt_spark },
-	{ "android", fmt_android },
-	{ "apache", fmt_apache },
-	{ "proxifier", fmt_proxifier },
-	{ "healthapp", fmt_healthapp },
-	{ "hpc", fmt_hpc },
-	{ "iso-level", fmt_iso_level },
-	{ "iso", fmt_iso },
+	{ "sglang", fmt_sglang, B_BRACKET },
+	{ "vllm", fmt_vllm, B_UPPER },
+	{ "glog", fmt_glog, B_BRACKET | B_UPPER },
+	{ "ascend", fmt_ascend, B_BRACKET },
+	{ "python-basic", fmt_pylog, B_UPPER },
+	{ "uvicorn", fmt_uvicorn, B_UPPER },
+	{ "python", fmt_python, B_DIGIT },
+	{ "loguru", fmt_loguru, B_DIGIT },
+	{ "zookeeper", fmt_zookeeper, B_DIGIT },
+	{ "hadoop", fmt_hadoop, B_DIGIT },
+	{ "openstack", fmt_openstack, B_NONBLANK },
+	{ "windows", fmt_windows, B_DIGIT },
+	{ "journal", fmt_journal, B_DIGIT },
+	{ "syslog", fmt_syslog, B_UPPER },
+	{ "thunderbird", fmt_thunderbird, B_NONBLANK },
+	{ "bgl", fmt_bgl, B_NONBLANK },
+	{ "hdfs", fmt_hdfs, B_DIGIT },
+	{ "spark", fmt_spark, B_DIGIT },
+	{ "android", fmt_android, B_DIGIT },
+	{ "apache", fmt_apache, B_BRACKET },
+	{ "proxifier", fmt_proxifier, B_BRACKET },
+	{ "healthapp", fmt_healthapp, B_DIGIT },
+	{ "hpc", fmt_hpc, B_DIGIT },
+	{ "iso-level", fmt_iso_level, B_DIGIT },
+	{ "iso", fmt_iso, B_DIGIT },
 };
 
 #define NFORMATS ((int)(sizeof(formats) / sizeof(formats[0])))
@@ -954,9 +971,12 @@ static size_t torchrun(struct cur *c, size_t *tag, size_t *tag_len)
 	return 1;
 }
 
-/* Try format f on the text at c (after any process prefix). */
-static int try_format(int f, struct cur c, struct header *h)
+/* Try format f on the text at c (after any process prefix), whose first
+ * byte is of class cls. */
+static int try_format(int f, struct cur c, int cls, struct header *h)
 {
+	if (!(formats[f].first & cls))
+		return 0;
 	struct header t = { .ts_ms = TS_NONE };
 	size_t off = formats[f].parse(&c, &t);
 	if (!off)
@@ -997,10 +1017,13 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 void prefix_parse(int fmt, const char *line, size_t len, struct header *h)
 {
 	struct cur c = process_prefixes(line, len, h);
-	if (fmt >= 0 && fmt < NFORMATS && try_format(fmt, c, h))
+	int cls = byte_class(&c);
+	if (!cls)
+		return;
+	if (fmt >= 0 && fmt < NFORMATS && try_format(fmt, c, cls, h))
 		return;
 	for (int f = 0; f < NFORMATS; f++)
-		if (f != fmt && try_format(f, c, h))
+		if (f != fmt && try_format(f, c, cls, h))
 			return;
 }
 
