@@ -661,7 +661,9 @@ static size_t fmt_thunderbird(struct cur *c, struct header *h)
 }
 
 /* Loghub BGL: - 1117838570 2005.06.03 R02-M1-N0-C:J12-U11
- * 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS KERNEL INFO msg. */
+ * 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS KERNEL INFO msg.
+ * The time is the written one, which has a fraction, not the epoch
+ * seconds. */
 static size_t fmt_bgl(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
