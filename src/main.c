@@ -141,6 +141,8 @@ int main(int argc, char **argv)
 			print_command_help(c);
 			return 0;
 		}
+	/* getopt names argv[0] in its messages: "ddx: unrecognized option". */
+	argv[0] = "ddx";
 	int rc = c->run(n, argv);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die("cannot write to standard output");
