@@ -88,7 +88,7 @@ static int read_all(int fd, const char *path, size_t max, char **out, size_t *ou
 		if (len == cap) {
 			if (len > max) {
 				free(p);
-				return error("cannot read '%s': input larger than %zu MiB",
+				return error("cannot read '%s': larger than %zu MiB, the most ddx holds in memory",
 					     shown(path), max >> 20);
 			}
 			cap = cap > max / 2 ? max + 1 : cap * 2;
@@ -135,11 +135,15 @@ static size_t initial_cap(size_t csize, size_t lim)
 	return cap < lim ? cap : lim;
 }
 
-static int too_big(const char *path, size_t lim)
+/* The error for output that reached lim = expand_limit(csize, max). */
+static int too_big(const char *path, size_t lim, size_t max)
 {
-	return error("cannot read '%s': decompresses to more than %zu MiB "
-		     "(limit: %dx the compressed size, at most %zu MiB)",
-		     shown(path), lim >> 20, INPUT_MAX_RATIO, (size_t)(INPUT_MAX_SIZE >> 20));
+	if (lim == max)
+		return error("cannot read '%s': decompresses to more than %zu MiB, "
+			     "the most ddx holds in memory", shown(path), max >> 20);
+	return error("cannot read '%s': decompresses to more than %zu MiB, over %d times "
+		     "its compressed size (a decompression bomb?)",
+		     shown(path), lim >> 20, INPUT_MAX_RATIO);
 }
 
 static int gunzip(const char *path, const char *src, size_t n, size_t max,
@@ -160,7 +164,7 @@ static int gunzip(const char *path, const char *src, size_t n, size_t max,
 			if (cap >= lim) {
 				inflateEnd(&z);
 				free(p);
-				return too_big(path, lim);
+				return too_big(path, lim, max);
 			}
 			cap = cap * 2 > lim ? lim : cap * 2;
 			p = xrealloc(p, cap);
@@ -220,7 +224,7 @@ static int unzstd(const char *path, const char *src, size_t n, size_t max,
 			if (cap >= lim) {
 				ZSTD_freeDStream(zs);
 				free(p);
-				return too_big(path, lim);
+				return too_big(path, lim, max);
 			}
 			cap = cap * 2 > lim ? lim : cap * 2;
 			p = xrealloc(p, cap);
