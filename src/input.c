@@ -184,8 +184,14 @@ static int gunzip(const char *path, const char *src, size_t n, size_t max,
 			/* Concatenated gzip members (as `cat a.gz b.gz`) are one file. */
 			if (z.avail_in == 0 && left == 0)
 				break;
-			if (inflateReset(&z) != Z_OK)
-				break;
+			if (z.avail_in >= 2 ? memcmp(z.next_in, "\x1f\x8b", 2) != 0 :
+			    z.avail_in + left < 2) {
+				inflateEnd(&z);
+				free(p);
+				return error("cannot read '%s': invalid gzip data (trailing "
+					     "garbage after the compressed data)", shown(path));
+			}
+			inflateReset(&z);
 			continue;
 		}
 		if (ret == Z_BUF_ERROR && z.avail_in == 0 && left == 0) {

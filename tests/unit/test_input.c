@@ -540,7 +540,12 @@ static void test_open_files(void)
 	p = write_file("junk-after.gz", z.p, z.len);
 	capture();
 	CHECK_INT(input_open(&in, p, 0), -1);
-	CHECK(strstr(captured(), "junk-after.gz': invalid gzip data") != NULL);
+	CHECK(strstr(captured(), "junk-after.gz': invalid gzip data (trailing garbage") != NULL);
+	z.len -= 12;
+	p = write_file("one-byte-after.gz", z.p, z.len);
+	capture();
+	CHECK_INT(input_open(&in, p, 0), -1);
+	CHECK(strstr(captured(), "one-byte-after.gz': invalid gzip data (trailing garbage") != NULL);
 
 	buf_reset(&z);
 	zstd_into(&z, text, strlen(text));
