@@ -457,7 +457,8 @@ static int is_label(const char *s, size_t n)
 /* Whether the ']' at s[e] closes the bracket that ends every tqdm frame:
  * elapsed<remaining, then a rate in units/s or s/unit, as in "[00:00<?,
  * ?it/s]", "[00:29<06:47, 29.12s/it]" or "[00:25<00:00, 1.23s/profile]".
- * The walk back stops at the previous ']', so a line costs O(length). */
+ * The walk back is short and stops at the previous ']', so a line costs
+ * O(length). */
 static int rate_bracket_end(const char *s, size_t e)
 {
 	int slash = 0;
@@ -469,7 +470,7 @@ static int rate_bracket_end(const char *s, size_t e)
 		case ',':
 			if (!slash)
 				return 0;
-			for (; j > 0 && s[j] != '[' && s[j] != ']'; j--)
+			for (; j > 0 && e - j <= 64 && s[j] != '[' && s[j] != ']'; j--)
 				if (s[j] == '<')
 					return 1;
 			return 0;
