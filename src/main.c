@@ -1,5 +1,6 @@
 /* main.c — ddx's entry point: global options and the command table. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,9 @@ int main(int argc, char **argv)
 {
 	enum color_mode color = COLOR_AUTO;
 	int i = 1;
+	/* `ddx ... | head` must end quietly even when the parent ignored
+	 * SIGPIPE (some CI runners and language runtimes do). */
+	signal(SIGPIPE, SIG_DFL);
 	/* Global options come before the command; --color is also accepted
 	 * after it (removed here so commands need not know it). */
 	for (; i < argc && argv[i][0] == '-'; i++) {
