@@ -32,6 +32,14 @@ static const struct cmd commands[] = {
 	  "  --json       print the templates as JSON\n"
 	  "  -j, --jobs N use N threads (default: the CPUs, at most 8);\n"
 	  "               the output does not depend on N\n" },
+	{ "parse", cmd_parse, "[-j N] [--json] LOG...",
+	  "Show what ddx understood of each line's header: per line, the line\n"
+	  "number, the timestamp (ISO-8601 UTC), the level, the rank or process\n"
+	  "tag and the message, tab-separated, '-' for what the line lacks.\n"
+	  "With several logs each line starts with the log's path.\n"
+	  "\n"
+	  "  --json       print the same as JSON, with the detected format\n"
+	  "  -j, --jobs N use N threads (default: the CPUs, at most 8)\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
