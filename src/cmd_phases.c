@@ -19,8 +19,9 @@
 
 /* Longest message shown in a text row, in characters. */
 #define MSG_WIDTH 64
-/* Most missing ranks named in text under a row. */
+/* Most missing ranks named in text under a row, and ranks in the header. */
 #define MISSING_SHOWN 8
+#define RANKS_SHOWN 16
 
 struct row {
 	int32_t rule;
@@ -35,6 +36,7 @@ struct timeline {
 	const struct ruleset *rs;
 	size_t ntags;          /* lg->ntags, at least 1 (tag 0 = untagged) */
 	uint32_t *family;      /* per tag: tags alike but for their numbers share one */
+	size_t *order;         /* tags 1..ntags-1 in natural order (TP2 before TP10) */
 	struct row *rows;      /* in order of first line, as they were made */
 	size_t nrows;
 	int64_t first_ts, last_ts;
@@ -74,6 +76,32 @@ static int of_kind(const struct timeline *tl, const struct row *w, size_t t)
 	return 0;
 }
 
+/* strcmp, but runs of digits compare as numbers. */
+static int natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			char *ea, *eb;
+			unsigned long long x = strtoull(a, &ea, 10), y = strtoull(b, &eb, 10);
+			if (x != y)
+				return x < y ? -1 : 1;
+			a = ea, b = eb;
+		} else if (*a != *b) {
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		} else {
+			a++, b++;
+		}
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static const struct log *sort_log;   /* for cmp_tags: qsort has no context */
+
+static int cmp_tags(const void *a, const void *b)
+{
+	return natcmp(sort_log->tags[*(const size_t *)a], sort_log->tags[*(const size_t *)b]);
+}
+
 static void timeline_build(struct timeline *tl, const struct log *lg,
 			   const struct ruleset *rs, const int32_t *match)
 {
@@ -83,6 +111,11 @@ static void timeline_build(struct timeline *tl, const struct log *lg,
 	tl->ntags = lg->ntags ? lg->ntags : 1;
 	tl->first_ts = tl->last_ts = TS_NONE;
 	make_families(tl);
+	tl->order = xmalloc(tl->ntags * sizeof(*tl->order));
+	for (size_t t = 1; t < tl->ntags; t++)
+		tl->order[t - 1] = t;
+	sort_log = lg;
+	qsort(tl->order, tl->ntags - 1, sizeof(*tl->order), cmp_tags);
 	size_t *row_of = xmalloc((rs->n ? rs->n : 1) * sizeof(*row_of));
 	for (size_t i = 0; i < rs->n; i++)
 		row_of[i] = SIZE_MAX;
@@ -131,6 +164,7 @@ static void timeline_free(struct timeline *tl)
 		free(tl->rows[k].tag_first);
 	free(tl->rows);
 	free(tl->family);
+	free(tl->order);
 }
 
 /* The time of row k, and of the last row before it that has one (for the
@@ -239,32 +273,50 @@ static void put_padded(const char *s, size_t width)
 		putchar(' ');
 }
 
-/* "4/4", or the single tag that printed it, or "" for an untagged line. */
+/* "4/4", or the one tag that printed it ("" for untagged lines).  A
+ * milestone that one rank prints is usually one only rank 0 reports (vLLM
+ * logs most steps from TP0 alone): "1/4" would cry wolf. */
 static void fmt_ranks(const struct timeline *tl, const struct row *w, char *out, size_t n)
 {
-	if (w->total > 1)
+	if (w->reached > 1)
 		snprintf(out, n, "%zu/%zu", w->reached, w->total);
 	else
 		snprintf(out, n, "%s", tl->lg->tag[w->first] ? tl->lg->tags[tl->lg->tag[w->first]] : "");
 }
 
+/* Whether tag t should have printed row w and did not. */
+static int missing(const struct timeline *tl, const struct row *w, size_t t)
+{
+	return w->tag_first[t] == SIZE_MAX && of_kind(tl, w, t);
+}
+
+/* Print tags (natural order) for which keep() holds, separated by ", ",
+ * at most max of them (0 = all). */
+static void put_tags(const struct timeline *tl, const struct row *w, size_t max,
+		     int (*keep)(const struct timeline *, const struct row *, size_t))
+{
+	size_t shown = 0, more = 0;
+	for (size_t k = 0; k + 1 < tl->ntags; k++) {
+		size_t t = tl->order[k];
+		if (keep && !keep(tl, w, t))
+			continue;
+		if (max && shown == max) {
+			more++;
+			continue;
+		}
+		printf("%s", shown++ ? ", " : "");
+		put_text(stdout, tl->lg->tags[t], strlen(tl->lg->tags[t]));
+	}
+	if (more)
+		printf(" and %zu more", more);
+}
+
 static void print_missing(const struct timeline *tl, const struct row *w, int indent)
 {
-	if (w->reached == w->total)
+	if (w->reached < 2 || w->reached == w->total)
 		return;
-	printf("%*s%snot reached by:", indent, "", C_YELLOW);
-	size_t shown = 0;
-	for (size_t t = 0; t < tl->ntags; t++) {
-		if (!of_kind(tl, w, t) || w->tag_first[t] != SIZE_MAX)
-			continue;
-		if (shown++ == MISSING_SHOWN) {
-			printf(" and %zu more", w->total - w->reached - MISSING_SHOWN);
-			break;
-		}
-		putchar(' ');
-		const char *tag = t ? tl->lg->tags[t] : "(untagged)";
-		put_text(stdout, tag, strlen(tag));
-	}
+	printf("%*s%snot reached by ", indent, "", C_YELLOW);
+	put_tags(tl, w, MISSING_SHOWN, missing);
 	printf("%s\n", C_RESET);
 }
 
@@ -282,11 +334,8 @@ static void print_summary(const struct timeline *tl)
 	}
 	putchar('\n');
 	if (tl->ntags > 1) {
-		printf("ranks:");
-		for (size_t t = 1; t < tl->ntags; t++) {
-			putchar(' ');
-			put_text(stdout, lg->tags[t], strlen(lg->tags[t]));
-		}
+		printf("%zu ranks/processes: ", tl->ntags - 1);
+		put_tags(tl, NULL, RANKS_SHOWN, NULL);
 		putchar('\n');
 	}
 	if (tl->nrows == 0) {
@@ -421,9 +470,9 @@ static void print_json(const struct timeline *tl)
 	else
 		printf(", \"silent_s\": null");
 	printf(", \"ranks\": [");
-	for (size_t t = 1; t < tl->ntags; t++) {
-		printf("%s", t > 1 ? ", " : "");
-		put_json_string(stdout, lg->tags[t], strlen(lg->tags[t]));
+	for (size_t k = 0; k + 1 < tl->ntags; k++) {
+		printf("%s", k ? ", " : "");
+		put_json_string(stdout, lg->tags[tl->order[k]], strlen(lg->tags[tl->order[k]]));
 	}
 	printf("]},\n \"up\": %s,\n \"last\": ", tl->up != SIZE_MAX ? "true" : "false");
 	if (tl->nrows) {
@@ -469,15 +518,17 @@ static void print_json(const struct timeline *tl)
 		printf(", \"count\": %llu, \"ranks_reached\": %zu, \"ranks_total\": %zu, \"missing\": [",
 		       (unsigned long long)w->count, w->reached, w->total);
 		int first = 1;
-		for (size_t t = 0; t < tl->ntags; t++) {
-			if (!of_kind(tl, w, t) || w->tag_first[t] != SIZE_MAX)
+		if (missing(tl, w, 0)) {
+			printf("null");
+			first = 0;
+		}
+		for (size_t k = 0; k + 1 < tl->ntags; k++) {
+			size_t t = tl->order[k];
+			if (!missing(tl, w, t))
 				continue;
 			printf("%s", first ? "" : ", ");
 			first = 0;
-			if (t)
-				put_json_string(stdout, lg->tags[t], strlen(lg->tags[t]));
-			else
-				printf("null");
+			put_json_string(stdout, lg->tags[t], strlen(lg->tags[t]));
 		}
 		printf("], \"text\": ");
 		const char *msg;
