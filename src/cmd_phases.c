@@ -76,6 +76,19 @@ static int of_kind(const struct timeline *tl, const struct row *w, size_t t)
 	return 0;
 }
 
+/* Tag t's name; the untagged lines are a rank too when, say, a driver
+ * process logs untagged beside tagged workers. */
+static const char *tag_name(const struct timeline *tl, size_t t)
+{
+	return t ? tl->lg->tags[t] : "(untagged)";
+}
+
+/* The i-th tag in display order: untagged first, then natural order. */
+static size_t tag_at(const struct timeline *tl, size_t i)
+{
+	return i == 0 ? 0 : tl->order[i - 1];
+}
+
 /* strcmp, but runs of digits compare as numbers. */
 static int natcmp(const char *a, const char *b)
 {
@@ -296,8 +309,8 @@ static void put_tags(const struct timeline *tl, const struct row *w, size_t max,
 		     int (*keep)(const struct timeline *, const struct row *, size_t))
 {
 	size_t shown = 0, more = 0;
-	for (size_t k = 0; k + 1 < tl->ntags; k++) {
-		size_t t = tl->order[k];
+	for (size_t i = keep ? 0 : 1; i < tl->ntags; i++) {
+		size_t t = tag_at(tl, i);
 		if (keep && !keep(tl, w, t))
 			continue;
 		if (max && shown == max) {
@@ -305,7 +318,7 @@ static void put_tags(const struct timeline *tl, const struct row *w, size_t max,
 			continue;
 		}
 		printf("%s", shown++ ? ", " : "");
-		put_text(stdout, tl->lg->tags[t], strlen(tl->lg->tags[t]));
+		put_text(stdout, tag_name(tl, t), strlen(tag_name(tl, t)));
 	}
 	if (more)
 		printf(" and %zu more", more);
@@ -318,6 +331,56 @@ static void print_missing(const struct timeline *tl, const struct row *w, int in
 	printf("%*s%snot reached by ", indent, "", C_YELLOW);
 	put_tags(tl, w, MISSING_SHOWN, missing);
 	printf("%s\n", C_RESET);
+}
+
+/* The last row tag t reached, or SIZE_MAX. */
+static size_t last_row_of(const struct timeline *tl, size_t t)
+{
+	for (size_t k = tl->nrows; k-- > 0;)
+		if (tl->rows[k].tag_first[t] != SIZE_MAX)
+			return k;
+	return SIZE_MAX;
+}
+
+/* For the ranks that did not reach the last milestone w, where each group
+ * of them stopped: the rank that hangs is usually the one to look at. */
+static void print_behind(const struct timeline *tl, const struct row *w)
+{
+	if (w->reached < 2 || w->reached == w->total)
+		return;
+	/* stop[t]: index of the last row t reached, nrows for none, or
+	 * SIZE_MAX for the tags that are not behind. */
+	size_t *stop = xmalloc(tl->ntags * sizeof(*stop));
+	for (size_t t = 0; t < tl->ntags; t++) {
+		size_t k = last_row_of(tl, t);
+		stop[t] = !missing(tl, w, t) ? SIZE_MAX : k == SIZE_MAX ? tl->nrows : k;
+	}
+	for (size_t key = 0; key <= tl->nrows; key++) {
+		size_t shown = 0, lo = SIZE_MAX, hi = 0;
+		for (size_t i = 0; i < tl->ntags; i++) {
+			size_t t = tag_at(tl, i);
+			if (stop[t] != key)
+				continue;
+			printf("%s", shown++ ? ", " : "behind: ");
+			put_text(stdout, tag_name(tl, t), strlen(tag_name(tl, t)));
+			if (key < tl->nrows) {
+				size_t line = tl->rows[key].tag_first[t];
+				lo = line < lo ? line : lo;
+				hi = line > hi ? line : hi;
+			}
+		}
+		if (!shown)
+			continue;
+		if (key == tl->nrows) {
+			printf(" reached no milestone\n");
+			continue;
+		}
+		const char *name = tl->rs->r[tl->rows[key].rule].name;
+		printf(" stopped after \"");
+		put_text(stdout, name, strlen(name));
+		printf(lo == hi ? "\" (line %zu)\n" : "\" (lines %zu-%zu)\n", lo + 1, hi + 1);
+	}
+	free(stop);
 }
 
 static void print_summary(const struct timeline *tl)
@@ -356,23 +419,53 @@ static void print_summary(const struct timeline *tl)
 	}
 	if (w->total > 1)
 		printf(", %zu/%zu ranks", w->reached, w->total);
-	if (tl->up == SIZE_MAX) {
-		size_t after = lg->nlines - 1 - last->last;
-		printf("; then %zu more line%s", after, after == 1 ? "" : "s");
-		if (after && lg->ts[last->last] != TS_NONE && tl->last_ts != TS_NONE) {
+	putchar('\n');
+	if (tl->up != SIZE_MAX) {
+		/* Up, but the log went on to other milestones (shutdown?). */
+		if (last != w) {
+			name = tl->rs->r[last->rule].name;
+			printf("last milestone \"");
+			put_text(stdout, name, strlen(name));
+			printf("\" at line %zu", last->first + 1);
+			if (lg->ts[last->first] != TS_NONE) {
+				fmt_dur(d, sizeof(d), lg->ts[last->first] - tl->first_ts, "+");
+				printf(" (%s)", d);
+			}
+			putchar('\n');
+		}
+		return;
+	}
+	print_behind(tl, last);
+	size_t after = lg->nlines - 1 - last->last;
+	if (after == 0) {
+		printf("it is the last line of the log\n");
+	} else {
+		printf("then %zu more line%s", after, after == 1 ? "" : "s");
+		if (lg->ts[last->last] != TS_NONE && tl->last_ts != TS_NONE) {
 			fmt_dur(d, sizeof(d), tl->last_ts - lg->ts[last->last], "");
 			printf(" over %s", d);
 		}
-		printf("\n");
-		double silent = silent_s(lg);
-		if (silent >= 86400) {
-			printf("file last written over a day ago\n");
-		} else if (silent >= 0) {
-			fmt_dur(d, sizeof(d), (int64_t)(silent * 1000), "");
-			printf("file last written %s ago\n", d);
-		}
-	} else {
+		/* The last line that says something (a few back at most):
+		 * logs often end in blank lines. */
+		struct buf scratch = { 0 };
+		const char *msg;
+		size_t n, i = lg->nlines;
+		do {
+			line_message(lg, --i, &scratch, &msg, &n);
+			while (n && (*msg == ' ' || *msg == '\t'))
+				msg++, n--;
+		} while (n == 0 && i > last->last + 1 && i + 20 > lg->nlines);
+		printf("; the last, line %zu: ", i + 1);
+		put_short(msg, n, MSG_WIDTH);
+		buf_free(&scratch);
 		putchar('\n');
+	}
+	double silent = silent_s(lg);
+	if (silent >= 86400) {
+		printf("file last written over a day ago\n");
+	} else if (silent >= 0) {
+		fmt_dur(d, sizeof(d), (int64_t)(silent * 1000), "");
+		printf("file last written %s ago\n", d);
 	}
 }
 
