@@ -259,42 +259,40 @@ static int month_name(struct cur *c, int *mo)
 	return 0;
 }
 
+#define WORD(w, lv) { w, sizeof(w) - 1, lv }
 static const struct {
 	const char *word;
+	size_t len;
 	uint8_t level;
 } level_words[] = {
-	{ "TRACE", LV_TRACE }, { "VERBOSE", LV_TRACE }, { "DEBUG", LV_DEBUG },
-	{ "INFO", LV_INFO }, { "NOTICE", LV_NOTICE },
-	{ "WARN", LV_WARN }, { "WARNING", LV_WARN },
-	{ "ERROR", LV_ERROR }, { "ERR", LV_ERROR }, { "SEVERE", LV_ERROR },
-	{ "FAILURE", LV_ERROR },
-	{ "CRITICAL", LV_FATAL }, { "CRIT", LV_FATAL }, { "FATAL", LV_FATAL },
-	{ "ALERT", LV_FATAL }, { "EMERG", LV_FATAL }, { "PANIC", LV_FATAL },
+	WORD("TRACE", LV_TRACE), WORD("VERBOSE", LV_TRACE), WORD("DEBUG", LV_DEBUG),
+	WORD("INFO", LV_INFO), WORD("NOTICE", LV_NOTICE),
+	WORD("WARN", LV_WARN), WORD("WARNING", LV_WARN),
+	WORD("ERROR", LV_ERROR), WORD("ERR", LV_ERROR), WORD("SEVERE", LV_ERROR),
+	WORD("FAILURE", LV_ERROR),
+	WORD("CRITICAL", LV_FATAL), WORD("CRIT", LV_FATAL), WORD("FATAL", LV_FATAL),
+	WORD("ALERT", LV_FATAL), WORD("EMERG", LV_FATAL), WORD("PANIC", LV_FATAL),
 };
+#undef WORD
 
 /* The level word at the cursor (a whole run of letters).  Upper case only
  * unless icase: Python and the engines write INFO, Windows "Info" and
  * Apache "notice". */
 static int level_word(struct cur *c, int icase)
 {
-	size_t i = c->i;
-	while (i < c->n && is_alpha(c->s[i]))
-		i++;
-	size_t len = i - c->i;
+	char up[8];
+	size_t len = 0;
+	while (c->i + len < c->n && is_alpha(c->s[c->i + len])) {
+		if (len == sizeof(up))
+			return LV_NONE;
+		char ch = c->s[c->i + len];
+		up[len++] = icase && ch >= 'a' ? (char)(ch - 'a' + 'A') : ch;
+	}
+	if (len < 3)
+		return LV_NONE;
 	for (size_t k = 0; k < sizeof(level_words) / sizeof(level_words[0]); k++) {
-		const char *w = level_words[k].word;
-		if (strlen(w) != len)
-			continue;
-		size_t j = 0;
-		for (; j < len; j++) {
-			char ch = c->s[c->i + j];
-			if (icase && ch >= 'a' && ch <= 'z')
-				ch = (char)(ch - 'a' + 'A');
-			if (ch != w[j])
-				break;
-		}
-		if (j == len) {
-			c->i = i;
+		if (level_words[k].len == len && memcmp(up, level_words[k].word, len) == 0) {
+			c->i += len;
 			return level_words[k].level;
 		}
 	}
@@ -464,7 +462,7 @@ static size_t fmt_ascend(struct cur *c, struct header *h)
 	if (eat(&sub, '.') && fixed(&sub, 3, &us))
 		*c = sub;
 	eat(c, ' ');
-	if (at(c, '(') && (c->n - c->i < 5 || memcmp(c->s + c->i, "(PID:", 5) == 0)) {
+	if (eat_str(c, "(PID:")) {
 		if (!skip_past(c, ")"))
 			return 0;
 		eat(c, ' ');
@@ -495,7 +493,7 @@ static size_t fmt_uvicorn(struct cur *c, struct header *h)
 }
 
 /* Python "%(asctime)s - %(name)s - %(levelname)s - %(message)s", also
- * without the name. */
+ * without the name, or with the source location after the level. */
 static size_t fmt_python(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
@@ -511,6 +509,10 @@ static size_t fmt_python(struct cur *c, struct header *h)
 		if (!lv || !eat_str(c, " - "))
 			return 0;
 	}
+	/* FlashInfer's "%(filename)s:%(lineno)d - " after the level. */
+	struct cur loc = *c;
+	if (src_loc(&loc) && eat_str(&loc, " - "))
+		*c = loc;
 	h->level = (uint8_t)lv;
 	return c->i;
 }
@@ -615,7 +617,8 @@ static size_t syslog_tail(struct cur *c)
 static size_t fmt_journal(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
-	if (!iso(c, &t) || !t.has_zone || !eat(c, ' ') || !token(c) || !eat(c, ' ') || !stamp_set(&t, h))
+	if (!iso(c, &t) || !t.has_zone || !eat(c, ' ') || !token(c) || !eat(c, ' ') ||
+	    !stamp_set(&t, h))
 		return 0;
 	size_t prog = c->i;
 	while (c->i < c->n && !is_space(c->s[c->i]) && c->s[c->i] != ':')
@@ -843,38 +846,56 @@ static size_t fmt_iso(struct cur *c, struct header *h)
 	return c->i;
 }
 
-/* Most specific first: on a tie in detection and in the per-line
- * fallback, the earlier format wins, so a format whose lines another
- * format also accepts (every ISO-stamped line is "iso") comes before it. */
+/* The classes of a format's first byte, to skip formats that cannot
+ * match without calling them (most lines of a traceback match none). */
+enum {
+	B_DIGIT = 1, B_UPPER = 2, B_BRACKET = 4, B_OTHER = 8,
+	B_NONBLANK = B_DIGIT | B_UPPER | B_BRACKET | B_OTHER,
+};
+
+static int byte_class(const struct cur *c)
+{
+	if (c->i >= c->n || is_space(c->s[c->i]))
+		return 0;
+	char ch = c->s[c->i];
+	return is_digit(ch) ? B_DIGIT : ch >= 'A' && ch <= 'Z' ? B_UPPER :
+	       ch == '[' ? B_BRACKET : B_OTHER;
+}
+
+/* Most specific first: a line votes in detection for the first format
+ * that parses it, and the per-line fallback tries them in this order, so a
+ * format whose lines another also accepts (every ISO-stamped line is
+ * "iso") must come before that one. */
 static const struct format {
 	const char *name;
 	size_t (*parse)(struct cur *c, struct header *h);
+	int first;   /* byte_class()es a line in it can start with */
 } formats[] = {
-	{ "sglang", fmt_sglang },
-	{ "vllm", fmt_vllm },
-	{ "glog", fmt_glog },
-	{ "ascend", fmt_ascend },
-	{ "python-basic", fmt_pylog },
-	{ "uvicorn", fmt_uvicorn },
-	{ "python", fmt_python },
-	{ "loguru", fmt_loguru },
-	{ "zookeeper", fmt_zookeeper },
-	{ "hadoop", fmt_hadoop },
-	{ "openstack", fmt_openstack },
-	{ "windows", fmt_windows },
-	{ "journal", fmt_journal },
-	{ "syslog", fmt_syslog },
-	{ "thunderbird", fmt_thunderbird },
-	{ "bgl", fmt_bgl },
-	{ "hdfs", fmt_hdfs },
-	{ "spark", fmt_spark },
-	{ "android", fmt_android },
-	{ "apache", fmt_apache },
-	{ "proxifier", fmt_proxifier },
-	{ "healthapp", fmt_healthapp },
-	{ "hpc", fmt_hpc },
-	{ "iso-level", fmt_iso_level },
-	{ "iso", fmt_iso },
+	{ "sglang", fmt_sglang, B_BRACKET },
+	{ "vllm", fmt_vllm, B_UPPER },
+	{ "glog", fmt_glog, B_BRACKET | B_UPPER },
+	{ "ascend", fmt_ascend, B_BRACKET },
+	{ "python-basic", fmt_pylog, B_UPPER },
+	{ "uvicorn", fmt_uvicorn, B_UPPER },
+	{ "python", fmt_python, B_DIGIT },
+	{ "loguru", fmt_loguru, B_DIGIT },
+	{ "zookeeper", fmt_zookeeper, B_DIGIT },
+	{ "hadoop", fmt_hadoop, B_DIGIT },
+	{ "openstack", fmt_openstack, B_NONBLANK },
+	{ "windows", fmt_windows, B_DIGIT },
+	{ "journal", fmt_journal, B_DIGIT },
+	{ "syslog", fmt_syslog, B_UPPER },
+	{ "thunderbird", fmt_thunderbird, B_NONBLANK },
+	{ "bgl", fmt_bgl, B_NONBLANK },
+	{ "hdfs", fmt_hdfs, B_DIGIT },
+	{ "spark", fmt_spark, B_DIGIT },
+	{ "android", fmt_android, B_DIGIT },
+	{ "apache", fmt_apache, B_BRACKET },
+	{ "proxifier", fmt_proxifier, B_BRACKET },
+	{ "healthapp", fmt_healthapp, B_DIGIT },
+	{ "hpc", fmt_hpc, B_DIGIT },
+	{ "iso-level", fmt_iso_level, B_DIGIT },
+	{ "iso", fmt_iso, B_DIGIT },
 };
 
 #define NFORMATS ((int)(sizeof(formats) / sizeof(formats[0])))
@@ -887,45 +908,47 @@ const char *prefix_format_name(int fmt)
 /* vLLM's process prefix "(VllmWorker rank=2 pid=4711) ": a name, then
  * key=value fields separated by blanks or ", ", one of them pid=N.  The
  * tag is the name and the fields before pid=. */
-static size_t vllm_process(struct cur *c, size_t *tag, size_t *tag_len)
+static size_t vllm_process(struct cur *pc, size_t *tag, size_t *tag_len)
 {
-	size_t i0 = c->i;
-	if (!eat(c, '('))
+	struct cur c = *pc;   /* moved back into *pc on success only */
+	if (!eat(&c, '('))
 		return 0;
-	size_t name = c->i, tag_end = 0;
-	int pid = 0;
-	while (c->i < c->n && c->i - i0 < 200) {
-		size_t key = c->i;
-		while (c->i < c->n && (is_alpha(c->s[c->i]) || is_digit(c->s[c->i]) || c->s[c->i] == '_'))
-			c->i++;
-		if (c->i == key)
+	size_t name = c.i, tag_end = 0;
+	int pid = 0, closed = 0;
+	while (!closed && c.i < c.n && c.i - pc->i < 200) {
+		size_t key = c.i;
+		while (c.i < c.n && (is_alpha(c.s[c.i]) || is_digit(c.s[c.i]) || c.s[c.i] == '_'))
+			c.i++;
+		if (c.i == key)
 			return 0;
-		if (eat(c, '=')) {
-			if (c->i - key == 4 && memcmp(c->s + key, "pid", 3) == 0 && !pid) {
+		if (eat(&c, '=')) {
+			if (c.i - key == 4 && memcmp(c.s + key, "pid", 3) == 0 && !pid) {
 				pid = 1;
 				tag_end = key;
 			}
-			size_t val = c->i;
-			while (c->i < c->n && c->s[c->i] != ' ' && c->s[c->i] != ',' && c->s[c->i] != ')')
-				c->i++;
-			if (c->i == val)
+			size_t val = c.i;
+			while (c.i < c.n && c.s[c.i] != ' ' && c.s[c.i] != ',' && c.s[c.i] != ')')
+				c.i++;
+			if (c.i == val)
 				return 0;
 		} else if (key != name) {
 			return 0;  /* only the name stands without a value */
 		}
-		if (eat(c, ')'))
-			break;
-		eat(c, ',');
-		if (!eat(c, ' '))
-			return 0;
+		closed = eat(&c, ')');
+		if (!closed) {
+			eat(&c, ',');
+			if (!eat(&c, ' '))
+				return 0;
+		}
 	}
-	if (!pid || c->s[c->i - 1] != ')')
+	if (!pid || !closed)
 		return 0;
-	while (tag_end > name && (c->s[tag_end - 1] == ' ' || c->s[tag_end - 1] == ','))
+	while (tag_end > name && (c.s[tag_end - 1] == ' ' || c.s[tag_end - 1] == ','))
 		tag_end--;
 	*tag = name;
 	*tag_len = tag_end - name;
-	eat(c, ' ');
+	eat(&c, ' ');
+	*pc = c;
 	return 1;
 }
 
@@ -948,9 +971,12 @@ static size_t torchrun(struct cur *c, size_t *tag, size_t *tag_len)
 	return 1;
 }
 
-/* Try format f on the text at c (after any process prefix). */
-static int try_format(int f, struct cur c, struct header *h)
+/* Try format f on the text at c (after any process prefix), whose first
+ * byte is of class cls. */
+static int try_format(int f, struct cur c, int cls, struct header *h)
 {
+	if (!(formats[f].first & cls))
+		return 0;
 	struct header t = { .ts_ms = TS_NONE };
 	size_t off = formats[f].parse(&c, &t);
 	if (!off)
@@ -991,28 +1017,32 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 void prefix_parse(int fmt, const char *line, size_t len, struct header *h)
 {
 	struct cur c = process_prefixes(line, len, h);
-	if (fmt >= 0 && fmt < NFORMATS && try_format(fmt, c, h))
+	int cls = byte_class(&c);
+	if (!cls)
+		return;
+	if (fmt >= 0 && fmt < NFORMATS && try_format(fmt, c, cls, h))
 		return;
 	for (int f = 0; f < NFORMATS; f++)
-		if (f != fmt && try_format(f, c, h))
+		if (f != fmt && try_format(f, c, cls, h))
 			return;
 }
 
 int prefix_detect(const char *const *lines, const size_t *lens, size_t n)
 {
-	int best = -1;
-	size_t best_count = 0;
-	for (int f = 0; f < NFORMATS; f++) {
-		size_t count = 0;
-		for (size_t i = 0; i < n; i++) {
-			struct header h;
-			count += try_format(f, process_prefixes(lines[i], lens[i], &h), &h);
-		}
-		if (count > best_count) {
-			best = f;
-			best_count = count;
-		}
+	/* Each line votes for the first format in the table that parses it:
+	 * counting every format that parses a line would let the generic
+	 * "iso" outvote the specific formats of an ISO-stamped file. */
+	size_t votes[NFORMATS] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		struct header h;
+		prefix_parse(-1, lines[i], lens[i], &h);
+		if (h.format != PREFIX_NONE)
+			votes[h.format]++;
 	}
+	int best = -1;
+	for (int f = 0; f < NFORMATS; f++)
+		if (votes[f] && (best < 0 || votes[f] > votes[best]))
+			best = f;
 	return best;
 }
 

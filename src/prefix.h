@@ -43,8 +43,9 @@ struct header {
 	uint32_t tag_len;    /* 0 when the line has none */
 };
 
-/* Pick the header format that parses most of the n sample lines (the
- * earlier in the table on a tie); -1 when none parses any. */
+/* Pick the header format of a file from n sample lines: the format that
+ * is the best fit (the first in the table that parses it) of most lines,
+ * the earlier in the table on a tie; -1 when none parses any. */
 int prefix_detect(const char *const *lines, const size_t *lens, size_t n);
 
 /* Parse one line.  fmt is prefix_detect's answer (or -1 for none).  Always
@@ -61,6 +62,7 @@ void prefix_parse(int fmt, const char *line, size_t len, struct header *h);
  * comes from other lines of the file that had one, else from the file's
  * modification time (see log.c). */
 int64_t prefix_year_offset_ms(int year);
+/* The UTC calendar year of t. */
 int year_of_time(time_t t);
 
 /* Write ms as ISO-8601 UTC with milliseconds ("2025-03-08T12:29:29.000Z")
