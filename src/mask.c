@@ -25,18 +25,37 @@ const char *vtype_placeholder(int type)
 	return type >= 0 && type < V_NTYPES ? placeholders[type] : "<*>";
 }
 
-static inline int is_digit(unsigned char c) { return (unsigned)(c - '0') < 10; }
-static inline int is_alpha(unsigned char c) { return (unsigned)((c | 32) - 'a') < 26; }
-static inline int is_alnum(unsigned char c) { return is_digit(c) || is_alpha(c); }
-static inline int is_hex(unsigned char c) { return is_digit(c) || (unsigned)((c | 32) - 'a') < 6; }
-static inline int is_space(unsigned char c) { return c == ' ' || c == '\t'; }
-/* Bytes of a word: letters, digits, "_-." and every non-ASCII byte (so
- * UTF-8 text, valid or not, stays in words). */
-static inline int is_word(unsigned char c)
-{
-	return is_alnum(c) || c == '_' || c == '-' || c == '.' || c >= 0x80;
-}
-static inline int is_ident(unsigned char c) { return is_alnum(c) || c == '_' || c == '.' || c == '-'; }
+/* Byte classes: one table look-up per byte on the hot path. */
+enum { K_DIGIT = 1, K_ALPHA = 2, K_HEX = 4, K_WORD = 8, K_IDENT = 16, K_SPACE = 32 };
+/* Word bytes are letters, digits, "_-." and every non-ASCII byte (so
+ * UTF-8 text, valid or not, stays in words); identifier bytes are the
+ * ASCII ones among them. */
+static const uint8_t kind[256] = {
+	 0,  0,  0,  0,  0,  0,  0,  0,  0, 32,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	32,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 24, 24,  0,
+	29, 29, 29, 29, 29, 29, 29, 29, 29, 29,  0,  0,  0,  0,  0,  0,
+	 0, 30, 30, 30, 30, 30, 30, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,  0,  0,  0,  0, 24,
+	 0, 30, 30, 30, 30, 30, 30, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,  0,  0,  0,  0,  0,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+};
+
+static inline int is_digit(unsigned char c) { return kind[c] & K_DIGIT; }
+static inline int is_alpha(unsigned char c) { return kind[c] & K_ALPHA; }
+static inline int is_alnum(unsigned char c) { return kind[c] & (K_DIGIT | K_ALPHA); }
+static inline int is_hex(unsigned char c) { return kind[c] & K_HEX; }
+static inline int is_space(unsigned char c) { return kind[c] & K_SPACE; }
+static inline int is_word(unsigned char c) { return kind[c] & K_WORD; }
+static inline int is_ident(unsigned char c) { return kind[c] & K_IDENT; }
 static inline int is_open(unsigned char c) { return c == '(' || c == '[' || c == '{'; }
 static inline int is_close(unsigned char c) { return c == ')' || c == ']' || c == '}'; }
 
@@ -108,37 +127,38 @@ static int ends_at(const struct scan *sc, size_t i)
 	return !is_word(c);
 }
 
-/* Is s[i..) the word w (case-sensitive), ending there? */
-static int word_is(const struct scan *sc, size_t i, const char *w)
-{
-	size_t n = strlen(w);
-	return i + n <= sc->len && memcmp(sc->s + i, w, n) == 0 && ends_at(sc, i + n);
-}
-
-static const char *const size_units[] = {
-	"B", "KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "PiB",
-	"kB", "K", "M", "G", "T", "bytes", NULL,
+struct unit {
+	const char *name;
+	uint8_t len, type;
 };
-static const char *const time_units[] = {
-	"it/s", "s/it", "s", "ms", "us", "ns", "sec", "secs", "second", "seconds",
-	"min", "mins", "minutes", "h", "hours", "µs", NULL,
+static const struct unit units[] = {
+	{ "B", 1, V_SIZE }, { "K", 1, V_SIZE }, { "M", 1, V_SIZE }, { "G", 1, V_SIZE },
+	{ "T", 1, V_SIZE }, { "KB", 2, V_SIZE }, { "MB", 2, V_SIZE }, { "GB", 2, V_SIZE },
+	{ "TB", 2, V_SIZE }, { "PB", 2, V_SIZE }, { "kB", 2, V_SIZE }, { "KiB", 3, V_SIZE },
+	{ "MiB", 3, V_SIZE }, { "GiB", 3, V_SIZE }, { "TiB", 3, V_SIZE }, { "PiB", 3, V_SIZE },
+	{ "bytes", 5, V_SIZE },
+	{ "s", 1, V_DURATION }, { "h", 1, V_DURATION }, { "ms", 2, V_DURATION },
+	{ "us", 2, V_DURATION }, { "ns", 2, V_DURATION }, { "sec", 3, V_DURATION },
+	{ "min", 3, V_DURATION }, { "µs", 3, V_DURATION }, { "secs", 4, V_DURATION },
+	{ "mins", 4, V_DURATION }, { "it/s", 4, V_DURATION }, { "s/it", 4, V_DURATION },
+	{ "hours", 5, V_DURATION }, { "second", 6, V_DURATION }, { "seconds", 7, V_DURATION },
+	{ "minutes", 7, V_DURATION },
 };
 
-/* The unit word at i: its length and *type, or 0. */
+/* The unit word at i ("GB", "it/s"), ending there: its length and *type,
+ * or 0. */
 static size_t unit_at(const struct scan *sc, size_t i, int *type)
 {
-	unsigned char c = AT(sc, i);
-	if (!is_alpha(c) && c != 0xc2)
+	size_t j = i;
+	while (j < sc->len && j - i < 8 && (is_alpha(sc->s[j]) || sc->s[j] == '/' ||
+					     sc->s[j] == 0xc2 || sc->s[j] == 0xb5))
+		j++;
+	if (j == i || !ends_at(sc, j))
 		return 0;
-	for (const char *const *u = size_units; *u; u++)
-		if (word_is(sc, i, *u)) {
-			*type = V_SIZE;
-			return strlen(*u);
-		}
-	for (const char *const *u = time_units; *u; u++)
-		if (word_is(sc, i, *u)) {
-			*type = V_DURATION;
-			return strlen(*u);
+	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		if (units[k].len == j - i && memcmp(sc->s + i, units[k].name, j - i) == 0) {
+			*type = units[k].type;
+			return j - i;
 		}
 	return 0;
 }
@@ -315,7 +335,13 @@ static size_t url_at(const struct scan *sc, size_t i)
 
 static int path_byte(unsigned char c)
 {
-	return !is_space(c) && c && !strchr("\"'`,;:()[]{}<>|=", c);
+	switch (c) {
+	case ' ': case '\t': case '\0': case '"': case '\'': case '`': case ',':
+	case ';': case ':': case '(': case ')': case '[': case ']': case '{':
+	case '}': case '<': case '>': case '|': case '=':
+		return 0;
+	}
+	return 1;
 }
 
 /* An absolute or relative path: "/a/b", "./a", "../a", "~/a", "C:\a". */
@@ -376,13 +402,42 @@ static size_t quantity_at(const struct scan *sc, size_t i, int *type)
 	return j - i;
 }
 
-/* A typed value starting at token start i: its length and *type, or 0. */
+/* A typed value starting with a letter, whose run of identifier bytes
+ * ends at j: a URL, a Windows path, an IPv6 address, a written date. */
+static size_t alpha_typed_at(const struct scan *sc, size_t i, size_t j, int *type)
+{
+	size_t n;
+	if (AT(sc, j) == ':') {
+		if ((n = url_at(sc, i)))
+			return *type = V_URL, n;
+		if ((n = path_at(sc, i)))
+			return *type = V_PATH, n;
+		if ((n = ipv6_at(sc, i)))
+			return *type = V_IP, n;
+	} else if (j - i == 3 && sc->s[i] >= 'A' && sc->s[i] <= 'Z' &&
+		   (n = date_words_at(sc, i))) {
+		return *type = V_DATE, n;
+	}
+	return 0;
+}
+
+static size_t ident_end(const struct scan *sc, size_t i)
+{
+	while (i < sc->len && is_ident(sc->s[i]))
+		i++;
+	return i;
+}
+
+/* A typed value starting at token start i: its length and *type, or 0.
+ * The bytes after the leading digits pick the shapes worth trying. */
 static size_t typed_at(const struct scan *sc, size_t i, int *type)
 {
 	unsigned char c = sc->s[i];
 	size_t n;
 	if (is_digit(c)) {
-		if (c == '0' && (AT(sc, i + 1) | 32) == 'x' && is_hex(AT(sc, i + 2))) {
+		size_t d = digits(sc, i);
+		unsigned char next = AT(sc, i + d);
+		if (c == '0' && d == 1 && (next | 32) == 'x' && is_hex(AT(sc, i + 2))) {
 			n = 2;
 			while (i + n < sc->len && is_hex(sc->s[i + n]))
 				n++;
@@ -390,11 +445,11 @@ static size_t typed_at(const struct scan *sc, size_t i, int *type)
 				return *type = V_HEX, n;
 			return 0;
 		}
-		if ((n = date_at(sc, i)) && ends_at(sc, i + n))
+		if ((next == '-' || next == '/') && (n = date_at(sc, i)) && ends_at(sc, i + n))
 			return *type = V_DATE, n;
-		if ((n = ipv4_at(sc, i)) && ends_at(sc, i + n))
+		if (next == '.' && d <= 3 && (n = ipv4_at(sc, i)) && ends_at(sc, i + n))
 			return *type = V_IP, n;
-		if ((n = time_at(sc, i)) && ends_at(sc, i + n)) {
+		if (next == ':' && (n = time_at(sc, i)) && ends_at(sc, i + n)) {
 			size_t k;
 			/* tqdm's "elapsed<remaining" is one duration. */
 			if (AT(sc, i + n) == '<' && is_digit(AT(sc, i + n + 1)) &&
@@ -402,7 +457,7 @@ static size_t typed_at(const struct scan *sc, size_t i, int *type)
 				return *type = V_DURATION, n + 1 + k;
 			return *type = V_TIME, n;
 		}
-		if ((n = ipv6_at(sc, i)))
+		if ((next == ':' || (is_hex(next) && !is_digit(next))) && (n = ipv6_at(sc, i)))
 			return *type = V_IP, n;
 		return quantity_at(sc, i, type);
 	}
@@ -416,16 +471,8 @@ static size_t typed_at(const struct scan *sc, size_t i, int *type)
 		return (n = path_at(sc, i)) ? (*type = V_PATH, n) : 0;
 	if (c == ':')
 		return (n = ipv6_at(sc, i)) ? (*type = V_IP, n) : 0;
-	if (is_alpha(c)) {
-		if (c >= 'A' && c <= 'Z' && (n = date_words_at(sc, i)))
-			return *type = V_DATE, n;
-		if ((n = url_at(sc, i)))
-			return *type = V_URL, n;
-		if ((n = path_at(sc, i)))
-			return *type = V_PATH, n;
-		if (is_hex(c) && (n = ipv6_at(sc, i)))
-			return *type = V_IP, n;
-	}
+	if (is_alpha(c))
+		return alpha_typed_at(sc, i, ident_end(sc, i), type);
 	return 0;
 }
 
@@ -582,12 +629,23 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 			i++;
 			continue;
 		}
-		/* At a token start. */
-		if ((n = key_at(&sc, i, &koff, &klen))) {
+		/* At a token start.  A letter starts a key, a typed value or a
+		 * word, told apart by what ends its run of identifier bytes. */
+		if (is_alpha(c) || c == '_') {
+			size_t j = ident_end(&sc, i);
+			if (AT(&sc, j) == '=' && AT(&sc, j + 1) != '=') {
+				i = value_at(&sc, j + 1, i, j - i);
+				continue;
+			}
+			if ((n = alpha_typed_at(&sc, i, j, &type))) {
+				emit(&sc, i, n, type, 0, 0);
+				i += n;
+				continue;
+			}
+		} else if ((c == '\'' || c == '"') && (n = key_at(&sc, i, &koff, &klen))) {
 			i = value_at(&sc, i + n, koff, klen);
 			continue;
-		}
-		if ((n = typed_at(&sc, i, &type))) {
+		} else if ((n = typed_at(&sc, i, &type))) {
 			/* "1190 bytes (1.16 KB)": the same value twice is one. */
 			size_t e = i + n, k;
 			int t2;
