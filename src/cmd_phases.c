@@ -40,7 +40,7 @@ struct timeline {
 	struct row *rows;      /* in order of first line, as they were made */
 	size_t nrows;
 	int64_t first_ts, last_ts;
-	size_t up;             /* index of the last final row, or SIZE_MAX */
+	size_t up;             /* the row that shows the run is up, or SIZE_MAX */
 };
 
 /* Tags that differ only in their digits ("TP3", "TP7"; "Worker pid=41",
@@ -115,6 +115,43 @@ static int cmp_tags(const void *a, const void *b)
 	return natcmp(sort_log->tags[*(const size_t *)a], sort_log->tags[*(const size_t *)b]);
 }
 
+/* The engine with the most milestones in the log: an SGLang server also
+ * logs uvicorn's and maybe NCCL's, but is an SGLang server. */
+static const char *main_engine(const struct timeline *tl)
+{
+	const char *best = NULL;
+	size_t most = 0;
+	for (size_t k = 0; k < tl->nrows; k++) {
+		const char *e = tl->rs->r[tl->rows[k].rule].engine;
+		size_t n = 0;
+		for (size_t j = 0; j < tl->nrows; j++)
+			n += strcmp(tl->rs->r[tl->rows[j].rule].engine, e) == 0;
+		if (n > most)
+			best = e, most = n;
+	}
+	return best;
+}
+
+/* The row that shows the run came up, or SIZE_MAX: the last final
+ * milestone of the main engine if it has final rules (SGLang is up at
+ * "server ready", after its warmup, not at uvicorn's "application startup
+ * complete" before it), else the last final milestone of any engine (vLLM
+ * is up when uvicorn is). */
+static size_t find_up(const struct timeline *tl)
+{
+	const char *main = main_engine(tl);
+	int main_has_final = 0;
+	for (size_t i = 0; main && i < tl->rs->n; i++)
+		main_has_final |= tl->rs->r[i].final && strcmp(tl->rs->r[i].engine, main) == 0;
+	size_t up = SIZE_MAX;
+	for (size_t k = 0; k < tl->nrows; k++) {
+		const struct rule *r = &tl->rs->r[tl->rows[k].rule];
+		if (r->final && (!main_has_final || strcmp(r->engine, main) == 0))
+			up = k;
+	}
+	return up;
+}
+
 static void timeline_build(struct timeline *tl, const struct log *lg,
 			   const struct ruleset *rs, const int32_t *match)
 {
@@ -161,14 +198,10 @@ static void timeline_build(struct timeline *tl, const struct log *lg,
 		}
 	}
 	free(row_of);
-	tl->up = SIZE_MAX;
-	for (size_t k = 0; k < tl->nrows; k++) {
-		struct row *w = &tl->rows[k];
+	for (size_t k = 0; k < tl->nrows; k++)
 		for (size_t t = 0; t < tl->ntags; t++)
-			w->total += of_kind(tl, w, t);
-		if (rs->r[w->rule].final)
-			tl->up = k;
-	}
+			tl->rows[k].total += of_kind(tl, &tl->rows[k], t);
+	tl->up = find_up(tl);
 }
 
 static void timeline_free(struct timeline *tl)
