@@ -29,6 +29,8 @@ struct row {
 	uint64_t count;        /* lines matching, over all tags */
 	size_t reached, total; /* tags that printed it, of the tags of their kinds */
 	size_t *tag_first;     /* per tag (0 = untagged): first line, or SIZE_MAX */
+	uint8_t *expected;     /* per tag: of a kind (family) some tag of which
+				  printed it, so expected to print it too */
 };
 
 struct timeline {
@@ -43,37 +45,54 @@ struct timeline {
 	size_t up;             /* the row that shows the run is up, or SIZE_MAX */
 };
 
+static char **family_keys;   /* for cmp_keys: qsort has no context */
+
+static int cmp_keys(const void *a, const void *b)
+{
+	return strcmp(family_keys[*(const size_t *)a], family_keys[*(const size_t *)b]);
+}
+
 /* Tags that differ only in their digits ("TP3", "TP7"; "Worker pid=41",
  * "Worker pid=57") are ranks of one kind; the untagged lines are a kind of
- * their own. */
+ * their own.  Sorting the digit-less keys finds the kinds in n log n. */
 static void make_families(struct timeline *tl)
 {
 	const struct log *lg = tl->lg;
 	char **keys = xcalloc(tl->ntags, sizeof(*keys));
+	size_t *idx = xmalloc(tl->ntags * sizeof(*idx));
 	tl->family = xcalloc(tl->ntags, sizeof(*tl->family));
 	for (size_t t = 1; t < tl->ntags; t++) {
 		keys[t] = xstrdup(lg->tags[t]);
 		for (char *p = keys[t]; *p; p++)
 			if (*p >= '0' && *p <= '9')
 				*p = '#';
-		size_t k = 1;
-		while (k < t && strcmp(keys[k], keys[t]) != 0)
-			k++;
-		tl->family[t] = (uint32_t)k;
+		idx[t - 1] = t;
 	}
+	family_keys = keys;
+	qsort(idx, tl->ntags - 1, sizeof(*idx), cmp_keys);
+	for (size_t i = 0; i + 1 < tl->ntags; i++)
+		tl->family[idx[i]] = i > 0 && strcmp(keys[idx[i]], keys[idx[i - 1]]) == 0
+			? tl->family[idx[i - 1]] : (uint32_t)(i + 1);
 	for (size_t t = 1; t < tl->ntags; t++)
 		free(keys[t]);
 	free(keys);
+	free(idx);
 }
 
-/* Whether tag t is of a kind (family) of which some tag printed row w:
- * those are the ranks expected to print it. */
-static int of_kind(const struct timeline *tl, const struct row *w, size_t t)
+/* Which tags are expected to print row w: those of the kinds of the tags
+ * that did. */
+static void find_expected(struct timeline *tl, struct row *w)
 {
-	for (size_t u = 0; u < tl->ntags; u++)
-		if (w->tag_first[u] != SIZE_MAX && tl->family[u] == tl->family[t])
-			return 1;
-	return 0;
+	uint8_t *hit = xcalloc(tl->ntags, 1);
+	for (size_t t = 0; t < tl->ntags; t++)
+		if (w->tag_first[t] != SIZE_MAX)
+			hit[tl->family[t]] = 1;
+	w->expected = xmalloc(tl->ntags);
+	for (size_t t = 0; t < tl->ntags; t++) {
+		w->expected[t] = hit[tl->family[t]];
+		w->total += w->expected[t];
+	}
+	free(hit);
 }
 
 /* Tag t's name; the untagged lines are a rank too when, say, a driver
@@ -199,15 +218,16 @@ static void timeline_build(struct timeline *tl, const struct log *lg,
 	}
 	free(row_of);
 	for (size_t k = 0; k < tl->nrows; k++)
-		for (size_t t = 0; t < tl->ntags; t++)
-			tl->rows[k].total += of_kind(tl, &tl->rows[k], t);
+		find_expected(tl, &tl->rows[k]);
 	tl->up = find_up(tl);
 }
 
 static void timeline_free(struct timeline *tl)
 {
-	for (size_t k = 0; k < tl->nrows; k++)
+	for (size_t k = 0; k < tl->nrows; k++) {
 		free(tl->rows[k].tag_first);
+		free(tl->rows[k].expected);
+	}
 	free(tl->rows);
 	free(tl->family);
 	free(tl->order);
@@ -331,20 +351,20 @@ static void fmt_ranks(const struct timeline *tl, const struct row *w, char *out,
 }
 
 /* Whether tag t should have printed row w and did not. */
-static int missing(const struct timeline *tl, const struct row *w, size_t t)
+static int missing(const struct row *w, size_t t)
 {
-	return w->tag_first[t] == SIZE_MAX && of_kind(tl, w, t);
+	return w->tag_first[t] == SIZE_MAX && w->expected[t];
 }
 
 /* Print tags (natural order) for which keep() holds, separated by ", ",
  * at most max of them (0 = all). */
 static void put_tags(const struct timeline *tl, const struct row *w, size_t max,
-		     int (*keep)(const struct timeline *, const struct row *, size_t))
+		     int (*keep)(const struct row *, size_t))
 {
 	size_t shown = 0, more = 0;
 	for (size_t i = keep ? 0 : 1; i < tl->ntags; i++) {
 		size_t t = tag_at(tl, i);
-		if (keep && !keep(tl, w, t))
+		if (keep && !keep(w, t))
 			continue;
 		if (max && shown == max) {
 			more++;
@@ -386,7 +406,7 @@ static void print_behind(const struct timeline *tl, const struct row *w)
 	size_t *stop = xmalloc(tl->ntags * sizeof(*stop));
 	for (size_t t = 0; t < tl->ntags; t++) {
 		size_t k = last_row_of(tl, t);
-		stop[t] = !missing(tl, w, t) ? SIZE_MAX : k == SIZE_MAX ? tl->nrows : k;
+		stop[t] = !missing(w, t) ? SIZE_MAX : k == SIZE_MAX ? tl->nrows : k;
 	}
 	for (size_t key = 0; key <= tl->nrows; key++) {
 		size_t shown = 0, lo = SIZE_MAX, hi = 0;
@@ -644,13 +664,13 @@ static void print_json(const struct timeline *tl)
 		printf(", \"count\": %llu, \"ranks_reached\": %zu, \"ranks_total\": %zu, \"missing\": [",
 		       (unsigned long long)w->count, w->reached, w->total);
 		int first = 1;
-		if (missing(tl, w, 0)) {
+		if (missing(w, 0)) {
 			printf("null");
 			first = 0;
 		}
 		for (size_t k = 0; k + 1 < tl->ntags; k++) {
 			size_t t = tl->order[k];
-			if (!missing(tl, w, t))
+			if (!missing(w, t))
 				continue;
 			printf("%s", first ? "" : ", ");
 			first = 0;
