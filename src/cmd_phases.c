@@ -267,26 +267,22 @@ static void fmt_dur(char *out, size_t n, int64_t ms, const char *sign)
 			 (unsigned long long)s / 3600 % 24);
 }
 
-/* ts formatted by strftime's fmt, with ".mmm" added if ms, or "-". */
-static void fmt_ts(char *out, size_t n, int64_t ts, const char *fmt, int ms)
+/* ts as "2025-03-08 12:29:07" (prefix_format_ts's form, to the second,
+ * without the T), or "-".  Returns the time of day in it ("12:29:07"), or
+ * all of it for a form it does not know (a year past 9999). */
+static const char *fmt_ts(char out[PREFIX_TS_SIZE], int64_t ts)
 {
 	if (ts == TS_NONE) {
-		snprintf(out, n, "-");
-		return;
+		strcpy(out, "-");
+		return out;
 	}
-	int64_t msec = ts % 1000, sec = ts / 1000;
-	if (msec < 0)
-		msec += 1000, sec--;
-	time_t t = (time_t)sec;
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	size_t len = strftime(out, n, fmt, &tm);
-	if (ms)
-		snprintf(out + len, n - len, ".%03d", (int)msec);
+	prefix_format_ts(ts, out);
+	if (strlen(out) < 20 || out[10] != 'T')
+		return out;
+	out[10] = ' ';
+	out[19] = '\0';
+	return out + 11;
 }
-
-#define TS_HUMAN "%Y-%m-%d %H:%M:%S"
-#define TS_ISO "%Y-%m-%dT%H:%M:%S"
 
 /* Seconds since the file was last written, or -1 for stdin and pipes. */
 static double silent_s(const struct log *lg)
@@ -439,12 +435,12 @@ static void print_behind(const struct timeline *tl, const struct row *w)
 static void print_summary(const struct timeline *tl)
 {
 	const struct log *lg = tl->lg;
-	char a[40], b[40], d[32];
+	char a[PREFIX_TS_SIZE], b[PREFIX_TS_SIZE], d[32];
 	put_text(stdout, lg->in.path, strlen(lg->in.path));
 	printf(": %zu lines", lg->nlines);
 	if (tl->first_ts != TS_NONE) {
-		fmt_ts(a, sizeof(a), tl->first_ts, TS_HUMAN, 0);
-		fmt_ts(b, sizeof(b), tl->last_ts, TS_HUMAN, 0);
+		fmt_ts(a, tl->first_ts);
+		fmt_ts(b, tl->last_ts);
 		fmt_dur(d, sizeof(d), tl->last_ts - tl->first_ts, "");
 		printf(", %s to %s (%s)", a, b, d);
 	}
@@ -554,10 +550,10 @@ static void print_text(const struct timeline *tl)
 		const struct row *w = &tl->rows[k];
 		const struct rule *r = &tl->rs->r[w->rule];
 		int64_t ts = row_ts(tl, k), prev = prev_ts(tl, k);
-		char line[48], clock[32], off[32] = "-", step[32] = "", ranks[64];
+		char line[48], full[PREFIX_TS_SIZE], off[32] = "-", step[32] = "", ranks[64];
 		snprintf(line, sizeof(line), w->last > w->first ? "%zu-%zu" : "%zu",
 			 w->first + 1, w->last + 1);
-		fmt_ts(clock, sizeof(clock), ts, "%H:%M:%S", 0);
+		const char *clock = fmt_ts(full, ts);
 		if (ts != TS_NONE) {
 			fmt_dur(off, sizeof(off), ts - tl->first_ts, "+");
 			if (prev != TS_NONE)
@@ -587,12 +583,12 @@ static void print_text(const struct timeline *tl)
 
 static void put_json_ts(int64_t ts)
 {
-	char s[40];
+	char s[PREFIX_TS_SIZE];
 	if (ts == TS_NONE) {
 		printf("null");
 		return;
 	}
-	fmt_ts(s, sizeof(s), ts, TS_ISO, 1);
+	prefix_format_ts(ts, s);
 	printf("\"%s\"", s);
 }
 
