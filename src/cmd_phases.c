@@ -40,7 +40,7 @@ struct timeline {
 	uint32_t *family;      /* per tag: tags alike but for their numbers share one */
 	size_t *order;         /* tags 1..ntags-1 in natural order (TP2 before TP10) */
 	struct row *rows;      /* in order of first line, as they were made */
-	size_t nrows;
+	size_t nrows, rowcap;
 	int64_t first_ts, last_ts;
 	size_t up;             /* the row that shows the run is up, or SIZE_MAX */
 };
@@ -198,7 +198,7 @@ static void timeline_build(struct timeline *tl, const struct log *lg,
 		if (r < 0)
 			continue;
 		if (row_of[r] == SIZE_MAX) {
-			tl->rows = xrealloc(tl->rows, (tl->nrows + 1) * sizeof(*tl->rows));
+			GROW(tl->rows, tl->rowcap, tl->nrows + 1);
 			struct row *w = &tl->rows[tl->nrows];
 			memset(w, 0, sizeof(*w));
 			w->rule = r;
