@@ -10,6 +10,25 @@
 #include "util.h"
 
 static const struct cmd commands[] = {
+	{ "phases", cmd_phases, "[--json] [--rules FILE]... LOG",
+	  "Print the milestone timeline of a log: each milestone (weights loaded,\n"
+	  "KV cache allocated, server ready, ...) with its line, time, offset from\n"
+	  "the first timestamp, the step since the previous milestone, and how\n"
+	  "many ranks reached it; above it, whether the run came up and, if not,\n"
+	  "the last milestone it reached and what followed.\n"
+	  "\n"
+	  "Milestones come from the built-in rules (SGLang, vLLM, TGI, torchrun/\n"
+	  "NCCL, uvicorn, generic words), the file $XDG_CONFIG_HOME/ddx/rules\n"
+	  "(~/.config/ddx/rules) if it exists, and each --rules FILE, in that\n"
+	  "order; a rule of the same name and engine as an earlier one replaces it.\n"
+	  "A rule file holds '[ENGINE]' lines, each followed by rules\n"
+	  "'step NAME: PATTERN' or 'final NAME: PATTERN' (a milestone meaning the\n"
+	  "run is up), PATTERN being a PCRE2 pattern searched in the line's\n"
+	  "template; '#' starts a comment line.\n"
+	  "\n"
+	  "  --json        print the timeline as JSON\n"
+	  "  --rules FILE  add or override milestone rules\n"
+	  "  -j, --jobs N  use N threads (default: the CPUs, at most 8)\n" },
 	{ "templates", cmd_templates, "[-j N] [--ids | --json] LOG...",
 	  "Print the line templates of the logs, with their counts and the first\n"
 	  "line where each occurs, in order of first occurrence.\n"
