@@ -625,6 +625,13 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 		unsigned char c = sc.s[i];
 		size_t n, koff, klen;
 		int type;
+		if (c == '\0') {
+			/* Template texts are C strings: a NUL byte shows as U+FFFD. */
+			buf_append(&m->text, sc.s + sc.lit, i - sc.lit);
+			buf_append(&m->text, "\xef\xbf\xbd", 3);
+			sc.lit = ++i;
+			continue;
+		}
 		if (is_space(c) || (i > 0 && is_word(sc.s[i - 1]) && c != '\'' && c != '"')) {
 			i++;
 			continue;

@@ -79,8 +79,7 @@ uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len, int le
  * Clustering.
  *
  * Templates are split into whitespace tokens and bucketed by level and
- * token count (a bucket too big to compare within is split further by its
- * first token).  Within a bucket, templates are taken in id order and each
+ * token count.  Within a bucket, templates are taken in id order and each
  * joins the most similar cluster (the share of its tokens equal to the
  * cluster's constant tokens) if that share reaches SIM_MIN, as Drain does;
  * positions where members differ become variable.
@@ -99,9 +98,10 @@ uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len, int le
  * ("disable_cuda_graph=False" in a 100-word configuration dump), not the
  * event itself. */
 #define STEP_MAX_TOKENS 16
-/* Buckets bigger than this are split by their first token, which bounds
- * the pairwise comparisons on logs with very many distinct templates. */
-#define BIG_BUCKET 2048
+/* A template is compared with at most this many clusters of its bucket
+ * (the latest ones), which bounds the work on logs whose templates do not
+ * cluster at all; ordinary logs have far fewer clusters per bucket. */
+#define MAX_COMPARE 1024
 
 struct tok {
 	uint32_t off, len;
@@ -144,13 +144,13 @@ static void tokenize(struct ctx *cx)
 	}
 }
 
-/* Sort by key, then id: keeps each bucket in first-occurrence order. */
-static const uint64_t *sort_keys;
-static int by_key(const void *a, const void *b)
+/* Sort ids by key, then id: keeps each bucket in first-occurrence order. */
+static int by_key(const void *a, const void *b, void *keys)
 {
+	const uint64_t *k = keys;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	if (sort_keys[x] != sort_keys[y])
-		return sort_keys[x] < sort_keys[y] ? -1 : 1;
+	if (k[x] != k[y])
+		return k[x] < k[y] ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -191,9 +191,10 @@ static size_t group(struct ctx *cx, const uint32_t *ids, size_t n, struct cluste
 		uint32_t id = ids[k], nt = cx->ntok[id];
 		const struct tok *t = cx->tok + cx->base[id];
 		size_t best = NONE, best_same = 0;
-		for (size_t c = 0; c < nc; c++) {
+		/* Latest clusters first; a tie goes to the older one. */
+		for (size_t c = nc; c-- > (nc > MAX_COMPARE ? nc - MAX_COMPARE : 0); ) {
 			size_t same = similar(&(*cl)[c], t);
-			if (best == NONE || same > best_same)
+			if (best == NONE || same >= best_same)
 				best = c, best_same = same;
 		}
 		cx->next[id] = NONE;
@@ -295,8 +296,7 @@ size_t tmpl_cluster(struct tmpl_table *tt, uint32_t *map, const char ***texts)
 		order[id] = (uint32_t)id;
 		cx.key[id] = (uint64_t)tt->t[id].level << 56 | (uint64_t)cx.ntok[id] << 24;
 	}
-	sort_keys = cx.key;
-	qsort(order, n, sizeof(*order), by_key);
+	qsort_r(order, n, sizeof(*order), by_key, cx.key);
 
 	/* heads[] collects every final cluster by its first member. */
 	uint32_t *heads = xmalloc((n ? n : 1) * sizeof(*heads));
@@ -306,35 +306,25 @@ size_t tmpl_cluster(struct tmpl_table *tt, uint32_t *map, const char ***texts)
 	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a + 1; b < n && cx.key[order[b]] == cx.key[order[a]]; b++)
 			;
-		if (b - a > BIG_BUCKET) {
-			/* Sub-buckets by first token; the key keeps level and count. */
-			for (size_t k = a; k < b; k++) {
-				uint32_t id = order[k];
-				uint64_t h = cx.ntok[id] ? cx.tok[cx.base[id]].h : 0;
-				cx.key[id] = (cx.key[id] & ~0xffffffull) | (h & 0xffffff);
+		size_t nc = group(&cx, order + a, b - a, &cl, &cap, &scratch);
+		for (size_t c = 0; c < nc; c++) {
+			if (!step_keys(&cx, &cl[c])) {
+				heads[nheads++] = cl[c].head;
+				continue;
 			}
-			qsort(order + a, b - a, sizeof(*order), by_key);
-		}
-		for (size_t s = a, e; s < b; s = e) {
-			for (e = s + 1; e < b && cx.key[order[e]] == cx.key[order[s]]; e++)
-				;
-			size_t nc = group(&cx, order + s, e - s, &cl, &cap, &scratch);
-			for (size_t c = 0; c < nc; c++) {
-				if (!step_keys(&cx, &cl[c])) {
-					heads[nheads++] = cl[c].head;
-					continue;
-				}
-				/* Relink members into one list per step key. */
-				size_t m = 0;
-				for (uint32_t id = cl[c].head; id != NONE; id = cx.next[id])
-					order[s + m++] = id;   /* this sub-range is done with */
-				qsort(order + s, m, sizeof(*order), by_key);
-				for (size_t k = 0; k < m; k++) {
-					uint32_t id = order[s + k];
-					if (k == 0 || cx.key[id] != cx.key[order[s + k - 1]])
-						heads[nheads++] = id;
-					cx.next[id] = k + 1 < m && cx.key[order[s + k + 1]] == cx.key[id] ? order[s + k + 1] : NONE;
-				}
+			/* One cluster per step key, members relinked in id order
+			 * (order[a..b) is free again: the bucket is grouped). */
+			uint32_t *mem = order + a;
+			size_t m = 0;
+			for (uint32_t id = cl[c].head; id != NONE; id = cx.next[id])
+				mem[m++] = id;
+			qsort_r(mem, m, sizeof(*mem), by_key, cx.key);
+			for (size_t k = 0; k < m; k++) {
+				uint32_t id = mem[k];
+				int last = k + 1 == m || cx.key[mem[k + 1]] != cx.key[id];
+				if (k == 0 || cx.key[mem[k - 1]] != cx.key[id])
+					heads[nheads++] = id;
+				cx.next[id] = last ? NONE : mem[k + 1];
 			}
 		}
 	}
