@@ -89,11 +89,14 @@ static void emit(struct scan *sc, size_t off, size_t n, int type, size_t koff, s
  * decides whether it varies. */
 static void emit_kv(struct scan *sc, size_t off, size_t n, size_t koff, size_t klen)
 {
-	size_t k = 0;
+	size_t k = 0, hex = 0;
 	while (k < n && k <= 16 && ((unsigned)(sc->s[off + k] - 'a') < 26 ||
-				    (k > 0 && strchr("_-.", sc->s[off + k]))))
+				    (k > 0 && strchr("_-.", sc->s[off + k])))) {
+		hex += is_hex(sc->s[off + k]);
 		k++;
-	if (k < n || n > 16) {
+	}
+	/* "mask=ffffffff" is a number all the same. */
+	if (k < n || n > 16 || (hex == n && n >= 8)) {
 		emit(sc, off, n, V_KV, koff, klen);
 		return;
 	}

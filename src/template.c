@@ -80,9 +80,9 @@ uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len, int le
  *
  * Templates are split into whitespace tokens and bucketed by level and
  * token count.  Within a bucket, templates are taken in id order and each
- * joins the most similar cluster (the share of its tokens equal to the
- * cluster's constant tokens) if that share reaches SIM_MIN, as Drain does;
- * positions where members differ become variable.
+ * joins the most similar cluster (the share of its constant tokens, those
+ * without a placeholder, equal to the cluster's) if that share reaches
+ * SIM_MIN, as Drain does; positions where members differ become variable.
  *
  * Similarity alone would merge "Load weight begin." with "Load weight
  * end.": a word that marks a step differs in one token exactly like a user
@@ -93,7 +93,7 @@ uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len, int le
  */
 
 #define SIM_MIN 0.5
-#define STEP_VALUES 4
+#define STEP_VALUES 3
 /* In a longer line one differing word is a parameter of the event
  * ("disable_cuda_graph=False" in a 100-word configuration dump), not the
  * event itself. */
@@ -106,6 +106,8 @@ uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len, int le
 struct tok {
 	uint32_t off, len;
 	uint64_t h;
+	uint8_t masked;        /* only placeholders and punctuation */
+	uint8_t plain;         /* no placeholder at all */
 };
 
 struct ctx {
@@ -120,6 +122,22 @@ struct ctx {
 #define NONE UINT32_MAX
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* Is the token nothing but placeholders and punctuation ("<id>",
+ * "[<ip>]:<int>,")?  "core.<id>" and "port=<int>" still have words. */
+static int only_placeholders(const char *s, size_t n)
+{
+	int any = 0, in = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '<')
+			in = any = 1;
+		else if (s[i] == '>')
+			in = 0;
+		else if (!in && ((unsigned)((s[i] | 32) - 'a') < 26 || (unsigned char)s[i] >= 0x80))
+			return 0;
+	}
+	return any;
+}
 
 static void tokenize(struct ctx *cx)
 {
@@ -137,7 +155,9 @@ static void tokenize(struct ctx *cx)
 			while (i < t->len && !is_blank(t->text[i]))
 				i++;
 			GROW(cx->tok, cap, ntotal + 1);
-			cx->tok[ntotal++] = (struct tok){ b, i - b, hash_bytes(t->text + b, i - b) };
+			cx->tok[ntotal++] = (struct tok){ b, i - b, hash_bytes(t->text + b, i - b),
+							  only_placeholders(t->text + b, i - b),
+							  !memchr(t->text + b, '<', i - b) };
 			n++;
 		}
 		cx->ntok[id] = n;
@@ -165,22 +185,27 @@ struct cluster {
 	uint32_t ntok;
 	uint64_t *h;           /* token hashes of the first member */
 	uint8_t *wild;         /* positions where members differ */
+	uint8_t *masked;       /* positions holding only placeholders */
 };
 
-static size_t similar(const struct cluster *c, const struct tok *t)
+/* How alike cluster c and template t are: the constant tokens (those
+ * with a word besides placeholders) they share, against the larger of their constant
+ * token counts.  Placeholders count neither way: "<*> <id>" must not join
+ * any two-word line, and a line with many numbers is as similar as its
+ * words are.  Returns the share, or -1 if too low to join. */
+static double similar(const struct cluster *c, const struct tok *t)
 {
-	size_t same = 0;
-	for (uint32_t p = 0; p < c->ntok; p++)
-		same += !c->wild[p] && c->h[p] == t[p].h;
-	return same;
-}
-
-/* A token that reads as words of the message rather than as a value: no
- * placeholder ("end.", "user=root", "isOverlap:false", "SOCKS5"); mask
- * decided already that it holds no number or identifier. */
-static int plain_token(const struct tmpl_table *tt, uint32_t id, const struct tok *t)
-{
-	return !memchr(tt->t[id].text + t->off, '<', t->len);
+	size_t same = 0, tconst = 0, cconst = 0;
+	for (uint32_t p = 0; p < c->ntok; p++) {
+		tconst += !t[p].masked;
+		cconst += !c->wild[p] && !c->masked[p];
+		same += !c->wild[p] && !t[p].masked && c->h[p] == t[p].h;
+	}
+	size_t most = tconst > cconst ? tconst : cconst;
+	if (most == 0)
+		return 1;   /* only placeholders on both sides */
+	double sim = (double)same / (double)most;
+	return same && sim >= SIM_MIN ? sim : -1;
 }
 
 /* Greedy Drain-like pass over one bucket: ids[0..n) in id order. */
@@ -190,15 +215,16 @@ static size_t group(struct ctx *cx, const uint32_t *ids, size_t n, struct cluste
 	for (size_t k = 0; k < n; k++) {
 		uint32_t id = ids[k], nt = cx->ntok[id];
 		const struct tok *t = cx->tok + cx->base[id];
-		size_t best = NONE, best_same = 0;
+		size_t best = NONE;
+		double best_sim = -1;
 		/* Latest clusters first; a tie goes to the older one. */
 		for (size_t c = nc; c-- > (nc > MAX_COMPARE ? nc - MAX_COMPARE : 0); ) {
-			size_t same = similar(&(*cl)[c], t);
-			if (best == NONE || same >= best_same)
-				best = c, best_same = same;
+			double sim = similar(&(*cl)[c], t);
+			if (sim >= 0 && sim >= best_sim)
+				best = c, best_sim = sim;
 		}
 		cx->next[id] = NONE;
-		if (best != NONE && best_same >= SIM_MIN * nt) {
+		if (best != NONE) {
 			struct cluster *c = &(*cl)[best];
 			for (uint32_t p = 0; p < nt; p++)
 				if (c->h[p] != t[p].h)
@@ -213,15 +239,20 @@ static size_t group(struct ctx *cx, const uint32_t *ids, size_t n, struct cluste
 		c->ntok = nt;
 		c->h = arena_alloc(a, nt * sizeof(*c->h) + 1);
 		c->wild = arena_alloc(a, nt + 1);
+		c->masked = arena_alloc(a, nt + 1);
 		for (uint32_t p = 0; p < nt; p++) {
 			c->h[p] = t[p].h;
 			c->wild[p] = 0;
+			c->masked[p] = t[p].masked;
 		}
 	}
 	return nc;
 }
 
-/* Split cluster c on its step positions: members get key = hash of their
+/* Split cluster c on its step positions, those holding at most
+ * STEP_VALUES distinct plain tokens: tokens that read as words of the
+ * message ("end.", "user=root", "isOverlap:false", "SOCKS5"), for mask
+ * found no number or identifier in them.  Members get key = hash of their
  * tokens there; returns 1 if there is any such position. */
 static int step_keys(struct ctx *cx, const struct cluster *c)
 {
@@ -242,7 +273,7 @@ static int step_keys(struct ctx *cx, const struct cluster *c)
 			while (v < nv && vals[v] != t->h)
 				v++;
 			if (v == nv) {
-				if (nv == STEP_VALUES || !plain_token(cx->tt, id, t))
+				if (nv == STEP_VALUES || !t->plain)
 					step = 0;
 				else
 					vals[nv++] = t->h;
