@@ -90,9 +90,11 @@ static void emit(struct scan *sc, size_t off, size_t n, int type, size_t koff, s
 static void emit_kv(struct scan *sc, size_t off, size_t n, size_t koff, size_t klen)
 {
 	size_t k = 0, hex = 0;
-	while (k < n && k <= 16 && ((unsigned)(sc->s[off + k] - 'a') < 26 ||
-				    (k > 0 && strchr("_-.", sc->s[off + k])))) {
-		hex += is_hex(sc->s[off + k]);
+	while (k < n && k <= 16) {
+		unsigned char c = sc->s[off + k];
+		if (!((unsigned)(c - 'a') < 26 || (k > 0 && (c == '_' || c == '-' || c == '.'))))
+			break;
+		hex += is_hex(c);
 		k++;
 	}
 	/* "mask=ffffffff" is a number all the same. */

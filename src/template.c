@@ -80,16 +80,18 @@ uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len, int le
  *
  * Templates are split into whitespace tokens and bucketed by level and
  * token count.  Within a bucket, templates are taken in id order and each
- * joins the most similar cluster (the share of its constant tokens, those
- * without a placeholder, equal to the cluster's) if that share reaches
- * SIM_MIN, as Drain does; positions where members differ become variable.
+ * joins the most similar cluster, as in Drain, if at least SIM_MIN of
+ * their constant tokens agree; positions where members differ become
+ * variable.  A constant token is one with a word besides placeholders:
+ * "port=<int>" is, "<int>," is not.
  *
  * Similarity alone would merge "Load weight begin." with "Load weight
  * end.": a word that marks a step differs in one token exactly like a user
  * name does.  What tells them apart is how many values the position takes:
- * a user name takes many, a step marker two.  So a cluster is then split
- * again on every variable position that holds at most STEP_VALUES distinct
- * plain words.
+ * a user name takes many, a step marker two or three (begin/end,
+ * Paused/Resumed/Stopped).  So a cluster is then split again on every
+ * variable position that holds at most STEP_VALUES distinct plain tokens,
+ * in lines short enough for one word to name the event.
  */
 
 #define SIM_MIN 0.5
@@ -188,11 +190,11 @@ struct cluster {
 	uint8_t *masked;       /* positions holding only placeholders */
 };
 
-/* How alike cluster c and template t are: the constant tokens (those
- * with a word besides placeholders) they share, against the larger of their constant
- * token counts.  Placeholders count neither way: "<*> <id>" must not join
- * any two-word line, and a line with many numbers is as similar as its
- * words are.  Returns the share, or -1 if too low to join. */
+/* How alike cluster c and template t are: the constant tokens they
+ * share, against the larger of their constant token counts.  Pure
+ * placeholders count neither way: "<*> <id>" must not join any two-word
+ * line, and a line with many numbers is as similar as its words are.
+ * Returns the share, or -1 if too low to join. */
 static double similar(const struct cluster *c, const struct tok *t)
 {
 	size_t same = 0, tconst = 0, cconst = 0;
