@@ -14,7 +14,8 @@
 #include "mask.h"
 #include "prefix.h"
 
-#define SAMPLE_LINES 200
+#define SAMPLE_LINES 400
+#define SAMPLE_PARTS 9
 #define MAX_THREADS 64
 /* Below this a second thread costs more than it saves. */
 #define MIN_PIECE (1u << 20)
@@ -26,6 +27,11 @@ struct piece {
 	int64_t year_ms;       /* added to year-less timestamps */
 	int show_progress;
 	struct tmpl_table tt;  /* local ids */
+	/* Masking keys seen (see mask_key) and the template each gives,
+	 * TMPL_NONE where the key does not decide the template. */
+	struct tmpl_table keys;
+	uint32_t *key_tid;
+	size_t key_cap;
 	size_t n, cap;
 	uint32_t *tid;
 	uint64_t *offset;
@@ -78,22 +84,47 @@ static void piece_push(struct piece *pc, uint32_t tid, const struct line *ln,
 	}
 }
 
+/* Most distinct masking keys a piece remembers: keys of lines that carry
+ * unique words are not kept, and this bounds the rest. */
+#define MAX_KEYS (1u << 16)
+
+/* The local template id of a message: from the masking key when a line
+ * with the same key was seen, else by masking it. */
+static uint32_t piece_template(struct piece *pc, const char *msg, size_t len, int level,
+			       struct masked *m, struct buf *key)
+{
+	mask_key(msg, len, key);
+	uint64_t kh = tmpl_hash(key->p, key->len, level);
+	uint32_t k = tmpl_find(&pc->keys, key->p, key->len, level, kh);
+	if (k != TMPL_NONE && pc->key_tid[k] != TMPL_NONE)
+		return pc->key_tid[k];
+	mask_message(msg, len, m);
+	uint64_t hash = tmpl_hash(m->text.p, m->text.len, level);
+	uint32_t id = tmpl_intern(&pc->tt, m->text.p, m->text.len, level, hash);
+	if (k == TMPL_NONE && pc->keys.n < MAX_KEYS) {
+		k = tmpl_intern(&pc->keys, key->p, key->len, level, kh);
+		GROW(pc->key_tid, pc->key_cap, pc->keys.n);
+		pc->key_tid[k] = mask_cacheable(m) ? id : TMPL_NONE;
+	}
+	return id;
+}
+
 static void *piece_run(void *arg)
 {
 	struct piece *pc = arg;
 	const struct log *lg = pc->lg;
 	const char *data = lg->in.data;
-	struct buf scratch = { 0 };
+	struct buf scratch = { 0 }, key = { 0 };
 	struct masked m = { 0 };
 	struct line ln;
 	struct header h;
 	size_t pos = pc->begin;
 	tmpl_init(&pc->tt);
+	tmpl_init(&pc->keys);
 	while (input_next_line(data, pc->end, &pos, &ln, &scratch)) {
-		prefix_parse(lg->format, ln.text, ln.len, &h);
-		mask_message(ln.text + h.msg_off, ln.len - h.msg_off, &m);
-		uint64_t hash = tmpl_hash(m.text.p, m.text.len, h.level);
-		uint32_t id = tmpl_intern(&pc->tt, m.text.p, m.text.len, h.level, hash);
+		prefix_parse_in(&lg->order, ln.text, ln.len, &h);
+		uint32_t id = piece_template(pc, ln.text + h.msg_off, ln.len - h.msg_off, h.level,
+					     &m, &key);
 		struct tmpl *t = &pc->tt.t[id];
 		if (t->count++ == 0)
 			t->first_line = pc->n;
@@ -102,7 +133,11 @@ static void *piece_run(void *arg)
 			progress_update(pos - pc->begin, pc->end - pc->begin);
 	}
 	buf_free(&scratch);
+	buf_free(&key);
 	masked_free(&m);
+	tmpl_free(&pc->keys);
+	free(pc->key_tid);
+	pc->key_tid = NULL;
 	return NULL;
 }
 
@@ -111,19 +146,34 @@ static void *piece_run(void *arg)
 static void detect(struct log *lg, int64_t *year_ms)
 {
 	const char *lines[SAMPLE_LINES];
-	size_t lens[SAMPLE_LINES], n = 0, pos = 0;
+	size_t lens[SAMPLE_LINES], n = 0;
 	struct buf scratch[SAMPLE_LINES];
 	memset(scratch, 0, sizeof(scratch));
 	struct line ln;
-	while (n < SAMPLE_LINES && input_next_line(lg->in.data, lg->in.size, &pos, &ln, &scratch[n])) {
-		lines[n] = ln.text;
-		lens[n++] = ln.len;
+	/* Half the sample from the head (where the year and the engine's
+	 * startup are), half spread over the rest: a server's log is mostly
+	 * request lines in another format than its startup. */
+	size_t pos = 0;
+	for (int part = 0; part < SAMPLE_PARTS && pos < lg->in.size; part++) {
+		size_t want = part == 0 ? SAMPLE_LINES / 2 : SAMPLE_LINES / 2 / (SAMPLE_PARTS - 1);
+		size_t at = lg->in.size / SAMPLE_PARTS * (size_t)part;
+		/* Parts never overlap, so no line votes twice. */
+		if (at > pos) {
+			pos = at;
+			const char *nl = memchr(lg->in.data + pos, '\n', lg->in.size - pos);
+			pos = nl ? (size_t)(nl - lg->in.data) + 1 : lg->in.size;
+		}
+		for (size_t k = 0; k < want && n < SAMPLE_LINES &&
+		     input_next_line(lg->in.data, lg->in.size, &pos, &ln, &scratch[n]); k++) {
+			lines[n] = ln.text;
+			lens[n++] = ln.len;
+		}
 	}
-	lg->format = prefix_detect(lines, lens, n);
+	lg->format = prefix_detect(lines, lens, n, &lg->order);
 	int year = 0;
 	for (size_t i = 0; i < n && !year; i++) {
 		struct header h;
-		prefix_parse(lg->format, lines[i], lens[i], &h);
+		prefix_parse_in(&lg->order, lines[i], lens[i], &h);
 		if (h.ts_ms != TS_NONE && !h.ts_no_year)
 			year = year_of_time((time_t)(h.ts_ms / 1000));
 	}
@@ -270,5 +320,5 @@ void log_line(const struct log *lg, size_t i, struct line *ln, struct header *h,
 {
 	size_t pos = lg->offset[i];
 	input_next_line(lg->in.data, lg->in.size, &pos, ln, scratch);
-	prefix_parse(lg->format, ln->text, ln->len, h);
+	prefix_parse_in(&lg->order, ln->text, ln->len, h);
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "input.h"
+#include "prefix.h"
 #include "template.h"
 
 enum {
@@ -32,6 +33,7 @@ struct log {
 	char **tags;        /* tags[1..ntags-1], as written ("TP3") */
 	size_t ntags;
 	int format;         /* header format detected for the file */
+	struct prefix_order order; /* formats to try on its lines */
 };
 
 /* Read path and run every line through the stages with `threads` threads
@@ -43,8 +45,6 @@ void log_free(struct log *lg);
 
 /* Re-read line i (0-based): its clean text, header and masked form, for
  * the few lines a report quotes.  scratch holds the text. */
-struct header;
-struct masked;
 void log_line(const struct log *lg, size_t i, struct line *ln,
 	      struct header *h, struct buf *scratch);
 

@@ -714,3 +714,68 @@ void masked_free(struct masked *m)
 	m->v = NULL;
 	m->nv = m->cap = 0;
 }
+
+/* Bytes of a 64-bit word (little-endian) that are ASCII digits, or below
+ * 2 (NUL and the marker byte), as the high bit of each byte: the classic
+ * SWAR tests.  Borrows can flag a byte above a flagged one, never below,
+ * so the lowest flag is exact. */
+#define ONES  0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+static inline uint64_t special_bytes(uint64_t x)
+{
+	uint64_t low7 = x & ~HIGHS;
+	uint64_t digit = (ONES * (127 + ':') - low7) & ~x & (low7 + ONES * (127 - '/'));
+	uint64_t below2 = (x - ONES * 2) & ~x;
+	return (digit | below2) & HIGHS;
+}
+
+void mask_key(const char *msg, size_t len, struct buf *key)
+{
+	const unsigned char *s = (const unsigned char *)msg;
+	buf_reset(key);
+	buf_reserve(key, 2 * len + 8);   /* the worst case, and a word of slack */
+	unsigned char *o = (unsigned char *)key->p;
+	size_t i = 0;
+	while (i < len) {
+		/* Plain bytes eight at a time, up to the first digit. */
+		if (i + 8 <= len) {
+			uint64_t w, sp;
+			memcpy(&w, s + i, 8);
+			memcpy(o, &w, 8);   /* the buffer has a word of slack */
+			sp = special_bytes(w);
+			size_t k = sp ? (size_t)__builtin_ctzll(sp) / 8 : 8;
+			o += k;
+			i += k;
+			if (k == 8)
+				continue;
+		}
+		unsigned char c = s[i];
+		if (!is_digit(c)) {
+			/* \1 marks a digit run, so a literal \1 is escaped. */
+			if (c == 1)
+				*o++ = 1;
+			*o++ = c;
+			i++;
+			continue;
+		}
+		size_t j = i + 1;
+		while (j < len && is_digit(s[j]))
+			j++;
+		*o++ = 1;
+		*o++ = j - i == 1 && c == '0' ? 'z' : "012345"[j - i < 5 ? j - i : 5];
+		i = j;
+	}
+	key->len = (size_t)(o - (unsigned char *)key->p);
+	key->p[key->len] = '\0';
+}
+
+int mask_cacheable(const struct masked *m)
+{
+	for (size_t k = 0; k < m->nv; k++)
+		if (m->v[k].type == V_ID || m->v[k].type == V_HEX)
+			return 0;
+	for (size_t i = 0; i < m->text.len; i++)
+		if (is_digit((unsigned char)m->text.p[i]))
+			return 0;
+	return 1;
+}

@@ -34,12 +34,12 @@ struct cur {
 
 static int is_digit(int c)
 {
-	return c >= '0' && c <= '9';
+	return (unsigned)(c - '0') < 10;
 }
 
 static int is_alpha(int c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+	return (unsigned)((c | 32) - 'a') < 26;
 }
 
 static int is_space(int c)
@@ -168,12 +168,21 @@ static int stamp_set(const struct stamp *t, struct header *h)
 	return 1;
 }
 
+/* Is ch one of the bytes of set?  (strchr would also match a NUL.) */
+static inline int in_set(char ch, const char *set)
+{
+	for (; *set; set++)
+		if (*set == ch)
+			return 1;
+	return 0;
+}
+
 /* A fraction of a second after one of the separators in seps: its first
  * three digits are the milliseconds. */
 static int frac(struct cur *c, const char *seps, int *ms)
 {
 	*ms = 0;
-	if (c->i + 1 >= c->n || !strchr(seps, c->s[c->i]) || !is_digit(c->s[c->i + 1]))
+	if (c->i + 1 >= c->n || !in_set(c->s[c->i], seps) || !is_digit(c->s[c->i + 1]))
 		return 1;
 	c->i++;
 	int k = 0;
@@ -224,7 +233,7 @@ static int iso_stamp(struct cur *c, struct stamp *t, const char *seps)
 	if (!(fixed(c, 4, &t->y) && eat(c, '-') && fixed(c, 2, &t->mo) && eat(c, '-') &&
 	      fixed(c, 2, &t->d)))
 		return 0;
-	if (c->i >= c->n || !strchr(seps, c->s[c->i]))
+	if (c->i >= c->n || !in_set(c->s[c->i], seps))
 		return 0;
 	c->i++;
 	if (!clock_time(c, t, ".,"))
@@ -259,39 +268,54 @@ static int month_name(struct cur *c, int *mo)
 	return 0;
 }
 
-#define WORD(w, lv) { w, sizeof(w) - 1, lv }
+/* Level words packed little-end first into a 64-bit integer, so a word
+ * is matched with one comparison per candidate. */
+#define PK(a, b, c, d, e, f, g, h) \
+	((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 | (uint64_t)(d) << 24 | \
+	 (uint64_t)(e) << 32 | (uint64_t)(f) << 40 | (uint64_t)(g) << 48 | (uint64_t)(h) << 56)
 static const struct {
-	const char *word;
-	size_t len;
+	uint64_t word;
 	uint8_t level;
 } level_words[] = {
-	WORD("TRACE", LV_TRACE), WORD("VERBOSE", LV_TRACE), WORD("DEBUG", LV_DEBUG),
-	WORD("INFO", LV_INFO), WORD("NOTICE", LV_NOTICE),
-	WORD("WARN", LV_WARN), WORD("WARNING", LV_WARN),
-	WORD("ERROR", LV_ERROR), WORD("ERR", LV_ERROR), WORD("SEVERE", LV_ERROR),
-	WORD("FAILURE", LV_ERROR),
-	WORD("CRITICAL", LV_FATAL), WORD("CRIT", LV_FATAL), WORD("FATAL", LV_FATAL),
-	WORD("ALERT", LV_FATAL), WORD("EMERG", LV_FATAL), WORD("PANIC", LV_FATAL),
+	{ PK('T', 'R', 'A', 'C', 'E', 0, 0, 0), LV_TRACE },
+	{ PK('V', 'E', 'R', 'B', 'O', 'S', 'E', 0), LV_TRACE },
+	{ PK('D', 'E', 'B', 'U', 'G', 0, 0, 0), LV_DEBUG },
+	{ PK('I', 'N', 'F', 'O', 0, 0, 0, 0), LV_INFO },
+	{ PK('N', 'O', 'T', 'I', 'C', 'E', 0, 0), LV_NOTICE },
+	{ PK('W', 'A', 'R', 'N', 0, 0, 0, 0), LV_WARN },
+	{ PK('W', 'A', 'R', 'N', 'I', 'N', 'G', 0), LV_WARN },
+	{ PK('E', 'R', 'R', 'O', 'R', 0, 0, 0), LV_ERROR },
+	{ PK('E', 'R', 'R', 0, 0, 0, 0, 0), LV_ERROR },
+	{ PK('S', 'E', 'V', 'E', 'R', 'E', 0, 0), LV_ERROR },
+	{ PK('F', 'A', 'I', 'L', 'U', 'R', 'E', 0), LV_ERROR },
+	{ PK('C', 'R', 'I', 'T', 'I', 'C', 'A', 'L'), LV_FATAL },
+	{ PK('C', 'R', 'I', 'T', 0, 0, 0, 0), LV_FATAL },
+	{ PK('F', 'A', 'T', 'A', 'L', 0, 0, 0), LV_FATAL },
+	{ PK('A', 'L', 'E', 'R', 'T', 0, 0, 0), LV_FATAL },
+	{ PK('E', 'M', 'E', 'R', 'G', 0, 0, 0), LV_FATAL },
+	{ PK('P', 'A', 'N', 'I', 'C', 0, 0, 0), LV_FATAL },
 };
-#undef WORD
+#undef PK
 
 /* The level word at the cursor (a whole run of letters).  Upper case only
  * unless icase: Python and the engines write INFO, Windows "Info" and
  * Apache "notice". */
 static int level_word(struct cur *c, int icase)
 {
-	char up[8];
+	uint64_t w = 0;
 	size_t len = 0;
 	while (c->i + len < c->n && is_alpha(c->s[c->i + len])) {
-		if (len == sizeof(up))
+		if (len == 8)
 			return LV_NONE;
-		char ch = c->s[c->i + len];
-		up[len++] = icase && ch >= 'a' ? (char)(ch - 'a' + 'A') : ch;
+		unsigned ch = (unsigned char)c->s[c->i + len];
+		if (icase && ch >= 'a')
+			ch -= 'a' - 'A';
+		w |= (uint64_t)ch << (8 * len++);
 	}
 	if (len < 3)
 		return LV_NONE;
 	for (size_t k = 0; k < sizeof(level_words) / sizeof(level_words[0]); k++) {
-		if (level_words[k].len == len && memcmp(up, level_words[k].word, len) == 0) {
+		if (level_words[k].word == w) {
 			c->i += len;
 			return level_words[k].level;
 		}
@@ -901,6 +925,7 @@ static const struct format {
 };
 
 #define NFORMATS ((int)(sizeof(formats) / sizeof(formats[0])))
+_Static_assert(sizeof(formats) / sizeof(formats[0]) <= PREFIX_MAX_FORMATS, "prefix_order too small");
 
 const char *prefix_format_name(int fmt)
 {
@@ -1016,20 +1041,38 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 	return c;
 }
 
-void prefix_parse(int fmt, const char *line, size_t len, struct header *h)
+void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
+		     struct header *h)
 {
 	struct cur c = process_prefixes(line, len, h);
 	int cls = byte_class(&c);
 	if (!cls)
 		return;
-	if (fmt >= 0 && fmt < NFORMATS && try_format(fmt, c, cls, h))
-		return;
-	for (int f = 0; f < NFORMATS; f++)
-		if (f != fmt && try_format(f, c, cls, h))
+	for (size_t k = 0; k < o->n; k++)
+		if (try_format(o->f[k], c, cls, h))
 			return;
 }
 
-int prefix_detect(const char *const *lines, const size_t *lens, size_t n)
+/* Formats in table order, with fmt (if any) moved to the front. */
+static void order_from(int fmt, struct prefix_order *o)
+{
+	o->n = 0;
+	if (fmt >= 0 && fmt < NFORMATS)
+		o->f[o->n++] = (uint8_t)fmt;
+	for (int f = 0; f < NFORMATS; f++)
+		if (f != fmt)
+			o->f[o->n++] = (uint8_t)f;
+}
+
+void prefix_parse(int fmt, const char *line, size_t len, struct header *h)
+{
+	struct prefix_order o;
+	order_from(fmt, &o);
+	prefix_parse_in(&o, line, len, h);
+}
+
+int prefix_detect(const char *const *lines, const size_t *lens, size_t n,
+		  struct prefix_order *order)
 {
 	/* Each line votes for the first format in the table that parses it:
 	 * counting every format that parses a line would let the generic
@@ -1045,6 +1088,16 @@ int prefix_detect(const char *const *lines, const size_t *lens, size_t n)
 	for (int f = 0; f < NFORMATS; f++)
 		if (votes[f] && (best < 0 || votes[f] > votes[best]))
 			best = f;
+	if (order) {
+		/* Voted formats by votes (ties in table order), then the rest. */
+		order_from(-1, order);
+		for (int a = 1; a < NFORMATS; a++)
+			for (int b = a; b > 0 && votes[order->f[b]] > votes[order->f[b - 1]]; b--) {
+				uint8_t t = order->f[b];
+				order->f[b] = order->f[b - 1];
+				order->f[b - 1] = t;
+			}
+	}
 	return best;
 }
 

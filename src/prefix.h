@@ -46,7 +46,22 @@ struct header {
 /* Pick the header format of a file from n sample lines: the format that
  * is the best fit (the first in the table that parses it) of most lines,
  * the earlier in the table on a tie; -1 when none parses any. */
-int prefix_detect(const char *const *lines, const size_t *lens, size_t n);
+/* The order in which to try formats on a file's lines. */
+#define PREFIX_MAX_FORMATS 64
+struct prefix_order {
+	uint8_t n;
+	uint8_t f[PREFIX_MAX_FORMATS];
+};
+/* When order is not NULL it receives every format: those that parsed
+ * sample lines first, most votes first, then the rest in table order.
+ * Trying them in that order finds a line's format in one or two tries in
+ * files that mix formats (vLLM startup lines, then millions of uvicorn
+ * request lines). */
+int prefix_detect(const char *const *lines, const size_t *lens, size_t n,
+		  struct prefix_order *order);
+/* Parse one line trying the formats of o in order (see prefix_parse). */
+void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
+		     struct header *h);
 
 /* Parse one line.  fmt is prefix_detect's answer (or -1 for none).  Always
  * fills h; a line with no recognised header has TS_NONE, LV_NONE and

@@ -42,20 +42,36 @@ static void rehash(struct tmpl_table *tt)
 	tt->nslots = n;
 }
 
-uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len, int level, uint64_t hash)
+/* The slot holding (level, text), or the empty slot where it would go. */
+static size_t probe(const struct tmpl_table *tt, const char *text, size_t len, int level,
+		    uint64_t hash)
 {
 	size_t mask = tt->nslots - 1;
 	size_t i = hash & mask;
 	for (;;) {
 		uint32_t s = tt->slots[i];
 		if (!s)
-			break;
-		struct tmpl *t = &tt->t[s - 1];
+			return i;
+		const struct tmpl *t = &tt->t[s - 1];
 		if (t->hash == hash && t->len == len && t->level == level &&
 		    memcmp(t->text, text, len) == 0)
-			return s - 1;
+			return i;
 		i = (i + 1) & mask;
 	}
+}
+
+uint32_t tmpl_find(const struct tmpl_table *tt, const char *text, size_t len, int level,
+		   uint64_t hash)
+{
+	uint32_t s = tt->slots[probe(tt, text, len, level, hash)];
+	return s ? s - 1 : TMPL_NONE;
+}
+
+uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len, int level, uint64_t hash)
+{
+	size_t i = probe(tt, text, len, level, hash);
+	if (tt->slots[i])
+		return tt->slots[i] - 1;
 	if (tt->n >= UINT32_MAX - 1)
 		die("too many distinct templates (more than 2^32)");
 	GROW(tt->t, tt->cap, tt->n + 1);

@@ -38,6 +38,10 @@ void tmpl_free(struct tmpl_table *tt);
 uint64_t tmpl_hash(const char *text, size_t len, int level);
 uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len,
 		     int level, uint64_t hash);
+/* The id of (level, text), or TMPL_NONE when it is not in the table. */
+#define TMPL_NONE UINT32_MAX
+uint32_t tmpl_find(const struct tmpl_table *tt, const char *text, size_t len,
+		   int level, uint64_t hash);
 
 /* Clustering (see template.c for the method).  Fills map[id] = cluster id
  * for every id of tt (map has tt->n entries), numbering clusters in order

@@ -63,8 +63,7 @@ void grow_array(void **p, size_t *cap, size_t need, size_t sz)
 	*cap = ncap;
 }
 
-/* Make room for n more bytes plus the terminating NUL. */
-static int buf_reserve(struct buf *b, size_t n)
+int buf_reserve(struct buf *b, size_t n)
 {
 	if (b->max && (n > b->max || b->len > b->max - n))
 		return -1;

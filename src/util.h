@@ -35,6 +35,8 @@ struct buf {
 	size_t len, cap, max;
 };
 int buf_append(struct buf *b, const void *s, size_t n);
+/* Make room for n more bytes plus the terminating NUL. */
+int buf_reserve(struct buf *b, size_t n);
 int buf_putc(struct buf *b, char c);
 int buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_reset(struct buf *b);

@@ -196,6 +196,129 @@ static void test_bounds(void)
 	free(p);
 }
 
+/* A random variant of s: one run of digits (the pick-th, counted
+ * cyclically) replaced by 1 to 12 random digits.  Returns its length; out
+ * has room for 12 * n bytes. */
+static size_t digit_variant(const char *s, size_t n, char *out, unsigned *seed)
+{
+	size_t o = 0, runs = 0;
+	for (size_t i = 0; i < n; i++)
+		runs += s[i] >= '0' && s[i] <= '9' && (i == 0 || s[i - 1] < '0' || s[i - 1] > '9');
+	*seed = *seed * 1103515245u + 12345u;
+	size_t pick = runs ? (*seed >> 16) % runs : 0, run = 0;
+	for (size_t i = 0; i < n;) {
+		if (s[i] < '0' || s[i] > '9') {
+			out[o++] = s[i++];
+			continue;
+		}
+		size_t j = i;
+		while (j < n && s[j] >= '0' && s[j] <= '9')
+			j++;
+		if (run++ != pick) {
+			memcpy(out + o, s + i, j - i);
+			o += j - i;
+			i = j;
+			continue;
+		}
+		*seed = *seed * 1103515245u + 12345u;
+		size_t len = 1 + (*seed >> 16) % 12;
+		for (size_t k = 0; k < len; k++) {
+			*seed = *seed * 1103515245u + 12345u;
+			out[o++] = (char)('0' + (*seed >> 16) % 10);
+		}
+		i = j;
+	}
+	return o;
+}
+
+/* mask_key's promise: messages with the same key mask alike, and when the
+ * masking is cacheable their templates are the same.  Random variants of
+ * the line that happen to share its key are checked. */
+static size_t key_checks, key_fails;
+static struct masked a, b;
+static struct buf ka, kb;
+static void check_key_promise(const char *line, size_t n, unsigned *seed)
+{
+	char *copy = malloc(12 * n + 1);
+	mask_key(line, n, &ka);
+	mask_message(line, n, &a);
+	for (int round = 0; round < 8; round++) {
+		size_t cn = digit_variant(line, n, copy, seed);
+		mask_key(copy, cn, &kb);
+		if (ka.len != kb.len || memcmp(ka.p, kb.p, ka.len) != 0)
+			continue;
+		mask_message(copy, cn, &b);
+		int ok = a.nv == b.nv;
+		for (size_t k = 0; ok && k < a.nv; k++)
+			ok = a.v[k].type == b.v[k].type;
+		if (ok && mask_cacheable(&a))
+			ok = a.text.len == b.text.len && memcmp(a.text.p, b.text.p, a.text.len) == 0;
+		key_checks++;
+		if (!ok && key_fails++ < 5)
+			fprintf(stderr, "key promise broken:\n  %.*s\n  %.*s\n", (int)n, line,
+				(int)cn, copy);
+	}
+	free(copy);
+}
+
+static void check_key_file(const char *path, unsigned *seed)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			n--;
+		check_key_promise(line, (size_t)n, seed);
+	}
+	free(line);
+	fclose(f);
+}
+
+static void test_key(void)
+{
+	static const char *const lines[] = {
+		"Load weight end. type=Qwen2ForCausalLM, avail mem=61.20 GB",
+		"127.0.0.1:50122 - \"GET /health HTTP/1.1\" 200 OK",
+		"Decode batch. #running-req: 12, #token: 8123, token usage: 0.05, gen throughput (token/s): 1234.56",
+		"addr 0x7f3a12 and 0x0 at 2024-01-02T03:04:05.123Z for 12.5s, 3.1it/s, 00:11<00:00",
+		"user HTTP2 SOCKS5 MD5 blk_-6952295868487656571 req-38101a0b-2096 port=8000 seed=0",
+		"Jul 10 03:55:21 2005 fe80::1234:5678 10.251.73.220:50010 50% 512MiB",
+		"\x01 marker 1\x01 2 \x00 3",
+	};
+	unsigned seed = 1;
+	for (int round = 0; round < 50; round++)
+		for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+			check_key_promise(lines[i], strlen(lines[i]), &seed);
+	/* The real logs and Loghub, when ../shared/data is beside the
+	 * checkout: every line of them. */
+	const char *shared = getenv("SHARED");
+	if (shared) {
+		static const char *const files[] = {
+			"real-logs/sglang-ok-qwq32b-tp4-l4.log", "real-logs/vllm-ok-qwen72b-tp4-l40s-v0.19.log",
+			"real-logs/vllm-crash-qwen25coder7b-16gb-oom-profile-autotune.log",
+			"loghub-2k/HDFS/HDFS_2k.log", "loghub-2k/Linux/Linux_2k.log", "loghub-2k/Mac/Mac_2k.log",
+			"loghub-2k/Android/Android_2k.log", "loghub-2k/OpenStack/OpenStack_2k.log",
+			"loghub-2k/Windows/Windows_2k.log", "loghub-2k/Thunderbird/Thunderbird_2k.log",
+			"loghub-2k/HPC/HPC_2k.log", "loghub-2k/BGL/BGL_2k.log", "loghub-2k/Hadoop/Hadoop_2k.log",
+		};
+		char path[4096];
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", shared, files[i]);
+			check_key_file(path, &seed);
+		}
+	}
+	masked_free(&a);
+	masked_free(&b);
+	buf_free(&ka);
+	buf_free(&kb);
+	CHECK(key_checks > 300);
+	CHECK_INT(key_fails, 0);
+}
+
 int main(void)
 {
 	test_numbers();
@@ -207,6 +330,7 @@ int main(void)
 	test_kv();
 	test_words_stay();
 	test_bounds();
+	test_key();
 	masked_free(&m);
 	masked_free(&m);
 	return test_report();

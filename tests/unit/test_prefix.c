@@ -322,7 +322,7 @@ static const char *fmt_of(const char *const *lines, size_t n)
 	size_t lens[16];
 	for (size_t i = 0; i < n; i++)
 		lens[i] = strlen(lines[i]);
-	return prefix_format_name(prefix_detect(lines, lens, n));
+	return prefix_format_name(prefix_detect(lines, lens, n, NULL));
 }
 
 static void test_detect(void)
@@ -352,8 +352,8 @@ static void test_detect(void)
 	const char *plain[] = { "2024-01-02 03:04:05,678 INFO [x] msg", "2024-01-02 03:04:06,000 INFO y" };
 	CHECK_STR(fmt_of(plain, 2), "iso-level");
 	const char *none[] = { "hello", "", "  File \"x\"" };
-	CHECK_INT(prefix_detect(none, (size_t[]){ 5, 0, 11 }, 3), -1);
-	CHECK_INT(prefix_detect(none, NULL, 0), -1);
+	CHECK_INT(prefix_detect(none, (size_t[]){ 5, 0, 11 }, 3, NULL), -1);
+	CHECK_INT(prefix_detect(none, NULL, 0, NULL), -1);
 	CHECK_STR(prefix_format_name(-1), "none");
 	CHECK_STR(prefix_format_name(PREFIX_NONE), "none");
 
