@@ -1,0 +1,39 @@
+/* align.h — aligning sequences of template ids: a bad log against a good
+ * one, stream by stream (a stream is the lines of one rank or process), so
+ * that the interleaving of ranks in a shared file does not matter.
+ *
+ * Works on ids only, never on text.  Runs of one id (progress bars,
+ * per-layer lines) are collapsed before aligning, so a bar drawn 160 times
+ * in one run and 164 in another still lines up. */
+#ifndef DDX_ALIGN_H
+#define DDX_ALIGN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ALIGN_NONE UINT32_MAX
+
+/* Align a[0..n) with b[0..m): ma[i] = the index in b matched with a[i],
+ * or ALIGN_NONE; matched indices increase with i.  Unique common ids anchor
+ * the alignment (patience), gaps between anchors get an exact longest
+ * common subsequence when small and a greedy one when not.  Returns the
+ * number of matches.  ma is the caller's, n entries. */
+size_t align_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m, uint32_t *ma);
+
+/* One log as aligning sees it: an id and a stream number per line. */
+struct align_log {
+	const uint32_t *id;
+	const uint16_t *stream;
+	size_t n;
+	size_t nstreams;        /* stream numbers are < nstreams */
+};
+
+/* Align log a with log b line by line: a2b[i] = the line of b matched with
+ * line i of a, or ALIGN_NONE.  Stream s of a is aligned with stream
+ * smap[s] of b (ALIGN_NONE there: leave the stream unmatched).  Within a
+ * collapsed run, the k-th line of a's run maps to the k-th of b's (the
+ * last one when b's run is shorter).  a2b is the caller's, a->n entries. */
+void align_logs(const struct align_log *a, const struct align_log *b,
+		const uint32_t *smap, uint32_t *a2b);
+
+#endif
