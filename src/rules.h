@@ -1,7 +1,7 @@
 /* rules.h — milestone rules: named steps of a run (weights loaded, KV cache
  * allocated, server ready), recognised by a PCRE2 pattern on the template.
  *
- * Built-in rule files (rules/*.rules) are compiled into the binary;
+ * Built-in rule files (rules/ENGINE.rules) are compiled into the binary;
  * --rules FILE adds rules or overrides built-in ones of the same name.
  * Rules run once per distinct template, never per line. */
 #ifndef DDX_RULES_H
