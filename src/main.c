@@ -9,6 +9,21 @@
 #include "util.h"
 
 static const struct cmd commands[] = {
+	{ "diff", cmd_diff, "[--json] [--now TIME] [--rules FILE] [-j N] GOOD... BAD",
+	  "Compare the log of a failed or silent run (the last argument) with logs\n"
+	  "of good runs: say whether it stopped, crashed or went another way, the\n"
+	  "good line its last step corresponds to, the good run's next milestones,\n"
+	  "lines only it has, configuration values that changed, slow steps, and\n"
+	  "how far each rank got.\n"
+	  "\n"
+	  "  --json        print the report as JSON (schema 1)\n"
+	  "  --now TIME    take TIME as now for \"silent for\": +SECONDS after the\n"
+	  "                bad log's last line, or YYYY-MM-DD HH:MM:SS in the logs'\n"
+	  "                clock (default: the wall clock against the file's mtime)\n"
+	  "  --rules FILE  add milestone rules (repeatable)\n"
+	  "  -j, --jobs N  use N threads to read each log\n"
+	  "\n"
+	  "Exit status: 0 when the bad log matches the good runs, 1 otherwise.\n" },
 	{ "templates", cmd_templates, "[-j N] [--ids | --json] LOG...",
 	  "Print the line templates of the logs, with their counts and the first\n"
 	  "line where each occurs, in order of first occurrence.\n"

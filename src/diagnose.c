@@ -1,0 +1,1289 @@
+/* diagnose.c — differential diagnosis.  See diagnose.h.
+ *
+ * The steps, each over ids:
+ *  1. canonical ids: clusters, then templates that never occur in the same
+ *     log and share most words ("Load weight end. type=.." reworded as
+ *     "Load weight end. elapsed=.., type=..") become one id;
+ *  2. streams: one per normalised rank/process tag (pids dropped);
+ *  3. per template: in which logs, severity, traceback role, heartbeat,
+ *     rule, learned milestone (once per stream in every good log);
+ *  4. bad is aligned with every good log, stream by stream;
+ *  5. a walk over bad keeps the matched lines that "follow" the good run:
+ *     a match that jumps over good milestones bad never printed does not
+ *     follow, unless bad printed about as many lines of its own there
+ *     (a reworded or reordered stretch) and no new error among them.  This
+ *     is what keeps a crashed run's shutdown lines, which match the good
+ *     run's, from passing for progress;
+ *  6. the good log with the most following lines is reported against. */
+#include "diagnose.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "align.h"
+#include "mask.h"
+#include "prefix.h"
+
+/* A match may jump over this many good milestones without more ado. */
+#define SKIP_FREE 2
+/* Words two templates must share (Jaccard) to be one reworded step. */
+#define SIMILAR 0.6
+/* A step is slow when it took this many times the slowest good run ... */
+#define SLOW_FACTOR 3.0
+/* ... and this many seconds more. */
+#define SLOW_MIN_S 10.0
+/* A number changed when it moved by this factor. */
+#define CHANGE_FACTOR 2.0
+
+enum { TB_NO, TB_START, TB_BODY, TB_EXC };
+
+struct dx_state {
+	struct log *logs;
+	size_t nlogs, ngood, bad;
+	size_t nc;              /* canonical id space: cluster ids */
+	const char **ctext;
+	uint8_t *clevel;
+	uint32_t **id;          /* per log, per line */
+	uint16_t **stream;      /* per log, per line */
+	size_t nstreams;
+	char **snames;
+	uint8_t *has;           /* [log * nstreams + s]: stream has lines */
+	uint32_t *cnt;          /* [log * nc + c] */
+	int64_t *first;         /* [log * nc + c]: first line, or -1 */
+	uint8_t *sev, *tb, *hb, *ms;
+	int32_t *rule;
+	const struct ruleset *rs;
+};
+
+struct walk {
+	uint32_t *b2g;          /* bad line -> good line */
+	uint8_t *follow;        /* bad line follows the good run */
+	size_t score;
+	int64_t last;           /* last following line */
+};
+
+const char *dx_verdict_name(int v)
+{
+	static const char *const names[] = { "same", "different", "stopped", "crashed", "diverged" };
+	return v >= 0 && v <= DX_DIVERGED ? names[v] : "?";
+}
+
+const char *dx_severity_name(int s)
+{
+	static const char *const names[] = { "info", "warning", "error" };
+	return s >= 0 && s <= DX_ERROR ? names[s] : "?";
+}
+
+/* ---- templates, once each ---- */
+
+static int has_any(const char *t, const char *const *words)
+{
+	for (; *words; words++)
+		if (strstr(t, *words))
+			return 1;
+	return 0;
+}
+
+static int severity_of(const char *t, int level)
+{
+	static const char *const err[] = {
+		"Error", "ERROR", "error:", "Exception", "Traceback", "FAILED", "failed",
+		"Fatal", "FATAL", "fatal", "Segmentation fault", "core dumped", "Killed",
+		"out of memory", "terminate called", "what():", "Aborted", "sigquit",
+		"SIGKILL", "panic", NULL,
+	};
+	static const char *const warn[] = { "WARN", "Warn", "warn", "deprecat", "Deprecat", NULL };
+	if (level >= LV_ERROR)
+		return DX_ERROR;
+	if (level == LV_WARN)
+		return has_any(t, err) && !strstr(t, "can be ignored") ? DX_ERROR : DX_WARNING;
+	if (level == LV_NONE || level > LV_INFO) {
+		if (has_any(t, err))
+			return DX_ERROR;
+	}
+	if (has_any(t, warn))
+		return DX_WARNING;
+	return DX_INFO;
+}
+
+/* "RuntimeError: ...", "torch.OutOfMemoryError: ...", "KeyError: 'x'",
+ * C++'s "what():  ...": the line that names a raised exception. */
+static int is_exception_line(const char *t)
+{
+	while (*t == ' ' || *t == '\t')
+		t++;
+	if (strncmp(t, "what():", 7) == 0)
+		return 1;
+	const char *p = t;
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == ':')
+		p++;
+	if (p == t || (*p != '\0' && *p != ' '))
+		p--;   /* the word ended in ':' */
+	size_t n = (size_t)(p - t);
+	while (n && t[n - 1] == ':')
+		n--;
+	static const char *const ends[] = { "Error", "Exception", "Exit", "Interrupt", "Fault" };
+	for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
+		size_t e = strlen(ends[k]);
+		if (n >= e && memcmp(t + n - e, ends[k], e) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int traceback_role(const char *t)
+{
+	if (strstr(t, "Traceback (most recent call last)") || strstr(t, "terminate called after throwing"))
+		return TB_START;
+	if (is_exception_line(t))
+		return TB_EXC;
+	if (*t == ' ' || *t == '\t' || *t == '\0' || strncmp(t, "File \"", 6) == 0 ||
+	    strncmp(t, "frame #", 7) == 0 || strncmp(t, "During handling", 15) == 0 ||
+	    strncmp(t, "The above exception", 19) == 0 || strncmp(t, "Exception raised from", 21) == 0 ||
+	    t[strspn(t, "^~ ")] == '\0')
+		return TB_BODY;
+	return TB_NO;
+}
+
+/* Lines a healthy process keeps printing while idle or serving. */
+static int heartbeat_text(const char *t)
+{
+	static const char *const hb[] = {
+		"/health", "/metrics", "/ping", "heartbeat", "Heartbeat", "throughput", NULL,
+	};
+	return has_any(t, hb);
+}
+
+/* ---- canonical ids: reworded steps ---- */
+
+struct words {
+	uint64_t *w;      /* sorted, unique hashes of the words */
+	size_t n;
+	uint64_t lead;    /* hash of the first two words, in order */
+};
+
+static void words_of(const char *t, struct words *ws)
+{
+	size_t cap = 0, order = 0;
+	uint64_t lead = 0;
+	ws->w = NULL;
+	ws->n = 0;
+	while (*t) {
+		if (*t == '<') {   /* a placeholder */
+			const char *e = strchr(t, '>');
+			t = e ? e + 1 : t + 1;
+			continue;
+		}
+		if (!isalpha((unsigned char)*t)) {
+			t++;
+			continue;
+		}
+		char low[64];
+		size_t n = 0;
+		while (isalpha((unsigned char)*t)) {
+			if (n < sizeof(low))
+				low[n++] = (char)tolower((unsigned char)*t);
+			t++;
+		}
+		if (n < 2)
+			continue;
+		uint64_t h = hash_bytes(low, n);
+		if (order++ < 2)
+			lead = lead * 31 + h;
+		GROW(ws->w, cap, ws->n + 1);
+		ws->w[ws->n++] = h;
+	}
+	ws->lead = order >= 3 ? lead : 0;
+	for (size_t i = 1; i < ws->n; i++)   /* few words: insertion sort */
+		for (size_t j = i; j > 0 && ws->w[j - 1] > ws->w[j]; j--) {
+			uint64_t x = ws->w[j];
+			ws->w[j] = ws->w[j - 1];
+			ws->w[j - 1] = x;
+		}
+	size_t u = 0;
+	for (size_t i = 0; i < ws->n; i++)
+		if (u == 0 || ws->w[u - 1] != ws->w[i])
+			ws->w[u++] = ws->w[i];
+	ws->n = u;
+}
+
+static double jaccard(const struct words *a, const struct words *b)
+{
+	size_t i = 0, j = 0, common = 0;
+	while (i < a->n && j < b->n) {
+		if (a->w[i] == b->w[j])
+			common++, i++, j++;
+		else if (a->w[i] < b->w[j])
+			i++;
+		else
+			j++;
+	}
+	size_t all = a->n + b->n - common;
+	return all ? (double)common / (double)all : 0.0;
+}
+
+struct cand {
+	uint64_t lead;
+	uint32_t c;
+};
+
+static int cand_cmp(const void *x, const void *y)
+{
+	const struct cand *a = x, *b = y;
+	if (a->lead != b->lead)
+		return a->lead < b->lead ? -1 : 1;
+	return a->c < b->c ? -1 : a->c > b->c;
+}
+
+/* canon[c] = the id c is merged into (itself when none).  Only templates
+ * missing from some log are candidates, and two merge only when no log
+ * has both: within one log they are different steps. */
+static void canonicalise(struct dx_state *st, const uint64_t *logset, uint32_t *canon)
+{
+	uint64_t all = st->nlogs >= 64 ? ~0ull : (1ull << st->nlogs) - 1;
+	struct cand *cs = xmalloc((st->nc ? st->nc : 1) * sizeof(*cs));
+	struct words *ws = xcalloc(st->nc ? st->nc : 1, sizeof(*ws));
+	size_t n = 0;
+	for (size_t c = 0; c < st->nc; c++) {
+		canon[c] = (uint32_t)c;
+		if ((logset[c] & all) == all || !logset[c])
+			continue;
+		words_of(st->ctext[c], &ws[c]);
+		if (ws[c].lead)
+			cs[n++] = (struct cand){ ws[c].lead, (uint32_t)c };
+	}
+	qsort(cs, n, sizeof(*cs), cand_cmp);
+	uint64_t *group = xcalloc(st->nc ? st->nc : 1, sizeof(*group));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = cs[i].c;
+		group[c] = logset[c];
+		/* Compare with the earlier representatives of the bucket. */
+		size_t tries = 0;
+		for (size_t k = i; k-- > 0 && cs[k].lead == cs[i].lead && tries < 32;) {
+			uint32_t r = cs[k].c;
+			if (canon[r] != r)
+				continue;
+			tries++;
+			if ((group[r] & logset[c]) || st->clevel[r] != st->clevel[c] ||
+			    jaccard(&ws[r], &ws[c]) < SIMILAR)
+				continue;
+			canon[c] = r;
+			group[r] |= logset[c];
+			break;
+		}
+	}
+	for (size_t c = 0; c < st->nc; c++)
+		free(ws[c].w);
+	free(ws);
+	free(cs);
+	free(group);
+}
+
+/* ---- streams ---- */
+
+/* "VllmWorker rank=2 pid=4711" -> "VllmWorker rank=2", "(APIServer
+ * pid=1)" -> "APIServer": pids differ between runs, ranks do not. */
+static char *norm_tag(const char *t)
+{
+	struct buf b = { 0 };
+	while (*t) {
+		while (*t == ' ' || *t == '(' || *t == ')' || *t == '[' || *t == ']')
+			t++;
+		const char *w = t;
+		while (*t && *t != ' ' && *t != ')' && *t != ']')
+			t++;
+		size_t n = (size_t)(t - w);
+		if (n == 0)
+			continue;
+		if (n > 4 && strncmp(w, "pid=", 4) == 0)
+			continue;
+		if (b.len)
+			buf_putc(&b, ' ');
+		buf_append(&b, w, n);
+	}
+	if (!b.p)
+		buf_append(&b, "", 0);
+	return b.p;
+}
+
+static uint16_t stream_of(struct dx_state *st, const char *name)
+{
+	for (size_t s = 0; s < st->nstreams; s++)
+		if (strcmp(st->snames[s], name) == 0)
+			return (uint16_t)s;
+	if (st->nstreams >= UINT16_MAX)
+		return 0;
+	st->snames = xrealloc(st->snames, (st->nstreams + 1) * sizeof(*st->snames));
+	st->snames[st->nstreams] = xstrdup(name);
+	return (uint16_t)st->nstreams++;
+}
+
+/* The stream's name without digits: "TP3" -> "TP", to pair TP3 of an
+ * 8-rank bad run with a rank of a 4-rank good one. */
+static int same_kind(const char *a, const char *b)
+{
+	for (;;) {
+		while (isdigit((unsigned char)*a))
+			a++;
+		while (isdigit((unsigned char)*b))
+			b++;
+		if (*a != *b)
+			return 0;
+		if (!*a)
+			return 1;
+		a++, b++;
+	}
+}
+
+static void stream_map(const struct dx_state *st, size_t good, uint32_t *smap)
+{
+	const uint8_t *gh = st->has + good * st->nstreams;
+	for (size_t s = 0; s < st->nstreams; s++) {
+		smap[s] = ALIGN_NONE;
+		if (gh[s]) {
+			smap[s] = (uint32_t)s;
+			continue;
+		}
+		for (size_t t = 0; t < st->nstreams && smap[s] == ALIGN_NONE; t++)
+			if (gh[t] && same_kind(st->snames[s], st->snames[t]))
+				smap[s] = (uint32_t)t;
+		if (smap[s] == ALIGN_NONE && gh[0])
+			smap[s] = 0;
+	}
+}
+
+/* ---- building the state ---- */
+
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Learned milestones: in every good log, in every stream where it occurs,
+ * exactly once. */
+static void learn_skeleton(struct dx_state *st, uint8_t *skel)
+{
+	uint8_t *bad = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t c = 0; c < st->nc; c++)
+		skel[c] = 1;
+	for (size_t g = 0; g < st->ngood; g++) {
+		struct log *lg = &st->logs[g];
+		uint64_t *k = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(*k));
+		for (size_t i = 0; i < lg->nlines; i++)
+			k[i] = (uint64_t)st->id[g][i] << 16 | st->stream[g][i];
+		qsort(k, lg->nlines, sizeof(*k), u64_cmp);
+		for (size_t i = 0; i < lg->nlines; i++)
+			if ((i > 0 && k[i - 1] == k[i]) || (i + 1 < lg->nlines && k[i + 1] == k[i]))
+				bad[k[i] >> 16] = 1;
+		free(k);
+		for (size_t c = 0; c < st->nc; c++)
+			if (!st->cnt[g * st->nc + c])
+				skel[c] = 0;
+	}
+	for (size_t c = 0; c < st->nc; c++)
+		if (bad[c] || st->ngood == 0)
+			skel[c] = 0;
+	free(bad);
+}
+
+/* Templates that recur at a steady pace in some log: heartbeats.  Needs
+ * timestamps; the text test in heartbeat_text covers the usual ones. */
+static void learn_heartbeats(struct dx_state *st)
+{
+	int64_t *last = xmalloc((st->nc ? st->nc : 1) * sizeof(*last));
+	int64_t *firstts = xmalloc((st->nc ? st->nc : 1) * sizeof(*firstts));
+	uint32_t *runs = xmalloc((st->nc ? st->nc : 1) * sizeof(*runs));
+	uint32_t *prev = xmalloc((st->nc ? st->nc : 1) * sizeof(*prev));
+	for (size_t l = 0; l < st->nlogs; l++) {
+		struct log *lg = &st->logs[l];
+		for (size_t c = 0; c < st->nc; c++) {
+			last[c] = firstts[c] = TS_NONE;
+			runs[c] = 0;
+			prev[c] = UINT32_MAX;
+		}
+		for (size_t i = 0; i < lg->nlines; i++) {
+			uint32_t c = st->id[l][i];
+			int64_t ts = lg->ts[i];
+			/* A new run: not right after the previous line of the template. */
+			if (prev[c] == UINT32_MAX || prev[c] + 1 < i) {
+				runs[c]++;
+				if (ts != TS_NONE) {
+					if (firstts[c] == TS_NONE)
+						firstts[c] = ts;
+					last[c] = ts;
+				}
+			}
+			prev[c] = (uint32_t)i;
+		}
+		for (size_t c = 0; c < st->nc; c++)
+			if (runs[c] >= 4 && firstts[c] != TS_NONE &&
+			    (last[c] - firstts[c]) / (runs[c] - 1) >= 2000)
+				st->hb[c] = 1;
+	}
+	free(last);
+	free(firstts);
+	free(runs);
+	free(prev);
+}
+
+static void build(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
+		  const struct ruleset *rs)
+{
+	memset(st, 0, sizeof(*st));
+	st->logs = logs;
+	st->nlogs = nlogs;
+	st->ngood = nlogs - 1;
+	st->bad = nlogs - 1;
+	st->rs = rs;
+	uint32_t *map = xmalloc((tt->n ? tt->n : 1) * sizeof(*map));
+	st->nc = tmpl_cluster(tt, map, &st->ctext);
+	size_t nc = st->nc ? st->nc : 1;
+	st->clevel = xcalloc(nc, 1);
+	int32_t *trule = xmalloc((tt->n ? tt->n : 1) * sizeof(*trule));
+	rules_match(rs, tt, trule);
+	int32_t *crule = xmalloc(nc * sizeof(*crule));
+	for (size_t c = 0; c < nc; c++)
+		crule[c] = -1;
+	for (size_t id = tt->n; id-- > 0;) {   /* the first member decides */
+		st->clevel[map[id]] = tt->t[id].level;
+		if (trule[id] >= 0)
+			crule[map[id]] = trule[id];
+	}
+	/* Which logs hold each cluster. */
+	uint64_t *logset = xcalloc(nc, sizeof(*logset));
+	for (size_t l = 0; l < nlogs; l++)
+		for (size_t i = 0; i < logs[l].nlines; i++)
+			logset[map[logs[l].tid[i]]] |= 1ull << (l < 63 ? l : 63);
+	uint32_t *canon = xmalloc(nc * sizeof(*canon));
+	canonicalise(st, logset, canon);
+	free(logset);
+	st->rule = xmalloc(nc * sizeof(*st->rule));
+	for (size_t c = 0; c < nc; c++)
+		st->rule[c] = -1;
+	for (size_t c = 0; c < st->nc; c++)
+		if (crule[c] >= 0 && st->rule[canon[c]] < 0)
+			st->rule[canon[c]] = crule[c];
+	free(crule);
+	free(trule);
+	/* Per line ids and streams. */
+	st->id = xcalloc(nlogs, sizeof(*st->id));
+	st->stream = xcalloc(nlogs, sizeof(*st->stream));
+	stream_of(st, "");
+	for (size_t l = 0; l < nlogs; l++) {
+		struct log *lg = &logs[l];
+		uint16_t *tagmap = xmalloc((lg->ntags + 1) * sizeof(*tagmap));
+		tagmap[0] = 0;
+		for (size_t t = 1; t < lg->ntags; t++) {
+			char *n = norm_tag(lg->tags[t]);
+			tagmap[t] = stream_of(st, n);
+			free(n);
+		}
+		st->id[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->id));
+		st->stream[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->stream));
+		for (size_t i = 0; i < lg->nlines; i++) {
+			st->id[l][i] = canon[map[lg->tid[i]]];
+			st->stream[l][i] = lg->tag[i] < lg->ntags ? tagmap[lg->tag[i]] : 0;
+		}
+		free(tagmap);
+	}
+	free(canon);
+	free(map);
+	st->has = xcalloc(nlogs * st->nstreams, 1);
+	st->cnt = xcalloc(nlogs * nc, sizeof(*st->cnt));
+	st->first = xmalloc(nlogs * nc * sizeof(*st->first));
+	for (size_t x = 0; x < nlogs * nc; x++)
+		st->first[x] = -1;
+	for (size_t l = 0; l < nlogs; l++)
+		for (size_t i = 0; i < logs[l].nlines; i++) {
+			uint32_t c = st->id[l][i];
+			st->has[l * st->nstreams + st->stream[l][i]] = 1;
+			if (st->cnt[l * nc + c]++ == 0)
+				st->first[l * nc + c] = (int64_t)i;
+		}
+	st->sev = xcalloc(nc, 1);
+	st->tb = xcalloc(nc, 1);
+	st->hb = xcalloc(nc, 1);
+	st->ms = xcalloc(nc, 1);
+	for (size_t c = 0; c < st->nc; c++) {
+		st->sev[c] = (uint8_t)severity_of(st->ctext[c], st->clevel[c]);
+		st->tb[c] = (uint8_t)traceback_role(st->ctext[c]);
+		st->hb[c] = (uint8_t)heartbeat_text(st->ctext[c]);
+	}
+	learn_heartbeats(st);
+	learn_skeleton(st, st->ms);
+	for (size_t c = 0; c < st->nc; c++) {
+		if (st->hb[c])
+			st->ms[c] = 0;
+		if (st->rule[c] >= 0)
+			st->ms[c] = 1;
+	}
+}
+
+static int novel(const struct dx_state *st, uint32_t c)
+{
+	for (size_t g = 0; g < st->ngood; g++)
+		if (st->cnt[g * st->nc + c])
+			return 0;
+	return 1;
+}
+
+static int novel_error(const struct dx_state *st, uint32_t c)
+{
+	return st->sev[c] == DX_ERROR && novel(st, c);
+}
+
+/* ---- following the good run ---- */
+
+static void walk(struct dx_state *st, size_t g, struct walk *w)
+{
+	const struct log *bad = &st->logs[st->bad], *good = &st->logs[g];
+	size_t nb = bad->nlines, ng = good->nlines, ns = st->nstreams;
+	uint32_t *smap = xmalloc(ns * sizeof(*smap));
+	stream_map(st, g, smap);
+	struct align_log a = { st->id[st->bad], st->stream[st->bad], nb, ns };
+	struct align_log b = { st->id[g], st->stream[g], ng, ns };
+	w->b2g = xmalloc((nb ? nb : 1) * sizeof(*w->b2g));
+	w->follow = xcalloc(nb ? nb : 1, 1);
+	align_logs(&a, &b, smap, w->b2g);
+	/* msum[j]: milestones in good line j's stream up to and including j. */
+	uint32_t *msum = xmalloc((ng ? ng : 1) * sizeof(*msum));
+	uint32_t *run = xcalloc(ns, sizeof(*run));
+	for (size_t j = 0; j < ng; j++) {
+		uint16_t s = st->stream[g][j];
+		run[s] += st->ms[st->id[g][j]];
+		msum[j] = run[s];
+	}
+	/* Per bad stream: the last good line followed, and what bad printed
+	 * since that was not matched. */
+	int64_t *lastg = xmalloc(ns * sizeof(*lastg));
+	uint32_t *own = xcalloc(ns, sizeof(*own));
+	uint8_t *err = xcalloc(ns, 1);
+	for (size_t s = 0; s < ns; s++)
+		lastg[s] = -1;
+	w->score = 0;
+	w->last = DX_NONE;
+	const uint32_t *id = st->id[st->bad];
+	for (size_t i = 0; i < nb; i++) {
+		uint16_t s = st->stream[st->bad][i];
+		uint32_t c = id[i];
+		if (st->hb[c])
+			continue;
+		uint32_t j = w->b2g[i];
+		if (j == ALIGN_NONE) {
+			own[s]++;
+			if (novel_error(st, c))
+				err[s] = 1;
+			continue;
+		}
+		uint32_t before = lastg[s] >= 0 ? msum[lastg[s]] : 0;
+		uint32_t skipped = msum[j] - before - st->ms[id[i]];
+		if (lastg[s] >= 0 && msum[j] < before + st->ms[id[i]])
+			skipped = 0;   /* another bad stream shares this good one */
+		if (skipped > SKIP_FREE && (err[s] || 2 * own[s] < skipped))
+			continue;
+		w->follow[i] = 1;
+		w->score++;
+		w->last = (int64_t)i;
+		lastg[s] = j;
+		own[s] = 0;
+		err[s] = 0;
+	}
+	free(smap);
+	free(msum);
+	free(run);
+	free(lastg);
+	free(own);
+	free(err);
+}
+
+/* ---- findings ---- */
+
+static int novel_cmp(const void *x, const void *y)
+{
+	const struct dx_novel *a = x, *b = y;
+	if (a->severity != b->severity)
+		return a->severity > b->severity ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+static void find_novel(struct dx_state *st, struct diagnosis *d)
+{
+	size_t nb = st->logs[st->bad].nlines, cap = 0;
+	const uint32_t *id = st->id[st->bad];
+	uint8_t *used = xcalloc(nb ? nb : 1, 1);
+	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
+	uint32_t *where = xmalloc((st->nc ? st->nc : 1) * sizeof(*where));
+	for (size_t i = 0; i < nb; i++) {
+		if (st->tb[id[i]] != TB_START)
+			continue;
+		size_t j = i + 1;
+		int64_t summary = DX_NONE;
+		int isnew = novel(st, id[i]);
+		while (j < nb && st->tb[id[j]] != TB_NO) {
+			if (st->tb[id[j]] == TB_START && summary != DX_NONE)
+				break;   /* the next traceback */
+			if (st->tb[id[j]] == TB_EXC)
+				summary = (int64_t)j;
+			isnew |= novel(st, id[j]);
+			j++;
+		}
+		if (!isnew)
+			continue;
+		GROW(d->novel, cap, d->nnovel + 1);
+		d->novel[d->nnovel++] = (struct dx_novel){
+			.line = (int64_t)i, .summary = summary != DX_NONE ? summary : (int64_t)j - 1,
+			.nlines = (uint32_t)(j - i), .severity = DX_ERROR, .traceback = 1,
+		};
+		d->novel_lines += j - i;
+		for (size_t k = i; k < j; k++) {
+			used[k] = 1;
+			if (novel(st, id[k]) && !seen[id[k]]) {
+				seen[id[k]] = 1;
+				d->novel_templates++;
+			}
+		}
+		i = j - 1;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		uint32_t c = id[i];
+		if (used[i] || !novel(st, c))
+			continue;
+		d->novel_lines++;
+		if (seen[c] == 2) {
+			d->novel[where[c]].nlines++;
+			continue;
+		}
+		if (!seen[c])
+			d->novel_templates++;
+		seen[c] = 2;
+		GROW(d->novel, cap, d->nnovel + 1);
+		where[c] = (uint32_t)d->nnovel;
+		d->novel[d->nnovel++] = (struct dx_novel){
+			.line = (int64_t)i, .summary = (int64_t)i, .nlines = 1,
+			.severity = st->sev[c], .traceback = 0,
+		};
+	}
+	free(used);
+	free(seen);
+	free(where);
+}
+
+/* ---- changed values ---- */
+
+struct side {
+	struct buf scratch;
+	struct masked m;
+	const char *msg;
+	size_t len;
+};
+
+static void side_load(struct side *sd, const struct log *lg, int64_t i)
+{
+	struct line ln;
+	struct header h;
+	log_line(lg, (size_t)i, &ln, &h, &sd->scratch);
+	sd->msg = ln.text + h.msg_off;
+	sd->len = ln.len - h.msg_off;
+	/* The text may live in scratch, which mask does not touch. */
+	mask_message(sd->msg, sd->len, &sd->m);
+}
+
+static void side_free(struct side *sd)
+{
+	buf_free(&sd->scratch);
+	masked_free(&sd->m);
+}
+
+/* The key of value v: from mask, else the word before '=' or ':'. */
+static void value_key(const struct side *sd, const struct value *v, const char **k, size_t *n)
+{
+	if (v->key_len) {
+		*k = sd->msg + v->key_off;
+		*n = v->key_len;
+		return;
+	}
+	size_t e = v->off;
+	while (e > 0 && (sd->msg[e - 1] == ' ' || sd->msg[e - 1] == '\'' || sd->msg[e - 1] == '"'))
+		e--;
+	if (e == 0 || (sd->msg[e - 1] != '=' && sd->msg[e - 1] != ':')) {
+		*k = NULL;
+		*n = 0;
+		return;
+	}
+	e--;
+	while (e > 0 && sd->msg[e - 1] == ' ')
+		e--;
+	size_t b = e;
+	while (b > 0 && (isalnum((unsigned char)sd->msg[b - 1]) || sd->msg[b - 1] == '_' ||
+			 sd->msg[b - 1] == '-' || sd->msg[b - 1] == '.' || sd->msg[b - 1] == '#'))
+		b--;
+	*k = sd->msg + b;
+	*n = e - b;
+}
+
+static int numeric(int type)
+{
+	return type == V_INT || type == V_FLOAT || type == V_SIZE || type == V_DURATION || type == V_PERCENT;
+}
+
+static double number(const char *s, size_t n)
+{
+	char tmp[64];
+	if (n >= sizeof(tmp))
+		n = sizeof(tmp) - 1;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++)   /* "67,024" */
+		if (tmp[i] != ',')
+			tmp[j++] = tmp[i];
+	tmp[j] = '\0';
+	char *end;
+	double x = strtod(tmp, &end);
+	while (*end == ' ')
+		end++;
+	switch (toupper((unsigned char)*end)) {
+	case 'K': x *= 1e3; break;
+	case 'M': x *= end[1] == 's' ? 1e-3 : 1e6; break;
+	case 'G': x *= 1e9; break;
+	case 'T': x *= 1e12; break;
+	}
+	return x;
+}
+
+static double ratio(double a, double b)
+{
+	a = fabs(a), b = fabs(b);
+	if (a == b)
+		return 1.0;
+	double lo = a < b ? a : b, hi = a < b ? b : a;
+	return lo > 0 ? hi / lo : INFINITY;
+}
+
+static int volatile_key(const char *k, size_t n)
+{
+	static const char *const vk[] = { "seed", "pid", "port", "uuid", "nonce", "timestamp", "date", "_id", NULL };
+	char low[64];
+	if (n >= sizeof(low))
+		n = sizeof(low) - 1;
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)k[i]);
+	low[n] = '\0';
+	return has_any(low, vk) || strcmp(low, "id") == 0;
+}
+
+static int same_text(const struct side *a, const struct value *va, const struct side *b, const struct value *vb)
+{
+	return va->len == vb->len && memcmp(a->msg + va->off, b->msg + vb->off, va->len) == 0;
+}
+
+/* What the good runs say about value k of a template: does it vary
+ * between them (vary), and by what factor at most (spread). */
+static void good_variation(struct dx_state *st, uint32_t c, size_t k, int *vary, double *spread)
+{
+	*vary = 0;
+	*spread = 1.0;
+	int64_t l0 = -1;
+	size_t g0 = 0;
+	struct side a = { 0 }, b = { 0 };
+	for (size_t g = 0; g < st->ngood; g++) {
+		int64_t l = st->first[g * st->nc + c];
+		if (l < 0)
+			continue;
+		if (l0 < 0) {
+			l0 = l, g0 = g;
+			side_load(&a, &st->logs[g0], l0);
+			continue;
+		}
+		side_load(&b, &st->logs[g], l);
+		if (k < a.m.nv && k < b.m.nv && a.m.nv == b.m.nv) {
+			const struct value *va = &a.m.v[k], *vb = &b.m.v[k];
+			if (!same_text(&a, va, &b, vb)) {
+				if (numeric(va->type) && numeric(vb->type)) {
+					double r = ratio(number(a.msg + va->off, va->len), number(b.msg + vb->off, vb->len));
+					if (r > *spread)
+						*spread = r;
+				} else {
+					*vary = 1;
+				}
+			}
+		}
+	}
+	side_free(&a);
+	side_free(&b);
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+/* What a line is, for the report: its message up to the first '=', ':'
+ * or '(' ("server_args"), at most 40 bytes. */
+static char *line_label(const struct side *sd)
+{
+	size_t n = strcspn(sd->msg, "=:(");
+	if (n > sd->len)
+		n = sd->len;
+	if (n > 40)
+		n = 40;
+	while (n && (sd->msg[n - 1] == ' ' || sd->msg[n - 1] == '.'))
+		n--;
+	return dup_n(sd->msg, n);
+}
+
+static void compare_pair(struct dx_state *st, struct diagnosis *d, size_t *cap, uint32_t c,
+			 int64_t bl, int64_t gl)
+{
+	struct side b = { 0 }, g = { 0 };
+	side_load(&b, &st->logs[st->bad], bl);
+	side_load(&g, &st->logs[d->good], gl);
+	if (b.m.nv != g.m.nv || b.m.nv == 0)
+		goto out;
+	size_t keyed = 0;
+	for (size_t k = 0; k < b.m.nv; k++) {
+		const char *kn;
+		size_t kl;
+		value_key(&b, &b.m.v[k], &kn, &kl);
+		keyed += kl > 0;
+	}
+	char *label = NULL;
+	for (size_t k = 0; k < b.m.nv; k++) {
+		const struct value *vb = &b.m.v[k], *vg = &g.m.v[k];
+		if (same_text(&b, vb, &g, vg))
+			continue;
+		int t = vb->type;
+		if (t == V_HEX || t == V_ID || t == V_IP || t == V_URL || t == V_DATE || t == V_TIME)
+			continue;
+		const char *kn;
+		size_t kl;
+		value_key(&b, vb, &kn, &kl);
+		if (kl && volatile_key(kn, kl))
+			continue;
+		int vary;
+		double spread;
+		good_variation(st, c, k, &vary, &spread);
+		if (numeric(t) && numeric(vg->type)) {
+			double r = ratio(number(b.msg + vb->off, vb->len), number(g.msg + vg->off, vg->len));
+			int config = t == V_INT && kl && keyed >= 4;
+			if (config ? spread > 1.0 : (r < CHANGE_FACTOR || r < 2 * spread))
+				continue;
+			double big = fmax(fabs(number(b.msg + vb->off, vb->len)), fabs(number(g.msg + vg->off, vg->len)));
+			if (!config && big < 1.0)
+				continue;
+		} else if (vary) {
+			continue;
+		}
+		if (!label)
+			label = line_label(&b);
+		GROW(d->changed, *cap, d->nchanged + 1);
+		char num[24];
+		snprintf(num, sizeof(num), "#%zu", k + 1);
+		d->changed[d->nchanged++] = (struct dx_change){
+			.label = xstrdup(label),
+			.key = kl ? dup_n(kn, kl) : xstrdup(num),
+			.good = dup_n(g.msg + vg->off, vg->len),
+			.bad = dup_n(b.msg + vb->off, vb->len),
+			.good_line = gl, .bad_line = bl,
+		};
+	}
+	free(label);
+out:
+	side_free(&b);
+	side_free(&g);
+}
+
+/* Each template once: its first following line in bad and the good line
+ * it matches. */
+static void find_changes(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+{
+	size_t nb = st->logs[st->bad].nlines, cap = 0;
+	uint8_t *done = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t i = 0; i < nb; i++) {
+		uint32_t c = st->id[st->bad][i];
+		if (!w->follow[i] || done[c])
+			continue;
+		done[c] = 1;
+		compare_pair(st, d, &cap, c, (int64_t)i, w->b2g[i]);
+	}
+	free(done);
+}
+
+/* ---- timing ---- */
+
+static double secs(int64_t a, int64_t b)
+{
+	return a == TS_NONE || b == TS_NONE ? NAN : (double)(b - a) / 1000.0;
+}
+
+static int64_t first_ts(const struct log *lg)
+{
+	for (size_t i = 0; i < lg->nlines; i++)
+		if (lg->ts[i] != TS_NONE)
+			return lg->ts[i];
+	return TS_NONE;
+}
+
+static void find_milestones(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+{
+	const struct log *good = &st->logs[d->good], *bad = &st->logs[st->bad];
+	int64_t *bfirst = xmalloc((st->nc ? st->nc : 1) * sizeof(*bfirst));
+	for (size_t c = 0; c < st->nc; c++)
+		bfirst[c] = DX_NONE;
+	for (size_t i = bad->nlines; i-- > 0;)
+		if (w->follow[i])
+			bfirst[st->id[st->bad][i]] = (int64_t)i;
+	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
+	size_t cap = 0;
+	int64_t g0 = first_ts(good), b0 = first_ts(bad);
+	for (size_t j = 0; j < good->nlines; j++) {
+		uint32_t c = st->id[d->good][j];
+		if (!st->ms[c] || seen[c])
+			continue;
+		seen[c] = 1;
+		GROW(d->ms, cap, d->nms + 1);
+		int r = st->rule[c];
+		int64_t bl = bfirst[c];
+		d->ms[d->nms++] = (struct dx_milestone){
+			.id = c, .name = r >= 0 ? st->rs->r[r].name : NULL,
+			.final = r >= 0 && st->rs->r[r].final,
+			.good_line = (int64_t)j, .bad_line = bl,
+			.good_off_s = secs(g0, good->ts[j]),
+			.bad_off_s = bl >= 0 ? secs(b0, bad->ts[bl]) : NAN,
+		};
+	}
+	free(seen);
+	/* Slow steps: between consecutive milestones bad reached. */
+	size_t scap = 0;
+	int64_t prev = -1;
+	for (size_t m = 0; m < d->nms; m++) {
+		struct dx_milestone *to = &d->ms[m];
+		if (to->bad_line < 0)
+			continue;
+		if (prev >= 0) {
+			struct dx_milestone *from = &d->ms[prev];
+			double bs = secs(bad->ts[from->bad_line], bad->ts[to->bad_line]), gs = NAN;
+			for (size_t g = 0; g < st->ngood; g++) {
+				int64_t a = st->first[g * st->nc + from->id], b = st->first[g * st->nc + to->id];
+				if (a < 0 || b < 0)
+					continue;
+				double x = secs(st->logs[g].ts[a], st->logs[g].ts[b]);
+				if (!isnan(x) && x >= 0 && (isnan(gs) || x > gs))
+					gs = x;
+			}
+			if (!isnan(bs) && !isnan(gs) && bs > SLOW_FACTOR * gs && bs - gs >= SLOW_MIN_S) {
+				GROW(d->slow, scap, d->nslow + 1);
+				d->slow[d->nslow++] = (struct dx_slow){
+					.from_good = from->good_line, .to_good = to->good_line,
+					.from_bad = from->bad_line, .to_bad = to->bad_line,
+					.good_s = gs, .bad_s = bs,
+				};
+			}
+		}
+		prev = (int64_t)m;
+	}
+	free(bfirst);
+}
+
+/* Good milestone lines after the divergence that bad never reached, one
+ * per template. */
+static void find_next(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+{
+	const struct log *good = &st->logs[d->good];
+	uint8_t *reached = xcalloc(good->nlines ? good->nlines : 1, 1);
+	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t i = 0; i < st->logs[st->bad].nlines; i++)
+		if (w->follow[i])
+			reached[w->b2g[i]] = 1;
+	size_t cap = 0;
+	for (size_t j = d->good_line >= 0 ? (size_t)d->good_line + 1 : 0; j < good->nlines; j++) {
+		uint32_t c = st->id[d->good][j];
+		if (!st->ms[c] || reached[j] || seen[c])
+			continue;
+		seen[c] = 1;
+		GROW(d->next, cap, d->nnext + 1);
+		d->next[d->nnext++] = (int64_t)j;
+	}
+	free(reached);
+	free(seen);
+}
+
+/* The good runs' longest silence between the divergence point and their
+ * next milestone. */
+static double good_gap(struct dx_state *st, struct walk *ws, size_t g)
+{
+	const struct log *lg = &st->logs[g];
+	struct walk *w = &ws[g];
+	if (w->last < 0)
+		return NAN;
+	size_t j = w->b2g[w->last];
+	int64_t prev = lg->ts[j];
+	double gap = NAN;
+	for (size_t k = j + 1; k < lg->nlines; k++) {
+		uint32_t c = st->id[g][k];
+		if (lg->ts[k] == TS_NONE || st->hb[c])
+			continue;
+		if (prev != TS_NONE) {
+			double x = (double)(lg->ts[k] - prev) / 1000.0;
+			if (isnan(gap) || x > gap)
+				gap = x;
+		}
+		prev = lg->ts[k];
+		if (st->ms[c] && st->id[g][k] != st->id[g][j])
+			break;
+	}
+	return gap;
+}
+
+static void find_silence(struct dx_state *st, struct diagnosis *d, const struct dx_options *opt)
+{
+	const struct log *bad = &st->logs[st->bad];
+	d->first_ts_bad = first_ts(bad);
+	d->last_ts_bad = d->last_progress_ts = TS_NONE;
+	for (size_t i = bad->nlines; i-- > 0;) {
+		if (bad->ts[i] == TS_NONE)
+			continue;
+		if (d->last_ts_bad == TS_NONE)
+			d->last_ts_bad = bad->ts[i];
+		if (!st->hb[st->id[st->bad][i]]) {
+			d->last_progress_ts = bad->ts[i];
+			break;
+		}
+	}
+	d->silent_s = NAN;
+	if (opt->now_ms != TS_NONE) {
+		if (d->last_progress_ts == TS_NONE)
+			return;
+		int64_t now = opt->now_relative ? d->last_ts_bad + opt->now_ms : opt->now_ms;
+		d->silent_s = (double)(now - d->last_progress_ts) / 1000.0;
+	} else if (strcmp(bad->in.path, "-") != 0) {
+		/* The file was last written when its last line was: the wall
+		 * clock against mtime needs no time zone. */
+		d->silent_s = difftime(time(NULL), bad->in.mtime);
+		if (d->last_progress_ts != TS_NONE)
+			d->silent_s += (double)(d->last_ts_bad - d->last_progress_ts) / 1000.0;
+	}
+}
+
+/* ---- ranks ---- */
+
+static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+{
+	const struct log *bad = &st->logs[st->bad];
+	struct dx_rank *r = xcalloc(st->nstreams, sizeof(*r));
+	for (size_t s = 0; s < st->nstreams; s++)
+		r[s] = (struct dx_rank){ .name = st->snames[s], .last_line = DX_NONE, .last_follow = DX_NONE,
+					 .last_milestone = DX_NONE, .first_error = DX_NONE };
+	for (size_t i = 0; i < bad->nlines; i++) {
+		uint16_t s = st->stream[st->bad][i];
+		uint32_t c = st->id[st->bad][i];
+		r[s].last_line = (int64_t)i;
+		if (w->follow[i]) {
+			r[s].last_follow = (int64_t)i;
+			if (st->ms[c])
+				r[s].last_milestone = (int64_t)i;
+		}
+		if (novel_error(st, c)) {
+			if (r[s].errors++ == 0)
+				r[s].first_error = (int64_t)i;
+		}
+	}
+	/* Traceback bodies are untagged: charge them to the rank that
+	 * started the traceback. */
+	for (size_t k = 0; k < d->nnovel; k++) {
+		struct dx_novel *nv = &d->novel[k];
+		uint16_t s = st->stream[st->bad][nv->line];
+		if (!nv->traceback || s == 0)
+			continue;
+		if (r[s].first_error == DX_NONE || r[s].first_error > nv->line)
+			r[s].first_error = nv->line;
+		if (!r[s].errors)
+			r[s].errors = 1;
+	}
+	d->ranks = xcalloc(st->nstreams, sizeof(*d->ranks));
+	for (size_t s = 1; s < st->nstreams; s++)
+		if (r[s].last_line != DX_NONE)
+			d->ranks[d->nranks++] = r[s];
+	free(r);
+	d->ranks_same = d->nranks > 1;
+	for (size_t k = 1; k < d->nranks && d->ranks_same; k++) {
+		const struct dx_rank *a = &d->ranks[0], *b = &d->ranks[k];
+		const uint32_t *id = st->id[st->bad];
+		if ((a->last_milestone < 0) != (b->last_milestone < 0) ||
+		    (a->last_milestone >= 0 && id[a->last_milestone] != id[b->last_milestone]) ||
+		    id[a->last_line] != id[b->last_line] || a->errors || b->errors)
+			d->ranks_same = 0;
+	}
+}
+
+/* ---- the verdict ---- */
+
+/* Has bad reached the end of the good run: its final rule milestone, or
+ * else its last learned one? */
+static int finished(const struct diagnosis *d)
+{
+	const struct dx_milestone *last = NULL;
+	for (size_t m = 0; m < d->nms; m++)
+		if (d->ms[m].final)
+			last = &d->ms[m];
+	if (!last && d->nms)
+		last = &d->ms[d->nms - 1];
+	return last && last->bad_line >= 0;
+}
+
+static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+{
+	const struct log *bad = &st->logs[st->bad];
+	/* The crash: the first new error after which its rank never followed
+	 * the good run again. */
+	int64_t *lastf = xmalloc(st->nstreams * sizeof(*lastf));
+	for (size_t s = 0; s < st->nstreams; s++)
+		lastf[s] = DX_NONE;
+	for (size_t i = 0; i < bad->nlines; i++)
+		if (w->follow[i])
+			lastf[st->stream[st->bad][i]] = (int64_t)i;
+	d->crash = DX_NONE;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		if (nv->severity != DX_ERROR)
+			continue;
+		if (lastf[st->stream[st->bad][nv->line]] > nv->line)
+			continue;
+		if (d->crash == DX_NONE || nv->line < d->novel[d->crash].line)
+			d->crash = (int64_t)k;
+	}
+	free(lastf);
+	int done = finished(d);
+	int64_t limit = d->crash != DX_NONE && !done ? d->novel[d->crash].line : (int64_t)bad->nlines;
+	d->bad_line = DX_NONE;
+	for (int64_t i = 0; i < limit; i++)
+		if (w->follow[i])
+			d->bad_line = i;
+	d->good_line = d->bad_line >= 0 ? (int64_t)w->b2g[d->bad_line] : DX_NONE;
+	size_t ng = d->good_log->nlines;
+	d->good_fraction = d->good_line >= 0 && ng ? (double)(d->good_line + 1) / (double)ng : 0.0;
+	if (done) {
+		int clean = d->nchanged == 0 && d->nslow == 0;
+		for (size_t k = 0; k < d->nnovel && clean; k++)
+			if (d->novel[k].severity >= DX_WARNING)
+				clean = 0;
+		d->verdict = clean ? DX_SAME : DX_DIFFERENT;
+	} else if (d->crash != DX_NONE) {
+		d->verdict = DX_CRASHED;
+	} else {
+		/* After the last following line: a few lines of its own (a
+		 * SIGTERM notice) still make a stop, more make another path. */
+		size_t own = 0;
+		for (size_t i = d->bad_line + 1; i < bad->nlines; i++)
+			if (!w->follow[i] && !st->hb[st->id[st->bad][i]])
+				own++;
+		d->verdict = own >= 3 ? DX_DIVERGED : DX_STOPPED;
+	}
+}
+
+void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
+	      const struct ruleset *rs, const struct dx_options *opt,
+	      struct diagnosis *d)
+{
+	memset(d, 0, sizeof(*d));
+	struct dx_state *st = xmalloc(sizeof(*st));
+	build(st, logs, nlogs, tt, rs);
+	d->st = st;
+	d->ngood = st->ngood;
+	d->bad_log = &logs[st->bad];
+	struct walk *ws = xcalloc(st->ngood, sizeof(*ws));
+	size_t best = 0;
+	for (size_t g = 0; g < st->ngood; g++) {
+		walk(st, g, &ws[g]);
+		if (ws[g].score > ws[best].score)
+			best = g;
+	}
+	d->good = best;
+	d->good_log = &logs[best];
+	struct walk *w = &ws[best];
+	find_novel(st, d);
+	qsort(d->novel, d->nnovel, sizeof(*d->novel), novel_cmp);
+	find_changes(st, d, w);
+	find_milestones(st, d, w);
+	decide(st, d, w);
+	find_next(st, d, w);
+	find_silence(st, d, opt);
+	d->good_gap_s = NAN;
+	for (size_t g = 0; g < st->ngood; g++) {
+		double x = good_gap(st, ws, g);
+		if (!isnan(x) && (isnan(d->good_gap_s) || x > d->good_gap_s))
+			d->good_gap_s = x;
+	}
+	find_ranks(st, d, w);
+	d->stream_names = st->snames;
+	d->nstreams = st->nstreams;
+	for (size_t g = 0; g < st->ngood; g++) {
+		free(ws[g].b2g);
+		free(ws[g].follow);
+	}
+	free(ws);
+}
+
+const char *dx_template_text(const struct diagnosis *d, uint32_t id)
+{
+	return id < d->st->nc ? d->st->ctext[id] : "";
+}
+
+uint32_t dx_bad_id(const struct diagnosis *d, int64_t i)
+{
+	return d->st->id[d->st->bad][i];
+}
+
+uint32_t dx_good_id(const struct diagnosis *d, int64_t j)
+{
+	return d->st->id[d->good][j];
+}
+
+void diagnosis_free(struct diagnosis *d)
+{
+	if (!d)
+		return;
+	struct dx_state *st = d->st;
+	if (st) {
+		for (size_t l = 0; l < st->nlogs; l++) {
+			free(st->id[l]);
+			free(st->stream[l]);
+		}
+		free(st->id);
+		free(st->stream);
+		for (size_t s = 0; s < st->nstreams; s++)
+			free(st->snames[s]);
+		free(st->snames);
+		free(st->ctext);
+		free(st->clevel);
+		free(st->has);
+		free(st->cnt);
+		free(st->first);
+		free(st->sev);
+		free(st->tb);
+		free(st->hb);
+		free(st->ms);
+		free(st->rule);
+		free(st);
+	}
+	for (size_t k = 0; k < d->nchanged; k++) {
+		free(d->changed[k].label);
+		free(d->changed[k].key);
+		free(d->changed[k].good);
+		free(d->changed[k].bad);
+	}
+	free(d->changed);
+	free(d->novel);
+	free(d->next);
+	free(d->ms);
+	free(d->slow);
+	free(d->ranks);
+	memset(d, 0, sizeof(*d));
+}
