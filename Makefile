@@ -2,7 +2,7 @@
 # `make bench` runs the benchmarks.  `make SAN=1` builds into build-san/ with
 # AddressSanitizer and UndefinedBehaviorSanitizer.
 
-PKGS    := zlib libzstd
+PKGS    := zlib libzstd libpcre2-8
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= -g
@@ -20,8 +20,9 @@ endif
 
 VERSION := $(shell cat VERSION)
 SRCS    := $(wildcard src/*.c)
-OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o)
-LIBOBJS := $(filter-out $(BUILD)/main.o,$(OBJS))
+RULES   := $(sort $(wildcard rules/*.rules))
+OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/rules_builtin.o
+LIBOBJS := $(filter-out $(BUILD)/main.o $(BUILD)/cmd_%.o,$(OBJS))
 UNITS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
 
@@ -32,6 +33,13 @@ $(BUILD)/ddx: $(OBJS)
 
 $(BUILD)/%.o: src/%.c src/*.h VERSION | $(BUILD)
 	$(CC) $(CFLAGS) -DDDX_VERSION='"$(VERSION)"' -c -o $@ $<
+
+# The milestone rule files, compiled in (see rules/embed.awk).
+$(BUILD)/rules_builtin.c: $(RULES) rules/embed.awk | $(BUILD)
+	awk -f rules/embed.awk $(RULES) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/rules_builtin.o: $(BUILD)/rules_builtin.c src/rules.h src/template.h src/util.h
+	$(CC) $(CFLAGS) -Isrc -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(LIBOBJS) | $(BUILD)
 	@mkdir -p $(BUILD)/tests

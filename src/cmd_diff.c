@@ -65,9 +65,7 @@ int cmd_diff(int argc, char **argv)
 	if (nlogs > 64)
 		die("too many logs (%d): at most 63 good ones and a bad one", nlogs);
 	struct ruleset rs = { 0 };
-	int rc = rules_builtin(&rs);
-	for (size_t k = 0; k < nrules && rc == 0; k++)
-		rc = rules_load(&rs, rulefiles[k]);
+	int rc = rules_init(&rs, rulefiles, nrules);
 	free(rulefiles);
 	if (rc < 0) {
 		rules_free(&rs);

@@ -164,13 +164,13 @@ static void merge(struct log *lg, struct piece *pc, struct tmpl_table *tt, int o
 	}
 	uint16_t *tagmap = xmalloc((pc->ntags ? pc->ntags : 1) * sizeof(*tagmap));
 	tagmap[0] = 0;
+	if (pc->ntags > 1 && lg->ntags == 0)
+		lg->ntags = 1;
 	for (size_t i = 1; i < pc->ntags; i++) {
 		size_t j = 1;
 		while (j < lg->ntags && strcmp(lg->tags[j], pc->tags[i]) != 0)
 			j++;
 		if (j == lg->ntags) {
-			if (lg->ntags == 0)
-				lg->ntags = j = 1;
 			lg->tags = xrealloc(lg->tags, (lg->ntags + 1) * sizeof(*lg->tags));
 			lg->tags[j] = xstrdup(pc->tags[i]);
 			lg->ntags++;

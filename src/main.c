@@ -20,10 +20,27 @@ static const struct cmd commands[] = {
 	  "  --now TIME    take TIME as now for \"silent for\": +SECONDS after the\n"
 	  "                bad log's last line, or YYYY-MM-DD HH:MM:SS in the logs'\n"
 	  "                clock (default: the wall clock against the file's mtime)\n"
-	  "  --rules FILE  add milestone rules (repeatable)\n"
+	  "  --rules FILE  add or override milestone rules (repeatable; see\n"
+	  "                `ddx help phases`); without rules, milestones are\n"
+	  "                learned: lines every good log prints once per rank\n"
 	  "  -j, --jobs N  use N threads to read each log\n"
 	  "\n"
 	  "Exit status: 0 when the bad log matches the good runs, 1 otherwise.\n" },
+	{ "phases", cmd_phases, "[--json] [--rules FILE]... LOG",
+	  "Print the milestone timeline of a log: each milestone (weights loaded,\n"
+	  "KV cache allocated, server ready, ...) with its line, time, offset from\n"
+	  "the first timestamp, the step since the previous milestone, and how\n"
+	  "many ranks reached it; above it, whether the run came up and, if not,\n"
+	  "the last milestone it reached and what followed.\n"
+	  "\n"
+	  "Milestones come from the built-in rules (SGLang, vLLM, TGI, torchrun/\n"
+	  "NCCL, uvicorn, generic words), the file $XDG_CONFIG_HOME/ddx/rules\n"
+	  "(~/.config/ddx/rules) if it exists, and each --rules FILE, in that\n"
+	  "order; a rule of the same name and engine as an earlier one replaces it.\n"
+	  "\n"
+	  "  --json        print the timeline as JSON\n"
+	  "  --rules FILE  add or override milestone rules (see rules/*.rules)\n"
+	  "  -j, --jobs N  use N threads (default: the CPUs, at most 8)\n" },
 	{ "templates", cmd_templates, "[-j N] [--ids | --json] LOG...",
 	  "Print the line templates of the logs, with their counts and the first\n"
 	  "line where each occurs, in order of first occurrence.\n"
@@ -32,6 +49,14 @@ static const struct cmd commands[] = {
 	  "  --json       print the templates as JSON\n"
 	  "  -j, --jobs N use N threads (default: the CPUs, at most 8);\n"
 	  "               the output does not depend on N\n" },
+	{ "parse", cmd_parse, "[-j N] [--json] LOG...",
+	  "Show what ddx understood of each line's header: per line, the line\n"
+	  "number, the timestamp (ISO-8601 UTC), the level, the rank or process\n"
+	  "tag and the message, tab-separated, '-' for what the line lacks.\n"
+	  "With several logs each line starts with the log's path.\n"
+	  "\n"
+	  "  --json       print the same as JSON, with the detected format\n"
+	  "  -j, --jobs N use N threads (default: the CPUs, at most 8)\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

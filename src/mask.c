@@ -1,12 +1,23 @@
-/* mask.c — masking variable tokens.  See mask.h.  (Stub: digits only.) */
+/* mask.c — masking variable tokens.  See mask.h.
+ *
+ * One hand-written pass over the message.  At each token start the
+ * scanner tries, cheapest first, the shapes a variable can take (a key=
+ * value pair, a number with its unit, a date, a time, an address, a path,
+ * a URL); anything else is a word, masked only when it holds a digit.
+ * Literal text is copied in runs, so a line costs one append per
+ * placeholder, not one per byte.  Every look-ahead is bounded by len: the
+ * message has no terminator and may hold NUL bytes or invalid UTF-8. */
 #include "mask.h"
 
-#include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const placeholders[V_NTYPES] = {
 	"<int>", "<float>", "<size>", "<dur>", "<pct>", "<hex>", "<id>",
 	"<ip>", "<url>", "<path>", "<date>", "<time>", "<*>", "<*>",
+};
+static const uint8_t placeholder_len[V_NTYPES] = {
+	5, 7, 6, 5, 5, 5, 4, 4, 5, 6, 6, 6, 3, 3,
 };
 
 const char *vtype_placeholder(int type)
@@ -14,26 +25,657 @@ const char *vtype_placeholder(int type)
 	return type >= 0 && type < V_NTYPES ? placeholders[type] : "<*>";
 }
 
-void mask_message(const char *msg, size_t len, struct masked *m)
+/* Byte classes: one table look-up per byte on the hot path. */
+enum { K_DIGIT = 1, K_ALPHA = 2, K_HEX = 4, K_WORD = 8, K_IDENT = 16, K_SPACE = 32 };
+/* Word bytes are letters, digits, "_-." and every non-ASCII byte (so
+ * UTF-8 text, valid or not, stays in words); identifier bytes are the
+ * ASCII ones among them. */
+static const uint8_t kind[256] = {
+	 0,  0,  0,  0,  0,  0,  0,  0,  0, 32,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	32,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 24, 24,  0,
+	29, 29, 29, 29, 29, 29, 29, 29, 29, 29,  0,  0,  0,  0,  0,  0,
+	 0, 30, 30, 30, 30, 30, 30, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,  0,  0,  0,  0, 24,
+	 0, 30, 30, 30, 30, 30, 30, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+	26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,  0,  0,  0,  0,  0,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+	 8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,  8,
+};
+
+static inline int is_digit(unsigned char c) { return kind[c] & K_DIGIT; }
+static inline int is_alpha(unsigned char c) { return kind[c] & K_ALPHA; }
+static inline int is_alnum(unsigned char c) { return kind[c] & (K_DIGIT | K_ALPHA); }
+static inline int is_hex(unsigned char c) { return kind[c] & K_HEX; }
+static inline int is_space(unsigned char c) { return kind[c] & K_SPACE; }
+static inline int is_word(unsigned char c) { return kind[c] & K_WORD; }
+static inline int is_ident(unsigned char c) { return kind[c] & K_IDENT; }
+static inline int is_open(unsigned char c) { return c == '(' || c == '[' || c == '{'; }
+static inline int is_close(unsigned char c) { return c == ')' || c == ']' || c == '}'; }
+
+struct scan {
+	const unsigned char *s;
+	size_t len;
+	size_t lit;          /* start of literal text not yet copied */
+	struct masked *m;
+};
+
+#define AT(sc, i) ((i) < (sc)->len ? (sc)->s[i] : 0)
+
+/* Replace s[off..off+n) by type's placeholder. */
+static void emit(struct scan *sc, size_t off, size_t n, int type, size_t koff, size_t klen)
 {
-	buf_reset(&m->text);
-	m->nv = 0;
-	size_t i = 0;
-	while (i < len) {
-		if (isdigit((unsigned char)msg[i])) {
-			size_t j = i;
-			while (j < len && isdigit((unsigned char)msg[j]))
-				j++;
-			GROW(m->v, m->cap, m->nv + 1);
-			m->v[m->nv++] = (struct value){ .off = (uint32_t)i, .len = (uint32_t)(j - i), .type = V_INT };
-			buf_append(&m->text, "<int>", 5);
-			i = j;
-		} else {
-			buf_putc(&m->text, msg[i++]);
+	struct masked *m = sc->m;
+	buf_append(&m->text, sc->s + sc->lit, off - sc->lit);
+	buf_append(&m->text, placeholders[type], placeholder_len[type]);
+	GROW(m->v, m->cap, m->nv + 1);
+	m->v[m->nv++] = (struct value){
+		.off = (uint32_t)off, .len = (uint32_t)n,
+		.key_off = (uint32_t)koff, .key_len = (uint32_t)klen,
+		.type = (uint8_t)type,
+	};
+	sc->lit = off + n;
+}
+
+/* A bare key=value value: masked, unless it is a short lower-case word
+ * ("user=root", "force=false"), which reads as part of the message:
+ * that one is kept in the text as well as in the values, and clustering
+ * decides whether it varies. */
+static void emit_kv(struct scan *sc, size_t off, size_t n, size_t koff, size_t klen)
+{
+	size_t k = 0;
+	while (k < n && k <= 16 && ((unsigned)(sc->s[off + k] - 'a') < 26 ||
+				    (k > 0 && strchr("_-.", sc->s[off + k]))))
+		k++;
+	if (k < n || n > 16) {
+		emit(sc, off, n, V_KV, koff, klen);
+		return;
+	}
+	struct masked *m = sc->m;
+	GROW(m->v, m->cap, m->nv + 1);
+	m->v[m->nv++] = (struct value){
+		.off = (uint32_t)off, .len = (uint32_t)n,
+		.key_off = (uint32_t)koff, .key_len = (uint32_t)klen,
+		.type = V_WORD,
+	};
+}
+
+static size_t digits(const struct scan *sc, size_t i)
+{
+	size_t j = i;
+	while (j < sc->len && is_digit(sc->s[j]))
+		j++;
+	return j - i;
+}
+
+/* Does a token end at i: end of message, or a byte that cannot continue a
+ * word?  A '.' or '-' continues a word only when a word byte follows it
+ * ("1.2.3", "0-9"), so "took 12." ends at the dot. */
+static int ends_at(const struct scan *sc, size_t i)
+{
+	unsigned char c = AT(sc, i);
+	if (i >= sc->len)
+		return 1;
+	if (c == '.' || c == '-')
+		return !is_alnum(AT(sc, i + 1)) && AT(sc, i + 1) != '_';
+	return !is_word(c);
+}
+
+struct unit {
+	const char *name;
+	uint8_t len, type;
+};
+static const struct unit units[] = {
+	{ "B", 1, V_SIZE }, { "K", 1, V_SIZE }, { "M", 1, V_SIZE }, { "G", 1, V_SIZE },
+	{ "T", 1, V_SIZE }, { "KB", 2, V_SIZE }, { "MB", 2, V_SIZE }, { "GB", 2, V_SIZE },
+	{ "TB", 2, V_SIZE }, { "PB", 2, V_SIZE }, { "kB", 2, V_SIZE }, { "KiB", 3, V_SIZE },
+	{ "MiB", 3, V_SIZE }, { "GiB", 3, V_SIZE }, { "TiB", 3, V_SIZE }, { "PiB", 3, V_SIZE },
+	{ "bytes", 5, V_SIZE },
+	{ "s", 1, V_DURATION }, { "h", 1, V_DURATION }, { "ms", 2, V_DURATION },
+	{ "us", 2, V_DURATION }, { "ns", 2, V_DURATION }, { "sec", 3, V_DURATION },
+	{ "min", 3, V_DURATION }, { "µs", 3, V_DURATION }, { "secs", 4, V_DURATION },
+	{ "mins", 4, V_DURATION }, { "it/s", 4, V_DURATION }, { "s/it", 4, V_DURATION },
+	{ "hours", 5, V_DURATION }, { "second", 6, V_DURATION }, { "seconds", 7, V_DURATION },
+	{ "minutes", 7, V_DURATION },
+};
+
+/* The unit word at i ("GB", "it/s"), ending there: its length and *type,
+ * or 0. */
+static size_t unit_at(const struct scan *sc, size_t i, int *type)
+{
+	size_t j = i;
+	while (j < sc->len && j - i < 8 && (is_alpha(sc->s[j]) || sc->s[j] == '/' ||
+					     sc->s[j] == 0xc2 || sc->s[j] == 0xb5))
+		j++;
+	if (j == i || !ends_at(sc, j))
+		return 0;
+	for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		if (units[k].len == j - i && memcmp(sc->s + i, units[k].name, j - i) == 0) {
+			*type = units[k].type;
+			return j - i;
+		}
+	return 0;
+}
+
+/* A plain decimal number at i (digits, fraction, exponent): its length. */
+static size_t number_at(const struct scan *sc, size_t i, int *is_float)
+{
+	size_t j = i + digits(sc, i);
+	*is_float = 0;
+	if (j == i)
+		return 0;
+	if (AT(sc, j) == '.' && is_digit(AT(sc, j + 1))) {
+		j += 1 + digits(sc, j + 1);
+		*is_float = 1;
+	}
+	if ((AT(sc, j) | 32) == 'e') {
+		size_t k = j + 1;
+		if (AT(sc, k) == '+' || AT(sc, k) == '-')
+			k++;
+		if (is_digit(AT(sc, k))) {
+			j = k + digits(sc, k);
+			*is_float = 1;
 		}
 	}
-	if (!m->text.p)
-		buf_append(&m->text, "", 0);
+	return j - i;
+}
+
+/* YYYY-MM-DD or YYYY/MM/DD (optionally joined by 'T' to a time, with a
+ * zone), or DD/MM/YYYY. */
+static size_t time_at(const struct scan *sc, size_t i);
+static size_t date_at(const struct scan *sc, size_t i)
+{
+	size_t a = digits(sc, i), j;
+	unsigned char sep = AT(sc, i + a);
+	if (sep != '-' && sep != '/')
+		return 0;
+	size_t b = digits(sc, i + a + 1);
+	if (b < 1 || b > 2 || AT(sc, i + a + 1 + b) != sep)
+		return 0;
+	size_t c = digits(sc, i + a + b + 2);
+	if (!((a == 4 && c >= 1 && c <= 2) || (a >= 1 && a <= 2 && c == 4)))
+		return 0;
+	j = i + a + b + c + 2;
+	if (AT(sc, j) == 'T' && is_digit(AT(sc, j + 1))) {
+		size_t t = time_at(sc, j + 1);
+		if (t) {
+			j += 1 + t;
+			if (AT(sc, j) == 'Z')
+				j++;
+			else if ((AT(sc, j) == '+' || AT(sc, j) == '-') && digits(sc, j + 1) == 2 &&
+				 AT(sc, j + 3) == ':' && digits(sc, j + 4) == 2)
+				j += 6;
+		}
+	}
+	return j - i;
+}
+
+static int name_in(const struct scan *sc, size_t i, const char *names)
+{
+	if (i + 3 > sc->len || (i + 3 < sc->len && is_alnum(sc->s[i + 3])))
+		return 0;
+	for (const char *n = names; *n; n += 3)
+		if (memcmp(sc->s + i, n, 3) == 0)
+			return 1;
+	return 0;
+}
+
+/* A written-out date: "[Sun ]Jul 10[ 03:55:21[ 2005]]", with the month
+ * as three letters and a day number after it. */
+static size_t date_words_at(const struct scan *sc, size_t i)
+{
+	size_t j = i, d;
+	if (name_in(sc, j, "MonTueWedThuFriSatSun") && AT(sc, j + 3) == ' ')
+		j += 4;
+	if (!name_in(sc, j, "JanFebMarAprMayJunJulAugSepOctNovDec"))
+		return 0;
+	j += 3;
+	while (AT(sc, j) == ' ' && j < i + 16)
+		j++;
+	d = digits(sc, j);
+	if (j == i + 3 || d < 1 || d > 2 || !ends_at(sc, j + d))
+		return 0;
+	j += d;
+	if (AT(sc, j) == ' ' && (d = time_at(sc, j + 1)) && ends_at(sc, j + 1 + d)) {
+		j += 1 + d;
+		if (AT(sc, j) == ' ' && digits(sc, j + 1) == 4 && ends_at(sc, j + 5))
+			j += 5;
+	}
+	return j - i;
+}
+
+/* H:MM, HH:MM:SS, with an optional fraction (".123" or ",123"). */
+static size_t time_at(const struct scan *sc, size_t i)
+{
+	size_t h = digits(sc, i);
+	if (h < 1 || h > 2 || AT(sc, i + h) != ':' || digits(sc, i + h + 1) != 2)
+		return 0;
+	size_t j = i + h + 3;
+	if (AT(sc, j) == ':' && digits(sc, j + 1) == 2 && !is_digit(AT(sc, j + 3)))
+		j += 3;
+	if ((AT(sc, j) == '.' || AT(sc, j) == ',') && is_digit(AT(sc, j + 1)))
+		j += 1 + digits(sc, j + 1);
+	return j - i;
+}
+
+/* Dotted IPv4 with an optional port. */
+static size_t ipv4_at(const struct scan *sc, size_t i)
+{
+	size_t j = i;
+	for (int k = 0; k < 4; k++) {
+		size_t d = digits(sc, j);
+		if (d < 1 || d > 3)
+			return 0;
+		j += d;
+		if (k < 3) {
+			if (AT(sc, j) != '.')
+				return 0;
+			j++;
+		}
+	}
+	if (AT(sc, j) == ':' && is_digit(AT(sc, j + 1)))
+		j += 1 + digits(sc, j + 1);
+	return j - i;
+}
+
+/* IPv6: hex groups and colons with a "::" or all eight groups, so that
+ * times ("12:30:01") and C++ scopes ("a::b") are not taken. */
+static size_t ipv6_at(const struct scan *sc, size_t i)
+{
+	size_t j = i, colons = 0, group = 0;
+	int dbl = 0;
+	while (j < sc->len) {
+		unsigned char c = sc->s[j];
+		if (c == ':') {
+			if (AT(sc, j + 1) == ':') {
+				if (dbl)
+					return 0;
+				dbl = 1;
+			}
+			colons++;
+			group = 0;
+		} else if (is_hex(c)) {
+			if (++group > 4)
+				return 0;
+		} else {
+			break;
+		}
+		j++;
+	}
+	if (colons < 2 || (!dbl && colons != 7) || colons > 8)
+		return 0;
+	if (j < sc->len && (is_word(sc->s[j]) && sc->s[j] != '.'))
+		return 0;
+	return j - i;
+}
+
+/* scheme://... up to a space, a quote or an angle bracket, without
+ * trailing punctuation. */
+static size_t url_at(const struct scan *sc, size_t i)
+{
+	size_t j = i;
+	while (j < sc->len && (is_alnum(sc->s[j]) || sc->s[j] == '+' || sc->s[j] == '-' || sc->s[j] == '.'))
+		j++;
+	if (j == i || j - i > 16 || AT(sc, j) != ':' || AT(sc, j + 1) != '/' || AT(sc, j + 2) != '/')
+		return 0;
+	j += 3;
+	while (j < sc->len && !is_space(sc->s[j]) && sc->s[j] != '"' && sc->s[j] != '\'' &&
+	       sc->s[j] != '<' && sc->s[j] != '>' && sc->s[j] != '\0')
+		j++;
+	while (j > i && strchr(".,;:)]}", sc->s[j - 1]) && sc->s[j - 1])
+		j--;
+	return j - i;
+}
+
+static int path_byte(unsigned char c)
+{
+	switch (c) {
+	case ' ': case '\t': case '\0': case '"': case '\'': case '`': case ',':
+	case ';': case ':': case '(': case ')': case '[': case ']': case '{':
+	case '}': case '<': case '>': case '|': case '=':
+		return 0;
+	}
+	return 1;
+}
+
+/* An absolute or relative path: "/a/b", "./a", "../a", "~/a", "C:\a". */
+static size_t path_at(const struct scan *sc, size_t i)
+{
+	size_t j = i;
+	unsigned char c = sc->s[i];
+	if (c == '/') {
+		unsigned char d = AT(sc, i + 1);
+		if (!(is_alnum(d) || d == '_' || d == '.' || d == '~' || d == '-' || d >= 0x80))
+			return 0;
+		if (is_digit(d) && ipv4_at(sc, i + 1))
+			return 0;   /* "/10.0.0.1:80": the address is the value */
+	} else if (c == '~' && AT(sc, i + 1) == '/') {
+		j++;
+	} else if (c == '.') {
+		if (AT(sc, i + 1) == '.')
+			j++;
+		if (AT(sc, j + 1) != '/')
+			return 0;
+		j++;
+	} else if (is_alpha(c) && AT(sc, i + 1) == ':' && AT(sc, i + 2) == '\\') {
+		j += 2;
+	} else {
+		return 0;
+	}
+	while (j < sc->len && (path_byte(sc->s[j]) || sc->s[j] == '\\'))
+		j++;
+	while (j > i + 1 && sc->s[j - 1] == '.')
+		j--;
+	return j - i;
+}
+
+/* A number at i with what follows it: a unit ("12 s", "76.3 GB",
+ * "512MiB", "3.1it/s"), a percent sign.  0 unless the whole token is
+ * numeric. */
+static size_t quantity_at(const struct scan *sc, size_t i, int *type)
+{
+	size_t j = i, n;
+	int is_float;
+	if (sc->s[j] == '-' || sc->s[j] == '+')
+		j++;
+	n = number_at(sc, j, &is_float);
+	if (!n)
+		return 0;
+	j += n;
+	*type = is_float ? V_FLOAT : V_INT;
+	if (AT(sc, j) == '%')
+		return *type = V_PERCENT, j + 1 - i;
+	int ut;
+	size_t u = unit_at(sc, j, &ut);
+	if (u)
+		return *type = ut, j + u - i;
+	if (!ends_at(sc, j))
+		return 0;
+	if (AT(sc, j) == ' ' && (u = unit_at(sc, j + 1, &ut)))
+		return *type = ut, j + 1 + u - i;
+	return j - i;
+}
+
+/* A typed value starting with a letter, whose run of identifier bytes
+ * ends at j: a URL, a Windows path, an IPv6 address, a written date. */
+static size_t alpha_typed_at(const struct scan *sc, size_t i, size_t j, int *type)
+{
+	size_t n;
+	if (AT(sc, j) == ':') {
+		if ((n = url_at(sc, i)))
+			return *type = V_URL, n;
+		if ((n = path_at(sc, i)))
+			return *type = V_PATH, n;
+		if ((n = ipv6_at(sc, i)))
+			return *type = V_IP, n;
+	} else if (j - i == 3 && sc->s[i] >= 'A' && sc->s[i] <= 'Z' &&
+		   (n = date_words_at(sc, i))) {
+		return *type = V_DATE, n;
+	}
+	return 0;
+}
+
+static size_t ident_end(const struct scan *sc, size_t i)
+{
+	while (i < sc->len && is_ident(sc->s[i]))
+		i++;
+	return i;
+}
+
+/* A typed value starting at token start i: its length and *type, or 0.
+ * The bytes after the leading digits pick the shapes worth trying. */
+static size_t typed_at(const struct scan *sc, size_t i, int *type)
+{
+	unsigned char c = sc->s[i];
+	size_t n;
+	if (is_digit(c)) {
+		size_t d = digits(sc, i);
+		unsigned char next = AT(sc, i + d);
+		if (c == '0' && d == 1 && (next | 32) == 'x' && is_hex(AT(sc, i + 2))) {
+			n = 2;
+			while (i + n < sc->len && is_hex(sc->s[i + n]))
+				n++;
+			if (ends_at(sc, i + n))
+				return *type = V_HEX, n;
+			return 0;
+		}
+		if ((next == '-' || next == '/') && (n = date_at(sc, i)) && ends_at(sc, i + n))
+			return *type = V_DATE, n;
+		if (next == '.' && d <= 3 && (n = ipv4_at(sc, i)) && ends_at(sc, i + n))
+			return *type = V_IP, n;
+		if (next == ':' && (n = time_at(sc, i)) && ends_at(sc, i + n)) {
+			size_t k;
+			/* tqdm's "elapsed<remaining" is one duration. */
+			if (AT(sc, i + n) == '<' && is_digit(AT(sc, i + n + 1)) &&
+			    (k = time_at(sc, i + n + 1)) && ends_at(sc, i + n + 1 + k))
+				return *type = V_DURATION, n + 1 + k;
+			return *type = V_TIME, n;
+		}
+		if ((next == ':' || (is_hex(next) && !is_digit(next))) && (n = ipv6_at(sc, i)))
+			return *type = V_IP, n;
+		return quantity_at(sc, i, type);
+	}
+	if ((c == '-' || c == '+') && is_digit(AT(sc, i + 1)))
+		return quantity_at(sc, i, type);
+	/* A bound: "<1 sec", "~3 GB". */
+	if ((c == '<' || c == '>' || c == '~') && is_digit(AT(sc, i + 1)) &&
+	    (n = quantity_at(sc, i + 1, type)))
+		return n + 1;
+	if (c == '/' || c == '.' || c == '~')
+		return (n = path_at(sc, i)) ? (*type = V_PATH, n) : 0;
+	if (c == ':')
+		return (n = ipv6_at(sc, i)) ? (*type = V_IP, n) : 0;
+	if (is_alpha(c))
+		return alpha_typed_at(sc, i, ident_end(sc, i), type);
+	return 0;
+}
+
+/* The end of the balanced group opening at i (one past its closer), or 0
+ * when it does not close on this line.  Quotes inside are skipped. */
+static size_t group_end(const struct scan *sc, size_t i)
+{
+	char stack[64];
+	int depth = 0;
+	size_t j = i;
+	while (j < sc->len) {
+		unsigned char c = sc->s[j++];
+		if (is_open(c)) {
+			if (depth == (int)sizeof(stack))
+				return 0;
+			stack[depth++] = (char)(c == '(' ? ')' : c == '[' ? ']' : '}');
+		} else if (is_close(c)) {
+			if (depth == 0 || stack[depth - 1] != (char)c)
+				return 0;
+			if (--depth == 0)
+				return j;
+		} else if (c == '\'' || c == '"') {
+			while (j < sc->len && sc->s[j] != c)
+				j += sc->s[j] == '\\' ? 2 : 1;
+			if (j >= sc->len)
+				return 0;
+			j++;
+		}
+	}
+	return 0;
+}
+
+/* A key at i: an identifier followed by '=' (not "=="), or a quoted
+ * identifier followed by ':' (dict and JSON style).  Returns the length of
+ * the key with its quotes and separator (and the space after a ':'), and
+ * the key itself in *koff, *klen; 0 when there is none. */
+static size_t key_at(const struct scan *sc, size_t i, size_t *koff, size_t *klen)
+{
+	unsigned char q = sc->s[i];
+	size_t j = i;
+	if (q == '\'' || q == '"') {
+		j++;
+		if (!is_alpha(AT(sc, j)) && AT(sc, j) != '_')
+			return 0;
+		while (j < sc->len && is_ident(sc->s[j]))
+			j++;
+		if (AT(sc, j) != q || AT(sc, j + 1) != ':')
+			return 0;
+		*koff = i + 1;
+		*klen = j - i - 1;
+		j += 2;
+		while (j < sc->len && sc->s[j] == ' ')
+			j++;
+		return j - i;
+	}
+	if (!is_alpha(q) && q != '_')
+		return 0;
+	while (j < sc->len && is_ident(sc->s[j]))
+		j++;
+	if (AT(sc, j) != '=' || AT(sc, j + 1) == '=')
+		return 0;
+	*koff = i;
+	*klen = j - i;
+	return j + 1 - i;
+}
+
+/* Does the group opening at i hold key=value pairs (a dict, a call with
+ * keyword arguments)?  Then the scanner enters it rather than masking it
+ * whole, so that each inner value is kept on its own. */
+static int group_has_keys(const struct scan *sc, size_t i)
+{
+	size_t j = i + 1, ko, kl;
+	while (j < sc->len && is_space(sc->s[j]))
+		j++;
+	return j < sc->len && key_at(sc, j, &ko, &kl) > 0;
+}
+
+/* Can a value end at i?  At a separator, a closer, a quote or a full
+ * stop ("mem usage=1.06 GB."). */
+static int value_ends_at(const struct scan *sc, size_t i)
+{
+	unsigned char c = AT(sc, i);
+	if (i >= sc->len || is_space(c) || (c && strchr(",;)]}'\"", c)))
+		return 1;
+	return c == '.' && !is_alnum(AT(sc, i + 1));
+}
+
+/* The value after a key, at i: masks it and returns where scanning goes
+ * on.  A group of key=value pairs is entered instead (returns i). */
+static size_t value_at(struct scan *sc, size_t i, size_t koff, size_t klen)
+{
+	unsigned char c = AT(sc, i);
+	size_t j, n;
+	int type;
+	if (i >= sc->len || is_space(c) || c == ',' || c == ';' || is_close(c))
+		return i;
+	if (c == '\'' || c == '"') {
+		for (j = i + 1; j < sc->len && sc->s[j] != c; j += sc->s[j] == '\\' ? 2 : 1)
+			;
+		if (j >= sc->len)
+			return i;
+		emit(sc, i + 1, j - i - 1, V_KV, koff, klen);
+		return j + 1;
+	}
+	if (is_open(c) && group_has_keys(sc, i))
+		return i;
+	if ((n = typed_at(sc, i, &type)) && value_ends_at(sc, i + n)) {
+		emit(sc, i, n, type, koff, klen);
+		return i + n;
+	}
+	/* A bare value: up to a separator outside any group.  "Name(" opening
+	 * keyword arguments is entered like a group. */
+	for (j = i; j < sc->len; ) {
+		c = sc->s[j];
+		if (is_space(c) || c == ',' || c == ';' || is_close(c))
+			break;
+		if (is_open(c)) {
+			if (group_has_keys(sc, j))
+				return i;
+			size_t e = group_end(sc, j);
+			if (!e)
+				break;
+			j = e;
+		} else {
+			j++;
+		}
+	}
+	if (j > i)
+		emit_kv(sc, i, j - i, koff, klen);
+	return j;
+}
+
+/* A short upper-case name ending in a digit or two ("SOCKS5", "MD5",
+ * "HTTP2"): a word of the message, not a value. */
+static int upper_name(const struct scan *sc, size_t i, size_t j)
+{
+	size_t k = i;
+	while (k < j && sc->s[k] >= 'A' && sc->s[k] <= 'Z')
+		k++;
+	return k - i >= 2 && j - i <= 8 && j - k <= 2 && digits(sc, k) == j - k;
+}
+
+void mask_message(const char *msg, size_t len, struct masked *m)
+{
+	struct scan sc = { .s = (const unsigned char *)msg, .len = len, .m = m };
+	size_t i = 0;
+	buf_reset(&m->text);
+	m->nv = 0;
+	while (i < len) {
+		unsigned char c = sc.s[i];
+		size_t n, koff, klen;
+		int type;
+		if (is_space(c) || (i > 0 && is_word(sc.s[i - 1]) && c != '\'' && c != '"')) {
+			i++;
+			continue;
+		}
+		/* At a token start.  A letter starts a key, a typed value or a
+		 * word, told apart by what ends its run of identifier bytes. */
+		if (is_alpha(c) || c == '_') {
+			size_t j = ident_end(&sc, i);
+			if (AT(&sc, j) == '=' && AT(&sc, j + 1) != '=') {
+				i = value_at(&sc, j + 1, i, j - i);
+				continue;
+			}
+			if ((n = alpha_typed_at(&sc, i, j, &type))) {
+				emit(&sc, i, n, type, 0, 0);
+				i += n;
+				continue;
+			}
+		} else if ((c == '\'' || c == '"') && (n = key_at(&sc, i, &koff, &klen))) {
+			i = value_at(&sc, i + n, koff, klen);
+			continue;
+		} else if ((n = typed_at(&sc, i, &type))) {
+			/* "1190 bytes (1.16 KB)": the same value twice is one. */
+			size_t e = i + n, k;
+			int t2;
+			if (AT(&sc, e) == ' ' && AT(&sc, e + 1) == '(' && is_digit(AT(&sc, e + 2)) &&
+			    (k = typed_at(&sc, e + 2, &t2)) && AT(&sc, e + 2 + k) == ')')
+				n += 3 + k;
+			emit(&sc, i, n, type, 0, 0);
+			i += n;
+			continue;
+		}
+		if (!is_word(c)) {
+			i++;
+			continue;
+		}
+		/* A word: variable when it holds a digit ("blk_-69522",
+		 * "req-38101a0b-...", "node-246"); trailing dots and dashes
+		 * stay literal. */
+		size_t j = i;
+		int dig = 0;
+		while (j < len && is_word(sc.s[j])) {
+			dig |= is_digit(sc.s[j]);
+			j++;
+		}
+		while (j > i + 1 && (sc.s[j - 1] == '.' || sc.s[j - 1] == '-'))
+			j--;
+		if (dig && !upper_name(&sc, i, j))
+			emit(&sc, i, j - i, V_ID, 0, 0);
+		i = j;
+	}
+	buf_append(&m->text, sc.s + sc.lit, len - sc.lit);
 }
 
 void masked_free(struct masked *m)

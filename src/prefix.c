@@ -1,8 +1,21 @@
-/* prefix.c — line header recognition.  See prefix.h.  (Stub: no formats
- * yet; every line is all message.) */
+/* prefix.c — line header recognition.  See prefix.h.
+ *
+ * Each format is one small hand-written parser over a bounded cursor (no
+ * regex, no allocation; lines are not NUL-terminated).  A parser returns
+ * where the message starts, or 0 when the line is not in its format.
+ *
+ * The Loghub formats take the message exactly where the Loghub benchmark's
+ * `Content` column starts (its logformat regexes in logpai/logparser):
+ * the component or program before "name: " is header, not message, and
+ * whitespace that the regexes match with \s+ is skipped.  The formats of
+ * the engines ddx is for (SGLang, vLLM, torch) skip one separating space
+ * only, so indentation (tracebacks, ASCII art) stays in the message. */
 #include "prefix.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#define MS_PER_DAY 86400000LL
 
 static const char *const level_names[] = {
 	"", "trace", "debug", "info", "notice", "warning", "error", "fatal",
@@ -13,23 +26,1032 @@ const char *level_name(int level)
 	return level >= 0 && level <= LV_FATAL ? level_names[level] : "";
 }
 
-int prefix_detect(const char *const *lines, const size_t *lens, size_t n)
+/* A read position in a line; every helper checks i < n before reading. */
+struct cur {
+	const char *s;
+	size_t n, i;
+};
+
+static int is_digit(int c)
 {
-	(void)lines, (void)lens, (void)n;
-	return -1;
+	return c >= '0' && c <= '9';
+}
+
+static int is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_space(int c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int at(const struct cur *c, char ch)
+{
+	return c->i < c->n && c->s[c->i] == ch;
+}
+
+static int eat(struct cur *c, char ch)
+{
+	if (!at(c, ch))
+		return 0;
+	c->i++;
+	return 1;
+}
+
+static int eat_str(struct cur *c, const char *lit)
+{
+	size_t k = strlen(lit);
+	if (c->n - c->i < k || memcmp(c->s + c->i, lit, k) != 0)
+		return 0;
+	c->i += k;
+	return 1;
+}
+
+/* Skip spaces and tabs; returns how many. */
+static size_t spaces(struct cur *c)
+{
+	size_t i0 = c->i;
+	while (c->i < c->n && is_space(c->s[c->i]))
+		c->i++;
+	return c->i - i0;
+}
+
+/* Skip a run of non-blank bytes; fails when it is empty. */
+static int token(struct cur *c)
+{
+	size_t i0 = c->i;
+	while (c->i < c->n && !is_space(c->s[c->i]))
+		c->i++;
+	return c->i > i0;
+}
+
+/* Move past the first occurrence of lit at or after the cursor. */
+static int skip_past(struct cur *c, const char *lit)
+{
+	size_t k = strlen(lit);
+	for (size_t i = c->i; i + k <= c->n; i++) {
+		if (c->s[i] == lit[0] && memcmp(c->s + i, lit, k) == 0) {
+			c->i = i + k;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Between min and max digits (a digit must not follow); their value. */
+static int num(struct cur *c, int min, int max, int64_t *v)
+{
+	size_t i = c->i;
+	int64_t x = 0;
+	while (i < c->n && is_digit(c->s[i]) && (int)(i - c->i) < max)
+		x = x * 10 + (c->s[i++] - '0');
+	if ((int)(i - c->i) < min || (i < c->n && is_digit(c->s[i])))
+		return 0;
+	c->i = i;
+	*v = x;
+	return 1;
+}
+
+/* Exactly w digits, as an int; more digits may follow ("20171223"). */
+static int fixed(struct cur *c, int w, int *v)
+{
+	if (c->n - c->i < (size_t)w)
+		return 0;
+	int x = 0;
+	for (int k = 0; k < w; k++) {
+		if (!is_digit(c->s[c->i + k]))
+			return 0;
+		x = x * 10 + (c->s[c->i + k] - '0');
+	}
+	c->i += w;
+	*v = x;
+	return 1;
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
+ * (H. Hinnant's days_from_civil); days past the month's end roll over. */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* A broken-down time being parsed. */
+struct stamp {
+	int y, mo, d, H, M, S, ms;
+	int64_t zone_ms;     /* east of UTC */
+	int has_zone;
+	int no_year;
+};
+
+static int stamp_ok(const struct stamp *t)
+{
+	return t->mo >= 1 && t->mo <= 12 && t->d >= 1 && t->d <= 31 &&
+	       t->H <= 23 && t->M <= 59 && t->S <= 60;
+}
+
+/* Store t into h (as 1970 when it has no year); fails on nonsense. */
+static int stamp_set(const struct stamp *t, struct header *h)
+{
+	if (!stamp_ok(t))
+		return 0;
+	int64_t days = days_from_civil(t->no_year ? 1970 : t->y, t->mo, t->d);
+	h->ts_ms = days * MS_PER_DAY + t->H * 3600000LL + t->M * 60000LL +
+		   t->S * 1000LL + t->ms - t->zone_ms;
+	h->ts_no_year = (uint8_t)t->no_year;
+	return 1;
+}
+
+/* A fraction of a second after one of the separators in seps: its first
+ * three digits are the milliseconds. */
+static int frac(struct cur *c, const char *seps, int *ms)
+{
+	*ms = 0;
+	if (c->i + 1 >= c->n || !strchr(seps, c->s[c->i]) || !is_digit(c->s[c->i + 1]))
+		return 1;
+	c->i++;
+	int k = 0;
+	for (; c->i < c->n && is_digit(c->s[c->i]); c->i++, k++)
+		if (k < 3)
+			*ms = *ms * 10 + (c->s[c->i] - '0');
+	for (; k < 3; k++)
+		*ms *= 10;
+	return 1;
+}
+
+/* HH:MM:SS with an optional fraction after a byte of seps ("" for none). */
+static int clock_time(struct cur *c, struct stamp *t, const char *seps)
+{
+	return fixed(c, 2, &t->H) && eat(c, ':') && fixed(c, 2, &t->M) && eat(c, ':') &&
+	       fixed(c, 2, &t->S) && frac(c, seps, &t->ms);
+}
+
+/* A zone after a time: Z, +HH:MM, +HHMM or +HH; none is UTC. */
+static void zone(struct cur *c, struct stamp *t)
+{
+	t->zone_ms = 0;
+	if (eat(c, 'Z')) {
+		t->has_zone = 1;
+		return;
+	}
+	if (!at(c, '+') && !at(c, '-'))
+		return;
+	struct cur save = *c;
+	int sign = c->s[c->i++] == '-' ? -1 : 1, hh, mm = 0;
+	if (!fixed(c, 2, &hh) || hh > 14) {
+		*c = save;
+		return;
+	}
+	struct cur m = *c;
+	eat(&m, ':');
+	if (fixed(&m, 2, &mm) && mm <= 59)
+		*c = m;
+	else
+		mm = 0;
+	t->zone_ms = sign * (hh * 3600000LL + mm * 60000LL);
+	t->has_zone = 1;
+}
+
+/* YYYY-MM-DD then a byte of seps then HH:MM:SS[.,frac][zone]. */
+static int iso_stamp(struct cur *c, struct stamp *t, const char *seps)
+{
+	if (!(fixed(c, 4, &t->y) && eat(c, '-') && fixed(c, 2, &t->mo) && eat(c, '-') &&
+	      fixed(c, 2, &t->d)))
+		return 0;
+	if (c->i >= c->n || !strchr(seps, c->s[c->i]))
+		return 0;
+	c->i++;
+	if (!clock_time(c, t, ".,"))
+		return 0;
+	zone(c, t);
+	return 1;
+}
+
+/* The usual ISO-8601 timestamp of logs, with 'T' or a space. */
+static int iso(struct cur *c, struct stamp *t)
+{
+	return iso_stamp(c, t, "T ");
+}
+
+static const char month_abbr[12][4] = {
+	"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+	"Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+};
+
+/* An English month abbreviation, "Jan" to "Dec". */
+static int month_name(struct cur *c, int *mo)
+{
+	if (c->n - c->i < 3)
+		return 0;
+	for (int k = 0; k < 12; k++) {
+		if (memcmp(c->s + c->i, month_abbr[k], 3) == 0) {
+			c->i += 3;
+			*mo = k + 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+#define WORD(w, lv) { w, sizeof(w) - 1, lv }
+static const struct {
+	const char *word;
+	size_t len;
+	uint8_t level;
+} level_words[] = {
+	WORD("TRACE", LV_TRACE), WORD("VERBOSE", LV_TRACE), WORD("DEBUG", LV_DEBUG),
+	WORD("INFO", LV_INFO), WORD("NOTICE", LV_NOTICE),
+	WORD("WARN", LV_WARN), WORD("WARNING", LV_WARN),
+	WORD("ERROR", LV_ERROR), WORD("ERR", LV_ERROR), WORD("SEVERE", LV_ERROR),
+	WORD("FAILURE", LV_ERROR),
+	WORD("CRITICAL", LV_FATAL), WORD("CRIT", LV_FATAL), WORD("FATAL", LV_FATAL),
+	WORD("ALERT", LV_FATAL), WORD("EMERG", LV_FATAL), WORD("PANIC", LV_FATAL),
+};
+#undef WORD
+
+/* The level word at the cursor (a whole run of letters).  Upper case only
+ * unless icase: Python and the engines write INFO, Windows "Info" and
+ * Apache "notice". */
+static int level_word(struct cur *c, int icase)
+{
+	char up[8];
+	size_t len = 0;
+	while (c->i + len < c->n && is_alpha(c->s[c->i + len])) {
+		if (len == sizeof(up))
+			return LV_NONE;
+		char ch = c->s[c->i + len];
+		up[len++] = icase && ch >= 'a' ? (char)(ch - 'a' + 'A') : ch;
+	}
+	if (len < 3)
+		return LV_NONE;
+	for (size_t k = 0; k < sizeof(level_words) / sizeof(level_words[0]); k++) {
+		if (level_words[k].len == len && memcmp(up, level_words[k].word, len) == 0) {
+			c->i += len;
+			return level_words[k].level;
+		}
+	}
+	return LV_NONE;
+}
+
+/* glog's and Android's one-letter levels. */
+static int level_letter(int ch)
+{
+	switch (ch) {
+	case 'V': return LV_TRACE;
+	case 'D': return LV_DEBUG;
+	case 'I': return LV_INFO;
+	case 'W': return LV_WARN;
+	case 'E': return LV_ERROR;
+	case 'F': case 'A': return LV_FATAL;
+	default: return LV_NONE;
+	}
+}
+
+/* A source location "path/file.py:123" ending at a blank, ']' or ':'
+ * followed by a blank; the cursor ends after the digits. */
+static int src_loc(struct cur *c)
+{
+	size_t i = c->i, colon = 0;
+	while (i < c->n && !is_space(c->s[i]) && c->s[i] != ']') {
+		if (c->s[i] == ':') {
+			if (colon && colon + 1 < i)
+				break;  /* "file.py:123:" ends at the second colon */
+			colon = i;
+		} else if (colon && !is_digit(c->s[i])) {
+			colon = 0;
+		}
+		i++;
+	}
+	if (!colon || colon == c->i || colon + 1 >= i)
+		return 0;
+	c->i = i;
+	return 1;
+}
+
+/* One separating space, when there is one. */
+static size_t msg_after_space(struct cur *c)
+{
+	eat(c, ' ');
+	return c->i;
+}
+
+/* "LEVEL:" padded with spaces to column 10, uvicorn's levelprefix. */
+static int uvicorn_level(struct cur *c, struct header *h)
+{
+	size_t i0 = c->i;
+	int lv = level_word(c, 0);
+	if (!lv || !eat(c, ':') || !spaces(c) || c->i - i0 != 10) {
+		c->i = i0;
+		return 0;
+	}
+	h->level = (uint8_t)lv;
+	return 1;
+}
+
+/* [2025-03-08 12:29:29 DP0 TP3 EP3] msg, with the 2026 form's
+ * "INFO file.py:123: " and uvicorn lines after it. */
+static size_t fmt_sglang(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!eat(c, '[') || !iso_stamp(c, &t, " ") || !stamp_set(&t, h))
+		return 0;
+	if (eat(c, ' ')) {
+		size_t tag = c->i;
+		while (c->i < c->n && (is_alpha(c->s[c->i]) || is_digit(c->s[c->i]) ||
+				       c->s[c->i] == ' ' || c->s[c->i] == '_' || c->s[c->i] == '-'))
+			c->i++;
+		size_t end = c->i;
+		while (end > tag && c->s[end - 1] == ' ')
+			end--;
+		h->tag_off = (uint32_t)tag;
+		h->tag_len = (uint32_t)(end - tag);
+	}
+	if (!eat(c, ']'))
+		return 0;
+	eat(c, ' ');
+	size_t msg = c->i;
+	int lv = level_word(c, 0);
+	if (lv && eat(c, ' ') && src_loc(c) && eat(c, ':')) {
+		h->level = (uint8_t)lv;
+		return msg_after_space(c);
+	}
+	c->i = msg;
+	if (uvicorn_level(c, h))
+		return c->i;
+	return msg;
+}
+
+/* INFO 03-07 12:29:02 [core.py:61] msg, or (before vLLM 0.8)
+ * INFO 03-07 12:29:02 __init__.py:190] msg. */
+static size_t fmt_vllm(struct cur *c, struct header *h)
+{
+	struct stamp t = { .no_year = 1 };
+	int lv = level_word(c, 0);
+	if (!lv || !eat(c, ' ') || !fixed(c, 2, &t.mo) || !eat(c, '-') || !fixed(c, 2, &t.d) ||
+	    !eat(c, ' ') || !clock_time(c, &t, ".,") || !eat(c, ' '))
+		return 0;
+	eat(c, '[');
+	if (!src_loc(c) || !eat(c, ']') || !stamp_set(&t, h))
+		return 0;
+	h->level = (uint8_t)lv;
+	return msg_after_space(c);
+}
+
+/* glog: I0223 00:36:54.123456  1234 file.cc:12] msg; PyTorch's c10 logging
+ * brackets it, drops the thread id and may not pad the month:
+ * [W117 10:35:51.960159117 compiler_depend.ts:207] msg, or has no time at
+ * all: [W socket.cpp:436] msg. */
+static size_t fmt_glog(struct cur *c, struct header *h)
+{
+	int bracket = eat(c, '[');
+	if (c->i >= c->n)
+		return 0;
+	int lv = level_letter(c->s[c->i]);
+	if (!lv || lv == LV_TRACE || lv == LV_DEBUG)
+		return 0;
+	c->i++;
+	struct stamp t = { .no_year = 1 };
+	int64_t mmdd;
+	if (num(c, bracket ? 3 : 4, 4, &mmdd)) {
+		t.mo = (int)(mmdd / 100);
+		t.d = (int)(mmdd % 100);
+		if (!eat(c, ' ') || !clock_time(c, &t, ".") || !stamp_set(&t, h))
+			return 0;
+	} else if (!bracket) {
+		return 0;
+	}
+	if (!spaces(c))
+		return 0;
+	struct cur tid = *c;
+	int64_t v;
+	if (num(&tid, 1, 10, &v) && spaces(&tid))
+		*c = tid;
+	if (!src_loc(c) || !eat(c, ']'))
+		return 0;
+	h->level = (uint8_t)lv;
+	return msg_after_space(c);
+}
+
+/* Ascend CANN / torch_npu: [ERROR] 2026-06-09-03:35:23 (PID:428723,
+ * Device:0, RankID:-1) msg, and [PID: 428723] 2026-06-09-03:35:23.635.715
+ * msg. */
+static size_t fmt_ascend(struct cur *c, struct header *h)
+{
+	if (!eat(c, '['))
+		return 0;
+	int lv = level_word(c, 0);
+	if (!lv) {
+		int64_t pid;
+		if (!eat_str(c, "PID:"))
+			return 0;
+		spaces(c);
+		if (!num(c, 1, 10, &pid))
+			return 0;
+	}
+	struct stamp t = { 0 };
+	if (!eat(c, ']') || !eat(c, ' ') || !iso_stamp(c, &t, "-") || !stamp_set(&t, h))
+		return 0;
+	struct cur sub = *c;   /* the microseconds after the milliseconds */
+	int us;
+	if (eat(&sub, '.') && fixed(&sub, 3, &us))
+		*c = sub;
+	eat(c, ' ');
+	if (eat_str(c, "(PID:")) {
+		if (!skip_past(c, ")"))
+			return 0;
+		eat(c, ' ');
+	}
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* Python logging.basicConfig's default: INFO:root:msg. */
+static size_t fmt_pylog(struct cur *c, struct header *h)
+{
+	int lv = level_word(c, 0);
+	if (!lv || !eat(c, ':'))
+		return 0;
+	size_t name = c->i;
+	while (c->i < c->n && !is_space(c->s[c->i]) && c->s[c->i] != ':')
+		c->i++;
+	if (c->i == name || !eat(c, ':'))
+		return 0;
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* uvicorn: "INFO:     msg". */
+static size_t fmt_uvicorn(struct cur *c, struct header *h)
+{
+	return uvicorn_level(c, h) ? c->i : 0;
+}
+
+/* Python "%(asctime)s - %(name)s - %(levelname)s - %(message)s", also
+ * without the name, or with the source location after the level. */
+static size_t fmt_python(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!iso(c, &t) || !eat_str(c, " - ") || !stamp_set(&t, h))
+		return 0;
+	size_t field = c->i;
+	int lv = level_word(c, 0);
+	if (!lv || !eat_str(c, " - ")) {
+		c->i = field;
+		if (!skip_past(c, " - "))
+			return 0;
+		lv = level_word(c, 0);
+		if (!lv || !eat_str(c, " - "))
+			return 0;
+	}
+	/* FlashInfer's "%(filename)s:%(lineno)d - " after the level. */
+	struct cur loc = *c;
+	if (src_loc(&loc) && eat_str(&loc, " - "))
+		*c = loc;
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* loguru: 2024-01-02 03:04:05.678 | INFO     | module:func:12 - msg. */
+static size_t fmt_loguru(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!iso(c, &t) || !eat_str(c, " | ") || !stamp_set(&t, h))
+		return 0;
+	int lv = level_word(c, 0);
+	spaces(c);
+	if (!lv || !eat_str(c, "| ") || !skip_past(c, " - "))
+		return 0;
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* log4j as ZooKeeper writes it:
+ * 2015-07-29 17:41:44,747 - INFO  [thread:Component@774] - msg. */
+static size_t fmt_zookeeper(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!iso(c, &t) || !eat_str(c, " - ") || !stamp_set(&t, h))
+		return 0;
+	int lv = level_word(c, 1);
+	if (!lv || !spaces(c) || !at(c, '[') || !skip_past(c, "] - "))
+		return 0;
+	spaces(c);
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* log4j as Hadoop writes it:
+ * 2015-10-18 18:01:47,978 INFO [main] org.apache.Class: msg. */
+static size_t fmt_hadoop(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!iso(c, &t) || !eat(c, ' ') || !stamp_set(&t, h))
+		return 0;
+	int lv = level_word(c, 1);
+	if (!lv || !spaces(c) || !at(c, '[') || !skip_past(c, "] ") || !skip_past(c, ": "))
+		return 0;
+	spaces(c);
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* OpenStack (oslo.log), Loghub's lines starting with the file name:
+ * [nova-api.log.1 ]2017-05-16 00:00:00.008 25746 INFO nova.x [req-...] msg. */
+static size_t fmt_openstack(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (c->i < c->n && !is_digit(c->s[c->i]) && !(token(c) && spaces(c)))
+		return 0;
+	int64_t pid;
+	if (!iso(c, &t) || !spaces(c) || !num(c, 1, 10, &pid) || !spaces(c) ||
+	    !stamp_set(&t, h))
+		return 0;
+	int lv = level_word(c, 1);
+	if (!lv || !spaces(c) || !token(c) || !spaces(c) || !eat(c, '['))
+		return 0;
+	/* The context ends at the first ']' followed by a blank. */
+	while (c->i < c->n && !(c->s[c->i] == ']' && c->i + 1 < c->n && is_space(c->s[c->i + 1])))
+		c->i++;
+	if (!eat(c, ']'))
+		return 0;
+	spaces(c);
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* Windows CBS: 2016-09-28 04:30:30, Info                  CBS    msg. */
+static size_t fmt_windows(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!iso(c, &t) || !eat_str(c, ", ") || !stamp_set(&t, h))
+		return 0;
+	int lv = level_word(c, 1);
+	if (!lv || !spaces(c) || !token(c) || !spaces(c))
+		return 0;
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* The end of a syslog header after the host: "prog[123]: msg" or
+ * "prog: msg"; the program runs to the first ": ".  Without one, the
+ * message starts after the host. */
+static size_t syslog_tail(struct cur *c)
+{
+	size_t prog = c->i;
+	if (!skip_past(c, ": ")) {
+		c->i = prog;
+		return prog;
+	}
+	spaces(c);
+	return c->i;
+}
+
+/* journalctl -o short-iso / RFC 3339 syslog:
+ * 2024-01-02T03:04:05+0000 host unit[1]: msg (a zone is required). */
+static size_t fmt_journal(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!iso(c, &t) || !t.has_zone || !eat(c, ' ') || !token(c) || !eat(c, ' ') ||
+	    !stamp_set(&t, h))
+		return 0;
+	size_t prog = c->i;
+	while (c->i < c->n && !is_space(c->s[c->i]) && c->s[c->i] != ':')
+		c->i++;
+	if (c->i == prog || !eat(c, ':'))
+		return 0;
+	c->i = prog;
+	return syslog_tail(c);
+}
+
+/* BSD syslog: Jun 14 15:16:01 host prog[123]: msg (no year). */
+static size_t fmt_syslog(struct cur *c, struct header *h)
+{
+	struct stamp t = { .no_year = 1 };
+	int64_t d;
+	if (!month_name(c, &t.mo) || !spaces(c) || !num(c, 1, 2, &d) || !eat(c, ' ') ||
+	    !clock_time(c, &t, "."))
+		return 0;
+	t.d = (int)d;
+	if (!spaces(c) || !token(c) || !spaces(c) || !stamp_set(&t, h))
+		return 0;
+	return syslog_tail(c);
+}
+
+/* Loghub Thunderbird: - 1131566461 2005.11.09 dn228 Nov 9 12:01:01
+ * dn228/dn228 crond[2916]: msg.  The time is taken as written. */
+static size_t fmt_thunderbird(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	int64_t epoch, d;
+	int mo;
+	if (!token(c) || !eat(c, ' ') || !num(c, 9, 11, &epoch) || !eat(c, ' ') ||
+	    !fixed(c, 4, &t.y) || !eat(c, '.') || !fixed(c, 2, &t.mo) || !eat(c, '.') ||
+	    !fixed(c, 2, &t.d) || !eat(c, ' ') || !token(c) || !eat(c, ' ') ||
+	    !month_name(c, &mo) || !spaces(c) || !num(c, 1, 2, &d) || !eat(c, ' ') ||
+	    !clock_time(c, &t, "") || !spaces(c) || !token(c) || !spaces(c) ||
+	    !stamp_set(&t, h))
+		return 0;
+	return syslog_tail(c);
+}
+
+/* Loghub BGL: - 1117838570 2005.06.03 R02-M1-N0-C:J12-U11
+ * 2005-06-03-15.42.50.675872 R02-M1-N0-C:J12-U11 RAS KERNEL INFO msg.
+ * The time is the written one, which has a fraction, not the epoch
+ * seconds. */
+static size_t fmt_bgl(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	int64_t epoch;
+	int y, mo, d;
+	if (!token(c) || !eat(c, ' ') || !num(c, 9, 11, &epoch) || !eat(c, ' ') ||
+	    !fixed(c, 4, &y) || !eat(c, '.') || !fixed(c, 2, &mo) || !eat(c, '.') ||
+	    !fixed(c, 2, &d) || !eat(c, ' ') || !token(c) || !eat(c, ' ') ||
+	    !fixed(c, 4, &t.y) || !eat(c, '-') || !fixed(c, 2, &t.mo) || !eat(c, '-') ||
+	    !fixed(c, 2, &t.d) || !eat(c, '-') || !fixed(c, 2, &t.H) || !eat(c, '.') ||
+	    !fixed(c, 2, &t.M) || !eat(c, '.') || !fixed(c, 2, &t.S) || !frac(c, ".", &t.ms) ||
+	    !eat(c, ' ') || !stamp_set(&t, h))
+		return 0;
+	for (int k = 0; k < 3; k++)   /* node, type, component */
+		if (!token(c) || !spaces(c))
+			return 0;
+	int lv = level_word(c, 1);
+	if (!lv || (c->i < c->n && !spaces(c)))
+		return 0;
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* Loghub HPC: 134681 node-246 unix.hw state_change.unavailable 1077804742
+ * 1 msg (the time is in seconds since the epoch). */
+static size_t fmt_hpc(struct cur *c, struct header *h)
+{
+	int64_t id, epoch, flag;
+	if (!num(c, 1, 12, &id) || !eat(c, ' '))
+		return 0;
+	for (int k = 0; k < 3; k++)   /* node, component, state */
+		if (!token(c) || !eat(c, ' '))
+			return 0;
+	if (!num(c, 9, 11, &epoch) || !eat(c, ' '))
+		return 0;
+	eat(c, '-');   /* the flag may be -1 */
+	if (!num(c, 1, 3, &flag) || !spaces(c))
+		return 0;
+	h->ts_ms = epoch * 1000;
+	return c->i;
+}
+
+/* "LEVEL Component: " of HDFS and Spark; the component runs to the first
+ * ": ". */
+static size_t level_component(struct cur *c, struct header *h)
+{
+	int lv = level_word(c, 1);
+	if (!lv || !spaces(c) || !skip_past(c, ": "))
+		return 0;
+	spaces(c);
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* Loghub HDFS: 081109 203615 148 INFO dfs.DataNode$PacketResponder: msg. */
+static size_t fmt_hdfs(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	int64_t pid;
+	if (!fixed(c, 2, &t.y) || !fixed(c, 2, &t.mo) || !fixed(c, 2, &t.d) || !eat(c, ' ') ||
+	    !fixed(c, 2, &t.H) || !fixed(c, 2, &t.M) || !fixed(c, 2, &t.S) || !eat(c, ' ') ||
+	    !num(c, 1, 10, &pid) || !eat(c, ' '))
+		return 0;
+	t.y += 2000;
+	if (!stamp_set(&t, h))
+		return 0;
+	return level_component(c, h);
+}
+
+/* Spark (log4j): 17/06/09 20:10:40 INFO spark.SecurityManager: msg. */
+static size_t fmt_spark(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!fixed(c, 2, &t.y) || !eat(c, '/') || !fixed(c, 2, &t.mo) || !eat(c, '/') ||
+	    !fixed(c, 2, &t.d) || !eat(c, ' ') || !clock_time(c, &t, ",.") || !eat(c, ' '))
+		return 0;
+	t.y += 2000;
+	if (!stamp_set(&t, h))
+		return 0;
+	return level_component(c, h);
+}
+
+/* Android logcat -v threadtime: 03-17 16:13:38.811  1702  2395 D Tag: msg. */
+static size_t fmt_android(struct cur *c, struct header *h)
+{
+	struct stamp t = { .no_year = 1 };
+	int64_t pid, tid;
+	if (!fixed(c, 2, &t.mo) || !eat(c, '-') || !fixed(c, 2, &t.d) || !eat(c, ' ') ||
+	    !clock_time(c, &t, ".") || !spaces(c) || !num(c, 1, 10, &pid) || !spaces(c) ||
+	    !num(c, 1, 10, &tid) || !eat(c, ' ') || c->i + 1 >= c->n)
+		return 0;
+	int lv = level_letter(c->s[c->i]);
+	c->i++;
+	if (!lv || !eat(c, ' ') || !stamp_set(&t, h) || !skip_past(c, ": "))
+		return 0;
+	spaces(c);
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* Apache: [Sun Dec 04 04:47:44 2005] [notice] msg; 2.4 also writes
+ * [module:level] and [pid N] (skipped). */
+static size_t fmt_apache(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!eat(c, '[') || !token(c) || !eat(c, ' ') || !month_name(c, &t.mo) ||
+	    !spaces(c) || !fixed(c, 2, &t.d) || !eat(c, ' ') || !clock_time(c, &t, ".") ||
+	    !eat(c, ' ') || !fixed(c, 4, &t.y) || !eat(c, ']') || !spaces(c) || !eat(c, '['))
+		return 0;
+	struct cur module = *c;   /* 2.4's "core:notice" */
+	while (module.i < module.n && module.s[module.i] != ']' && module.s[module.i] != ':')
+		module.i++;
+	if (eat(&module, ':'))
+		*c = module;
+	int lv = level_word(c, 1);
+	if (!lv || !eat(c, ']') || !stamp_set(&t, h))
+		return 0;
+	spaces(c);
+	if (eat_str(c, "[pid ") && skip_past(c, "]"))
+		spaces(c);
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* Proxifier: [10.30 16:49:06] chrome.exe - msg (no year). */
+static size_t fmt_proxifier(struct cur *c, struct header *h)
+{
+	struct stamp t = { .no_year = 1 };
+	if (!eat(c, '[') || !fixed(c, 2, &t.mo) || !eat(c, '.') || !fixed(c, 2, &t.d) ||
+	    !eat(c, ' ') || !clock_time(c, &t, "") || !eat(c, ']') || !spaces(c) ||
+	    !stamp_set(&t, h) || !skip_past(c, " - "))
+		return 0;
+	spaces(c);
+	return c->i;
+}
+
+/* HealthApp: 20171223-22:15:29:606|Step_LSC|30002312|msg. */
+static size_t fmt_healthapp(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	int64_t f[4];   /* H:M:S:ms, not zero-padded: "22:16:0:119" */
+	if (!fixed(c, 4, &t.y) || !fixed(c, 2, &t.mo) || !fixed(c, 2, &t.d) || !eat(c, '-'))
+		return 0;
+	for (int k = 0; k < 4; k++)
+		if (!num(c, 1, k == 3 ? 3 : 2, &f[k]) || !eat(c, k == 3 ? '|' : ':'))
+			return 0;
+	t.H = (int)f[0], t.M = (int)f[1], t.S = (int)f[2], t.ms = (int)f[3];
+	if (!stamp_set(&t, h))
+		return 0;
+	for (int k = 0; k < 2; k++) {   /* component, pid */
+		while (c->i < c->n && c->s[c->i] != '|')
+			c->i++;
+		if (!eat(c, '|'))
+			return 0;
+	}
+	return c->i;
+}
+
+/* An ISO timestamp and a level: "2024-01-02 03:04:05,678 INFO msg", also
+ * "[INFO]". */
+static size_t fmt_iso_level(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!iso(c, &t) || !eat(c, ' ') || !stamp_set(&t, h))
+		return 0;
+	int bracket = eat(c, '[');
+	int lv = level_word(c, 0);
+	if (!lv || (bracket && !eat(c, ']')) || (c->i < c->n && !spaces(c)))
+		return 0;
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* Any ISO-8601 timestamp: 2024-01-02T03:04:05.123+02:00 msg. */
+static size_t fmt_iso(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!iso(c, &t) || !stamp_set(&t, h))
+		return 0;
+	if (c->i < c->n && !spaces(c))
+		return 0;
+	return c->i;
+}
+
+/* The classes of a format's first byte, to skip formats that cannot
+ * match without calling them (most lines of a traceback match none). */
+enum {
+	B_DIGIT = 1, B_UPPER = 2, B_BRACKET = 4, B_OTHER = 8,
+	B_NONBLANK = B_DIGIT | B_UPPER | B_BRACKET | B_OTHER,
+};
+
+static int byte_class(const struct cur *c)
+{
+	if (c->i >= c->n || is_space(c->s[c->i]))
+		return 0;
+	char ch = c->s[c->i];
+	return is_digit(ch) ? B_DIGIT : ch >= 'A' && ch <= 'Z' ? B_UPPER :
+	       ch == '[' ? B_BRACKET : B_OTHER;
+}
+
+/* Most specific first: a line votes in detection for the first format
+ * that parses it, and the per-line fallback tries them in this order, so a
+ * format whose lines another also accepts (every ISO-stamped line is
+ * "iso") must come before that one. */
+static const struct format {
+	const char *name;
+	size_t (*parse)(struct cur *c, struct header *h);
+	int first;   /* byte_class()es a line in it can start with */
+} formats[] = {
+	{ "sglang", fmt_sglang, B_BRACKET },
+	{ "vllm", fmt_vllm, B_UPPER },
+	{ "glog", fmt_glog, B_BRACKET | B_UPPER },
+	{ "ascend", fmt_ascend, B_BRACKET },
+	{ "python-basic", fmt_pylog, B_UPPER },
+	{ "uvicorn", fmt_uvicorn, B_UPPER },
+	{ "python", fmt_python, B_DIGIT },
+	{ "loguru", fmt_loguru, B_DIGIT },
+	{ "zookeeper", fmt_zookeeper, B_DIGIT },
+	{ "hadoop", fmt_hadoop, B_DIGIT },
+	{ "openstack", fmt_openstack, B_NONBLANK },
+	{ "windows", fmt_windows, B_DIGIT },
+	{ "journal", fmt_journal, B_DIGIT },
+	{ "syslog", fmt_syslog, B_UPPER },
+	{ "thunderbird", fmt_thunderbird, B_NONBLANK },
+	{ "bgl", fmt_bgl, B_NONBLANK },
+	{ "hdfs", fmt_hdfs, B_DIGIT },
+	{ "spark", fmt_spark, B_DIGIT },
+	{ "android", fmt_android, B_DIGIT },
+	{ "apache", fmt_apache, B_BRACKET },
+	{ "proxifier", fmt_proxifier, B_BRACKET },
+	{ "healthapp", fmt_healthapp, B_DIGIT },
+	{ "hpc", fmt_hpc, B_DIGIT },
+	{ "iso-level", fmt_iso_level, B_DIGIT },
+	{ "iso", fmt_iso, B_DIGIT },
+};
+
+#define NFORMATS ((int)(sizeof(formats) / sizeof(formats[0])))
+
+const char *prefix_format_name(int fmt)
+{
+	return fmt >= 0 && fmt < NFORMATS ? formats[fmt].name : "none";
+}
+
+/* vLLM's process prefix "(VllmWorker rank=2 pid=4711) ": a name, then
+ * key=value fields separated by blanks or ", ", one of them pid=N.  The
+ * tag is the name and the fields before pid=. */
+static size_t vllm_process(struct cur *pc, size_t *tag, size_t *tag_len)
+{
+	struct cur c = *pc;   /* moved back into *pc on success only */
+	if (!eat(&c, '('))
+		return 0;
+	size_t name = c.i, tag_end = 0;
+	int pid = 0, closed = 0;
+	while (!closed && c.i < c.n && c.i - pc->i < 200) {
+		size_t key = c.i;
+		while (c.i < c.n && (is_alpha(c.s[c.i]) || is_digit(c.s[c.i]) || c.s[c.i] == '_'))
+			c.i++;
+		if (c.i == key)
+			return 0;
+		if (eat(&c, '=')) {
+			if (c.i - key == 4 && memcmp(c.s + key, "pid", 3) == 0 && !pid) {
+				pid = 1;
+				tag_end = key;
+			}
+			size_t val = c.i;
+			while (c.i < c.n && c.s[c.i] != ' ' && c.s[c.i] != ',' && c.s[c.i] != ')')
+				c.i++;
+			if (c.i == val)
+				return 0;
+		} else if (key != name) {
+			return 0;  /* only the name stands without a value */
+		}
+		closed = eat(&c, ')');
+		if (!closed) {
+			eat(&c, ',');
+			if (!eat(&c, ' '))
+				return 0;
+		}
+	}
+	if (!pid || !closed)
+		return 0;
+	while (tag_end > name && (c.s[tag_end - 1] == ' ' || c.s[tag_end - 1] == ','))
+		tag_end--;
+	*tag = name;
+	*tag_len = tag_end - name;
+	eat(&c, ' ');
+	*pc = c;
+	return 1;
+}
+
+/* torchrun's per-rank prefix "[rank3]:" or "[default0]:". */
+static size_t torchrun(struct cur *c, size_t *tag, size_t *tag_len)
+{
+	size_t i0 = c->i;
+	if (!eat(c, '['))
+		return 0;
+	while (c->i < c->n && (is_alpha(c->s[c->i]) || c->s[c->i] == '_'))
+		c->i++;
+	int64_t rank;
+	if (c->i == i0 + 1 || !num(c, 1, 6, &rank) || !eat(c, ']') || !eat(c, ':')) {
+		c->i = i0;
+		return 0;
+	}
+	*tag = i0 + 1;
+	*tag_len = c->i - 2 - *tag;
+	eat(c, ' ');
+	return 1;
+}
+
+/* Try format f on the text at c (after any process prefix), whose first
+ * byte is of class cls. */
+static int try_format(int f, struct cur c, int cls, struct header *h)
+{
+	if (!(formats[f].first & cls))
+		return 0;
+	struct header t = { .ts_ms = TS_NONE };
+	size_t off = formats[f].parse(&c, &t);
+	if (!off)
+		return 0;
+	h->ts_ms = t.ts_ms;
+	h->ts_no_year = t.ts_no_year;
+	h->level = t.level;
+	h->format = (uint16_t)f;
+	h->msg_off = (uint32_t)off;
+	if (t.tag_len && !h->tag_len) {
+		h->tag_off = t.tag_off;
+		h->tag_len = t.tag_len;
+	}
+	return 1;
+}
+
+/* Reset h and take off the process prefixes, outermost first (vLLM's may
+ * carry torchrun's); the outermost gives the tag. */
+static struct cur process_prefixes(const char *line, size_t len, struct header *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->ts_ms = TS_NONE;
+	h->format = PREFIX_NONE;
+	struct cur c = { line, len, 0 };
+	for (int k = 0; k < 2; k++) {
+		size_t tag, tag_len;
+		if (!vllm_process(&c, &tag, &tag_len) && !torchrun(&c, &tag, &tag_len))
+			break;
+		if (!h->tag_len) {
+			h->tag_off = (uint32_t)tag;
+			h->tag_len = (uint32_t)tag_len;
+		}
+	}
+	h->msg_off = (uint32_t)c.i;
+	return c;
 }
 
 void prefix_parse(int fmt, const char *line, size_t len, struct header *h)
 {
-	(void)fmt, (void)line, (void)len;
-	memset(h, 0, sizeof(*h));
-	h->ts_ms = TS_NONE;
+	struct cur c = process_prefixes(line, len, h);
+	int cls = byte_class(&c);
+	if (!cls)
+		return;
+	if (fmt >= 0 && fmt < NFORMATS && try_format(fmt, c, cls, h))
+		return;
+	for (int f = 0; f < NFORMATS; f++)
+		if (f != fmt && try_format(f, c, cls, h))
+			return;
+}
+
+int prefix_detect(const char *const *lines, const size_t *lens, size_t n)
+{
+	/* Each line votes for the first format in the table that parses it:
+	 * counting every format that parses a line would let the generic
+	 * "iso" outvote the specific formats of an ISO-stamped file. */
+	size_t votes[NFORMATS] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		struct header h;
+		prefix_parse(-1, lines[i], lens[i], &h);
+		if (h.format != PREFIX_NONE)
+			votes[h.format]++;
+	}
+	int best = -1;
+	for (int f = 0; f < NFORMATS; f++)
+		if (votes[f] && (best < 0 || votes[f] > votes[best]))
+			best = f;
+	return best;
 }
 
 int64_t prefix_year_offset_ms(int year)
 {
-	(void)year;
-	return 0;
+	/* Aligned on March 1: see prefix.h for what that means in leap years. */
+	return (days_from_civil(year, 3, 1) - days_from_civil(1970, 3, 1)) * MS_PER_DAY;
 }
 
 int year_of_time(time_t t)
@@ -39,8 +1061,25 @@ int year_of_time(time_t t)
 	return tm.tm_year + 1900;
 }
 
-const char *prefix_format_name(int fmt)
+void prefix_format_ts(int64_t ms, char *buf)
 {
-	(void)fmt;
-	return "none";
+	int64_t days = ms / MS_PER_DAY, rem = ms % MS_PER_DAY;
+	if (rem < 0) {
+		rem += MS_PER_DAY;
+		days--;
+	}
+	/* civil_from_days, the inverse of days_from_civil. */
+	int64_t z = days + 719468;
+	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153;
+	int64_t d = doy - (153 * mp + 2) / 5 + 1;
+	int64_t m = mp < 10 ? mp + 3 : mp - 9;
+	int64_t y = yoe + era * 400 + (m <= 2);
+	snprintf(buf, PREFIX_TS_SIZE, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ",
+		 (long long)y, (long long)m, (long long)d, (long long)(rem / 3600000),
+		 (long long)(rem / 60000 % 60), (long long)(rem / 1000 % 60),
+		 (long long)(rem % 1000));
 }

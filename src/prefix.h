@@ -4,7 +4,17 @@
  * The header format is detected once per file from its first lines
  * (prefix_detect); each line is then parsed with that format first and the
  * others as a fallback, because real logs mix formats (an SGLang log holds
- * uvicorn lines and bare traceback lines). */
+ * uvicorn lines and bare traceback lines).
+ *
+ * Process prefixes that wrap another header are taken off first and give
+ * the tag: vLLM's "(VllmWorker rank=2 pid=4711) " and torchrun's
+ * "[rank3]:".  Tags are normalised so that the same process compares equal
+ * across runs: vLLM's pid= and everything after it (Ray's ip=) is dropped,
+ * so "(VllmWorker rank=2 pid=4711)" gives "VllmWorker rank=2" and
+ * "(EngineCore_DP0 pid=812)" gives "EngineCore_DP0".  An SGLang header's
+ * "[2025-03-08 12:29:29 DP0 TP3 EP3]" gives "DP0 TP3 EP3".  The outermost
+ * tag wins.  Components, thread names and pids of other formats are not
+ * tags: they differ from line to line. */
 #ifndef DDX_PREFIX_H
 #define DDX_PREFIX_H
 
@@ -13,6 +23,8 @@
 #include <time.h>
 
 #define TS_NONE INT64_MIN
+/* header.format of a line no format matched. */
+#define PREFIX_NONE 0xffff
 
 enum level {
 	LV_NONE = 0, LV_TRACE, LV_DEBUG, LV_INFO, LV_NOTICE,
@@ -24,26 +36,42 @@ struct header {
 	int64_t ts_ms;       /* ms since the epoch (UTC as written), or TS_NONE */
 	uint8_t level;       /* enum level */
 	uint8_t ts_no_year;  /* timestamp lacked a year: 1970 was assumed */
-	uint16_t format;     /* which format matched (index into the table) */
+	uint16_t format;     /* which format matched (index into the table),
+				or PREFIX_NONE */
 	uint32_t msg_off;    /* message starts here within the line */
 	uint32_t tag_off;    /* rank/process tag, e.g. "TP3", "VllmWorker rank=2" */
 	uint32_t tag_len;    /* 0 when the line has none */
 };
 
-/* Pick the header format that parses most of the n sample lines. */
+/* Pick the header format of a file from n sample lines: the format that
+ * is the best fit (the first in the table that parses it) of most lines,
+ * the earlier in the table on a tie; -1 when none parses any. */
 int prefix_detect(const char *const *lines, const size_t *lens, size_t n);
 
 /* Parse one line.  fmt is prefix_detect's answer (or -1 for none).  Always
- * fills h; a line with no recognised header has msg_off 0, TS_NONE and
- * LV_NONE.  Never reads past len. */
+ * fills h; a line with no recognised header has TS_NONE, LV_NONE and
+ * msg_off 0, or just past a process prefix it had.  Never reads past len:
+ * the line need not be NUL-terminated and may hold any bytes. */
 void prefix_parse(int fmt, const char *line, size_t len, struct header *h);
 
-/* The year to give year-less timestamps: from other lines of the file that
- * had one, else from the file's modification time.  Adds the offset from
- * 1970 to ts_ms of a header with ts_no_year. */
+/* The offset to add to a ts_no_year timestamp (parsed as 1970) to move it
+ * to the same month and day of `year`.  Exact for common years; for a leap
+ * year it is exact from March 1 on, while January and February come out
+ * one day late (one constant cannot follow both calendars), and a
+ * year-less Feb 29 (read as 1970-03-01) comes out as March 1.  The year
+ * comes from other lines of the file that had one, else from the file's
+ * modification time (see log.c). */
 int64_t prefix_year_offset_ms(int year);
+/* The UTC calendar year of t. */
 int year_of_time(time_t t);
 
+/* Write ms as ISO-8601 UTC with milliseconds ("2025-03-08T12:29:29.000Z")
+ * into buf, which holds at least PREFIX_TS_SIZE bytes. */
+#define PREFIX_TS_SIZE 64
+void prefix_format_ts(int64_t ms, char *buf);
+
+/* The name of format fmt ("sglang", "vllm", ...); "none" when out of
+ * range. */
 const char *prefix_format_name(int fmt);
 
 #endif

@@ -1,36 +1,283 @@
-/* rules.c — STUB until the `rules` branch is merged: no built-in rules,
- * no rule files, nothing ever matches.  Learned milestones still work. */
+/* rules.c — parsing rule files and matching rules against templates.  See
+ * rules.h for the file format.
+ *
+ * Patterns are compiled in PCRE2's byte mode (no UTF checks: log text may
+ * be any bytes) and JIT-compiled where the library supports it; pcre2_match
+ * then uses the JIT code by itself. */
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include "rules.h"
 
+#include <pcre2.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "util.h"
+#include "input.h"
 
-int rules_builtin(struct ruleset *rs)
+/* Rule files are small; this only bounds a mistaken --rules huge.log. */
+#define RULES_MAX_SIZE ((size_t)16 << 20)
+
+static void rule_free(struct rule *r)
 {
-	rs->r = NULL;
-	rs->n = rs->cap = 0;
-	return 0;
-}
-
-int rules_load(struct ruleset *rs, const char *path)
-{
-	(void)rs;
-	return error("cannot read rules from '%s': rule files are not supported yet", path);
+	free(r->name);
+	free(r->engine);
+	free(r->pattern);
+	pcre2_code_free(r->re);
 }
 
 void rules_free(struct ruleset *rs)
 {
 	if (!rs)
 		return;
+	for (size_t i = 0; i < rs->n; i++)
+		rule_free(&rs->r[i]);
 	free(rs->r);
-	rs->r = NULL;
-	rs->n = rs->cap = 0;
+	memset(rs, 0, sizeof(*rs));
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Trim blanks from both ends of [*s, *s + *n). */
+static void trim(const char **s, size_t *n)
+{
+	while (*n && is_blank(**s))
+		(*s)++, (*n)--;
+	while (*n && is_blank((*s)[*n - 1]))
+		(*n)--;
+}
+
+static char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+static int has_control(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* Parse "[engine]" into *engine (replacing the previous one). */
+static int parse_section(const char *s, size_t n, char **engine, const char *path, size_t lineno)
+{
+	if (n < 3 || s[n - 1] != ']')
+		return error("%s:%zu: expected '[ENGINE]'", path, lineno);
+	s++, n -= 2;
+	trim(&s, &n);
+	for (size_t i = 0; i < n; i++)
+		if (is_blank(s[i]) || s[i] == '[' || s[i] == ']' || (unsigned char)s[i] < 0x20)
+			return error("%s:%zu: engine names are one word, like [sglang]", path, lineno);
+	if (n == 0)
+		return error("%s:%zu: empty engine name", path, lineno);
+	free(*engine);
+	*engine = xstrndup(s, n);
+	return 0;
+}
+
+/* Parse "step|final NAME: PATTERN" into r. */
+static int parse_rule(const char *s, size_t n, const char *engine, struct rule *r,
+		      const char *path, size_t lineno)
+{
+	size_t kw = 0;
+	while (kw < n && !is_blank(s[kw]))
+		kw++;
+	int final;
+	if (kw == 4 && memcmp(s, "step", 4) == 0)
+		final = 0;
+	else if (kw == 5 && memcmp(s, "final", 5) == 0)
+		final = 1;
+	else
+		return error("%s:%zu: expected 'step NAME: PATTERN', 'final NAME: PATTERN' or '[ENGINE]'",
+			     path, lineno);
+	if (!engine)
+		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);
+	const char *name = s + kw, *colon = memchr(name, ':', n - kw);
+	if (!colon)
+		return error("%s:%zu: missing ':' between the milestone name and the pattern",
+			     path, lineno);
+	size_t name_len = (size_t)(colon - name);
+	const char *pat = colon + 1;
+	size_t pat_len = n - (size_t)(pat - s);
+	trim(&name, &name_len);
+	trim(&pat, &pat_len);
+	if (name_len == 0 || has_control(name, name_len))
+		return error("%s:%zu: missing or invalid milestone name", path, lineno);
+	if (pat_len == 0)
+		return error("%s:%zu: empty pattern", path, lineno);
+	int errcode;
+	PCRE2_SIZE erroff;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, pat_len, 0, &errcode, &erroff, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(errcode, msg, sizeof(msg));
+		return error("%s:%zu: bad pattern: %s at offset %zu", path, lineno,
+			     (const char *)msg, (size_t)erroff);
+	}
+	/* Without JIT support this fails and matching is interpreted. */
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	r->name = xstrndup(name, name_len);
+	r->engine = xstrdup(engine);
+	r->final = final;
+	r->re = re;
+	r->pattern = xstrndup(pat, pat_len);
+	return 0;
+}
+
+static int same_rule(const struct rule *a, const struct rule *b)
+{
+	return strcmp(a->name, b->name) == 0 && strcmp(a->engine, b->engine) == 0;
+}
+
+int rules_parse(struct ruleset *rs, const char *path, const char *text, size_t len)
+{
+	struct ruleset add = { 0 };
+	size_t *lines = NULL, lines_cap = 0;
+	char *engine = NULL;
+	size_t pos = 0, lineno = 0;
+	int rc = 0;
+	while (pos < len && rc == 0) {
+		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+		pos += n + 1;
+		lineno++;
+		trim(&s, &n);
+		if (n == 0 || s[0] == '#')
+			continue;
+		if (memchr(s, '\0', n)) {
+			rc = error("%s:%zu: NUL byte in a rule file", path, lineno);
+		} else if (s[0] == '[') {
+			rc = parse_section(s, n, &engine, path, lineno);
+		} else {
+			struct rule r;
+			rc = parse_rule(s, n, engine, &r, path, lineno);
+			for (size_t i = 0; rc == 0 && i < add.n; i++)
+				if (same_rule(&add.r[i], &r)) {
+					rc = error("%s:%zu: milestone '%s' of [%s] is already defined on line %zu",
+						   path, lineno, r.name, r.engine, lines[i]);
+					rule_free(&r);
+				}
+			if (rc == 0) {
+				GROW(add.r, add.cap, add.n + 1);
+				GROW(lines, lines_cap, add.n + 1);
+				lines[add.n] = lineno;
+				add.r[add.n++] = r;
+			}
+		}
+	}
+	free(engine);
+	free(lines);
+	if (rc < 0) {
+		rules_free(&add);
+		return -1;
+	}
+	/* The new rules go first, so that a user's rule wins over a built-in
+	 * one matching the same template; the rules they replace go away. */
+	for (size_t i = 0; i < rs->n; i++) {
+		size_t k = 0;
+		while (k < add.n && !same_rule(&add.r[k], &rs->r[i]))
+			k++;
+		if (k < add.n) {
+			rule_free(&rs->r[i]);
+		} else {
+			GROW(add.r, add.cap, add.n + 1);
+			add.r[add.n++] = rs->r[i];
+		}
+	}
+	free(rs->r);
+	*rs = add;
+	return 0;
+}
+
+int rules_load(struct ruleset *rs, const char *path)
+{
+	struct input in;
+	if (input_open(&in, path, RULES_MAX_SIZE) < 0)
+		return -1;
+	int rc = rules_parse(rs, path, in.data, in.size);
+	input_close(&in);
+	return rc;
+}
+
+int rules_builtin(struct ruleset *rs)
+{
+	for (size_t i = 0; i < rules_builtin_count; i++) {
+		const struct rules_file *f = &rules_builtin_files[i];
+		if (rules_parse(rs, f->path, f->text, strlen(f->text)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The user's rule file, or NULL when there is no place for one.  The XDG
+ * spec says a relative XDG_CONFIG_HOME is to be ignored. */
+static char *user_rules_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	struct buf b = { 0 };
+	if (xdg && xdg[0] == '/')
+		buf_printf(&b, "%s/ddx/rules", xdg);
+	else if (home && home[0])
+		buf_printf(&b, "%s/.config/ddx/rules", home);
+	return b.p;
+}
+
+int rules_init(struct ruleset *rs, char *const *files, size_t nfiles)
+{
+	memset(rs, 0, sizeof(*rs));
+	if (rules_builtin(rs) < 0)
+		goto fail;
+	char *user = user_rules_path();
+	if (user && access(user, F_OK) == 0 && rules_load(rs, user) < 0) {
+		free(user);
+		goto fail;
+	}
+	free(user);
+	for (size_t i = 0; i < nfiles; i++)
+		if (rules_load(rs, files[i]) < 0)
+			goto fail;
+	return 0;
+fail:
+	rules_free(rs);
+	return -1;
+}
+
+/* Match the rules for which generic == (engine is "generic") against every
+ * template; returns whether any matched. */
+static int match_pass(const struct ruleset *rs, const struct tmpl_table *tt, int32_t *out,
+		      int generic, pcre2_match_data *md)
+{
+	int any = 0;
+	for (size_t id = 0; id < tt->n; id++) {
+		const struct tmpl *t = &tt->t[id];
+		out[id] = -1;
+		for (size_t i = 0; i < rs->n; i++) {
+			const struct rule *r = &rs->r[i];
+			if ((strcmp(r->engine, RULES_GENERIC) == 0) != generic)
+				continue;
+			if (pcre2_match(r->re, (PCRE2_SPTR)t->text, t->len, 0, 0, md, NULL) >= 0) {
+				out[id] = (int32_t)i;
+				any = 1;
+				break;
+			}
+		}
+	}
+	return any;
 }
 
 void rules_match(const struct ruleset *rs, const struct tmpl_table *tt, int32_t *out)
 {
-	(void)rs;
-	for (size_t id = 0; id < tt->n; id++)
-		out[id] = -1;
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	if (!md)
+		die("out of memory");
+	if (!match_pass(rs, tt, out, 0, md))
+		match_pass(rs, tt, out, 1, md);
+	pcre2_match_data_free(md);
 }

@@ -3,7 +3,21 @@
  *
  * Built-in rule files (rules/ENGINE.rules) are compiled into the binary;
  * --rules FILE adds rules or overrides built-in ones of the same name.
- * Rules run once per distinct template, never per line. */
+ * Rules run once per distinct template, never per line.
+ *
+ * A rule file is lines of text:
+ *
+ *   # a comment (also blank lines)
+ *   [sglang]                              the engine of the rules below
+ *   step  weights loaded: Load weight end\b
+ *   final server ready: fired up and ready to roll
+ *
+ * "step NAME: PATTERN" is a milestone, "final NAME: PATTERN" one that means
+ * the run is up.  NAME runs to the first ':' and may not contain one;
+ * PATTERN is the rest of the line without surrounding blanks, a PCRE2
+ * pattern searched (not anchored) in the template text: the message with
+ * variable tokens replaced by placeholders, so patterns should name the
+ * constant words.  Engine and milestone names are compared exactly. */
 #ifndef DDX_RULES_H
 #define DDX_RULES_H
 
@@ -17,6 +31,7 @@ struct rule {
 	char *engine;     /* "sglang", "vllm", "generic", ... */
 	int final;        /* reaching it means the run is up (server ready) */
 	void *re;         /* compiled pattern (pcre2_code *) */
+	char *pattern;    /* its source text */
 };
 
 struct ruleset {
@@ -24,15 +39,40 @@ struct ruleset {
 	size_t n, cap;
 };
 
+/* The engine whose rules are a fallback: see rules_match. */
+#define RULES_GENERIC "generic"
+
 /* Load the built-in rules.  Returns 0, or -1 after printing an error. */
 int rules_builtin(struct ruleset *rs);
 /* Add the rules of a file; a rule with the name and engine of an existing
  * one replaces it.  Errors name the file and line, return -1. */
 int rules_load(struct ruleset *rs, const char *path);
+/* Add the rules in text[0..len), as rules_load does for a file; path only
+ * names the text in errors ("ddx: path:12: ...").  The rules of one text
+ * are tried in their order, before those of earlier texts. */
+int rules_parse(struct ruleset *rs, const char *path, const char *text, size_t len);
+/* Everything a command uses: the built-in rules, then the user's file
+ * $XDG_CONFIG_HOME/ddx/rules (~/.config/ddx/rules) if it exists, then each
+ * of files[0..nfiles).  Returns 0, or -1 after printing an error; rs is
+ * then empty but must still be freed. */
+int rules_init(struct ruleset *rs, char *const *files, size_t nfiles);
+/* Free the rules (rs itself belongs to the caller).  Accepts an empty or
+ * zeroed ruleset. */
 void rules_free(struct ruleset *rs);
 
 /* For every template of tt: out[id] = index of the first rule whose
- * pattern matches its text, or -1. */
+ * pattern matches its text, or -1.  Rules of the engine "generic" count
+ * only when no rule of another engine matched any template of tt: generic
+ * words ("started", "ready") would otherwise crowd a log that has real
+ * milestones. */
 void rules_match(const struct ruleset *rs, const struct tmpl_table *tt, int32_t *out);
+
+/* The built-in rule files, generated from rules/ENGINE.rules by the Makefile. */
+struct rules_file {
+	const char *path;   /* "rules/sglang.rules" */
+	const char *text;
+};
+extern const struct rules_file rules_builtin_files[];
+extern const size_t rules_builtin_count;
 
 #endif

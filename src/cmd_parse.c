@@ -1,0 +1,131 @@
+/* cmd_parse.c — `ddx parse`: what ddx understood of each line's header.
+ * A plumbing command: users run it to see why a line got no timestamp,
+ * level or rank, and the end-to-end tests use it to check the prefix
+ * stage. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "prefix.h"
+
+/* Print "-" for an empty field, else the text made safe. */
+static void put_field(const char *s, size_t n)
+{
+	if (n)
+		put_text(stdout, s, n);
+	else
+		putchar('-');
+}
+
+static void print_text(const struct log *lg, int with_path)
+{
+	struct buf scratch = { 0 };
+	for (size_t i = 0; i < lg->nlines; i++) {
+		struct line ln;
+		struct header h;
+		char ts[PREFIX_TS_SIZE] = "-";
+		log_line(lg, i, &ln, &h, &scratch);
+		if (with_path) {
+			put_text(stdout, lg->in.path, strlen(lg->in.path));
+			putchar('\t');
+		}
+		if (lg->ts[i] != TS_NONE)
+			prefix_format_ts(lg->ts[i], ts);
+		const char *lv = level_name(lg->level[i]);
+		printf("%zu\t%s\t", i + 1, ts);
+		put_field(lv, strlen(lv));
+		putchar('\t');
+		put_field(ln.text + h.tag_off, h.tag_len);
+		putchar('\t');
+		put_text(stdout, ln.text + h.msg_off, ln.len - h.msg_off);
+		putchar('\n');
+	}
+	buf_free(&scratch);
+}
+
+/* A JSON string, or null when empty. */
+static void put_json_or_null(const char *s, size_t n)
+{
+	if (n)
+		put_json_string(stdout, s, n);
+	else
+		fputs("null", stdout);
+}
+
+static void print_json(const struct log *lg, int first)
+{
+	struct buf scratch = { 0 };
+	printf("%s{\"path\": ", first ? "" : ",\n ");
+	put_json_string(stdout, lg->in.path, strlen(lg->in.path));
+	printf(", \"format\": \"%s\", \"lines\": [", prefix_format_name(lg->format));
+	for (size_t i = 0; i < lg->nlines; i++) {
+		struct line ln;
+		struct header h;
+		log_line(lg, i, &ln, &h, &scratch);
+		printf("%s\n  {\"line\": %zu, \"ts\": ", i ? "," : "", i + 1);
+		if (lg->ts[i] != TS_NONE) {
+			char ts[PREFIX_TS_SIZE];
+			prefix_format_ts(lg->ts[i], ts);
+			printf("\"%s\"", ts);
+		} else {
+			fputs("null", stdout);
+		}
+		const char *lv = level_name(lg->level[i]);
+		printf(", \"level\": ");
+		put_json_or_null(lv, strlen(lv));
+		printf(", \"tag\": ");
+		put_json_or_null(ln.text + h.tag_off, h.tag_len);
+		printf(", \"format\": \"%s\", \"msg_off\": %u, \"msg\": ",
+		       prefix_format_name(h.format), h.msg_off);
+		put_json_string(stdout, ln.text + h.msg_off, ln.len - h.msg_off);
+		putchar('}');
+	}
+	printf("\n ]}");
+	buf_free(&scratch);
+}
+
+int cmd_parse(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int json = 0, jobs = default_jobs(), c;
+	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'J': json = 1; break;
+		case 'j': jobs = parse_jobs(optarg); break;
+		default: return EXIT_TROUBLE;
+		}
+	}
+	int nlogs = argc - optind;
+	if (nlogs < 1) {
+		print_command_help(find_command("parse"));
+		return EXIT_TROUBLE;
+	}
+	if (json)
+		printf("{\"schema\": 1, \"files\": [");
+	/* One log at a time: the output of each is complete before the next
+	 * is read, and the templates are not needed. */
+	for (int i = 0; i < nlogs; i++) {
+		struct tmpl_table tt;
+		struct log lg;
+		tmpl_init(&tt);
+		if (log_load(&lg, argv[optind + i], i, LOG_FULL, jobs, &tt) < 0) {
+			tmpl_free(&tt);
+			return EXIT_TROUBLE;
+		}
+		if (json)
+			print_json(&lg, i == 0);
+		else
+			print_text(&lg, nlogs > 1);
+		log_free(&lg);
+		tmpl_free(&tt);
+	}
+	if (json)
+		printf("]}\n");
+	return 0;
+}

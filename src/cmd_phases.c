@@ -1,0 +1,690 @@
+/* cmd_phases.c — `ddx phases`: the milestone timeline of one log.
+ *
+ * Each milestone (rule) that occurs is one row, however many ranks print
+ * it: its first and last line over the ranks, the time it was first
+ * reached, the step since the previous milestone, and how many ranks of
+ * the kind that print it got there.  Above the table a summary answers the
+ * question of someone looking at a silent server: is it up, and if not,
+ * what was the last thing it did and how long ago. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "prefix.h"
+#include "rules.h"
+
+/* Longest message shown in a text row, in characters. */
+#define MSG_WIDTH 64
+/* Most missing ranks named in text under a row, and ranks in the header. */
+#define MISSING_SHOWN 8
+#define RANKS_SHOWN 16
+
+struct row {
+	int32_t rule;
+	size_t first, last;    /* earliest and latest first occurrence over the tags */
+	uint64_t count;        /* lines matching, over all tags */
+	size_t reached, total; /* tags that printed it, of the tags of their kinds */
+	size_t *tag_first;     /* per tag (0 = untagged): first line, or SIZE_MAX */
+};
+
+struct timeline {
+	const struct log *lg;
+	const struct ruleset *rs;
+	size_t ntags;          /* lg->ntags, at least 1 (tag 0 = untagged) */
+	uint32_t *family;      /* per tag: tags alike but for their numbers share one */
+	size_t *order;         /* tags 1..ntags-1 in natural order (TP2 before TP10) */
+	struct row *rows;      /* in order of first line, as they were made */
+	size_t nrows;
+	int64_t first_ts, last_ts;
+	size_t up;             /* index of the last final row, or SIZE_MAX */
+};
+
+/* Tags that differ only in their digits ("TP3", "TP7"; "Worker pid=41",
+ * "Worker pid=57") are ranks of one kind; the untagged lines are a kind of
+ * their own. */
+static void make_families(struct timeline *tl)
+{
+	const struct log *lg = tl->lg;
+	char **keys = xcalloc(tl->ntags, sizeof(*keys));
+	tl->family = xcalloc(tl->ntags, sizeof(*tl->family));
+	for (size_t t = 1; t < tl->ntags; t++) {
+		keys[t] = xstrdup(lg->tags[t]);
+		for (char *p = keys[t]; *p; p++)
+			if (*p >= '0' && *p <= '9')
+				*p = '#';
+		size_t k = 1;
+		while (k < t && strcmp(keys[k], keys[t]) != 0)
+			k++;
+		tl->family[t] = (uint32_t)k;
+	}
+	for (size_t t = 1; t < tl->ntags; t++)
+		free(keys[t]);
+	free(keys);
+}
+
+/* Whether tag t is of a kind (family) of which some tag printed row w:
+ * those are the ranks expected to print it. */
+static int of_kind(const struct timeline *tl, const struct row *w, size_t t)
+{
+	for (size_t u = 0; u < tl->ntags; u++)
+		if (w->tag_first[u] != SIZE_MAX && tl->family[u] == tl->family[t])
+			return 1;
+	return 0;
+}
+
+/* Tag t's name; the untagged lines are a rank too when, say, a driver
+ * process logs untagged beside tagged workers. */
+static const char *tag_name(const struct timeline *tl, size_t t)
+{
+	return t ? tl->lg->tags[t] : "(untagged)";
+}
+
+/* The i-th tag in display order: untagged first, then natural order. */
+static size_t tag_at(const struct timeline *tl, size_t i)
+{
+	return i == 0 ? 0 : tl->order[i - 1];
+}
+
+/* strcmp, but runs of digits compare as numbers. */
+static int natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			char *ea, *eb;
+			unsigned long long x = strtoull(a, &ea, 10), y = strtoull(b, &eb, 10);
+			if (x != y)
+				return x < y ? -1 : 1;
+			a = ea, b = eb;
+		} else if (*a != *b) {
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		} else {
+			a++, b++;
+		}
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static const struct log *sort_log;   /* for cmp_tags: qsort has no context */
+
+static int cmp_tags(const void *a, const void *b)
+{
+	return natcmp(sort_log->tags[*(const size_t *)a], sort_log->tags[*(const size_t *)b]);
+}
+
+static void timeline_build(struct timeline *tl, const struct log *lg,
+			   const struct ruleset *rs, const int32_t *match)
+{
+	memset(tl, 0, sizeof(*tl));
+	tl->lg = lg;
+	tl->rs = rs;
+	tl->ntags = lg->ntags ? lg->ntags : 1;
+	tl->first_ts = tl->last_ts = TS_NONE;
+	make_families(tl);
+	tl->order = xmalloc(tl->ntags * sizeof(*tl->order));
+	for (size_t t = 1; t < tl->ntags; t++)
+		tl->order[t - 1] = t;
+	sort_log = lg;
+	qsort(tl->order, tl->ntags - 1, sizeof(*tl->order), cmp_tags);
+	size_t *row_of = xmalloc((rs->n ? rs->n : 1) * sizeof(*row_of));
+	for (size_t i = 0; i < rs->n; i++)
+		row_of[i] = SIZE_MAX;
+	for (size_t i = 0; i < lg->nlines; i++) {
+		if (lg->ts[i] != TS_NONE) {
+			if (tl->first_ts == TS_NONE)
+				tl->first_ts = lg->ts[i];
+			tl->last_ts = lg->ts[i];
+		}
+		int32_t r = match[lg->tid[i]];
+		if (r < 0)
+			continue;
+		if (row_of[r] == SIZE_MAX) {
+			tl->rows = xrealloc(tl->rows, (tl->nrows + 1) * sizeof(*tl->rows));
+			struct row *w = &tl->rows[tl->nrows];
+			memset(w, 0, sizeof(*w));
+			w->rule = r;
+			w->tag_first = xmalloc(tl->ntags * sizeof(*w->tag_first));
+			for (size_t t = 0; t < tl->ntags; t++)
+				w->tag_first[t] = SIZE_MAX;
+			row_of[r] = tl->nrows++;
+		}
+		struct row *w = &tl->rows[row_of[r]];
+		w->count++;
+		if (w->tag_first[lg->tag[i]] == SIZE_MAX) {
+			w->tag_first[lg->tag[i]] = i;
+			if (w->reached++ == 0)
+				w->first = i;
+			w->last = i;
+		}
+	}
+	free(row_of);
+	tl->up = SIZE_MAX;
+	for (size_t k = 0; k < tl->nrows; k++) {
+		struct row *w = &tl->rows[k];
+		for (size_t t = 0; t < tl->ntags; t++)
+			w->total += of_kind(tl, w, t);
+		if (rs->r[w->rule].final)
+			tl->up = k;
+	}
+}
+
+static void timeline_free(struct timeline *tl)
+{
+	for (size_t k = 0; k < tl->nrows; k++)
+		free(tl->rows[k].tag_first);
+	free(tl->rows);
+	free(tl->family);
+	free(tl->order);
+}
+
+/* The time of row k, and of the last row before it that has one (for the
+ * step); TS_NONE where the line has no timestamp. */
+static int64_t row_ts(const struct timeline *tl, size_t k)
+{
+	return tl->lg->ts[tl->rows[k].first];
+}
+
+static int64_t prev_ts(const struct timeline *tl, size_t k)
+{
+	while (k-- > 0)
+		if (row_ts(tl, k) != TS_NONE)
+			return row_ts(tl, k);
+	return TS_NONE;
+}
+
+/* "4.2s", "2m05s", "3h07m", "2d04h"; sign = "+" to mark an offset. */
+static void fmt_dur(char *out, size_t n, int64_t ms, const char *sign)
+{
+	const char *neg = ms < 0 ? "-" : sign;
+	uint64_t a = ms < 0 ? (uint64_t)-(ms + 1) + 1 : (uint64_t)ms, s = a / 1000;
+	if (a < 60000)
+		snprintf(out, n, "%s%llu.%llus", neg, (unsigned long long)s,
+			 (unsigned long long)(a % 1000 / 100));
+	else if (s < 3600)
+		snprintf(out, n, "%s%llum%02llus", neg, (unsigned long long)s / 60,
+			 (unsigned long long)s % 60);
+	else if (s < 86400)
+		snprintf(out, n, "%s%lluh%02llum", neg, (unsigned long long)s / 3600,
+			 (unsigned long long)s / 60 % 60);
+	else
+		snprintf(out, n, "%s%llud%02lluh", neg, (unsigned long long)s / 86400,
+			 (unsigned long long)s / 3600 % 24);
+}
+
+/* ts formatted by strftime's fmt, with ".mmm" added if ms, or "-". */
+static void fmt_ts(char *out, size_t n, int64_t ts, const char *fmt, int ms)
+{
+	if (ts == TS_NONE) {
+		snprintf(out, n, "-");
+		return;
+	}
+	int64_t msec = ts % 1000, sec = ts / 1000;
+	if (msec < 0)
+		msec += 1000, sec--;
+	time_t t = (time_t)sec;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	size_t len = strftime(out, n, fmt, &tm);
+	if (ms)
+		snprintf(out + len, n - len, ".%03d", (int)msec);
+}
+
+#define TS_HUMAN "%Y-%m-%d %H:%M:%S"
+#define TS_ISO "%Y-%m-%dT%H:%M:%S"
+
+/* Seconds since the file was last written, or -1 for stdin and pipes. */
+static double silent_s(const struct log *lg)
+{
+	struct stat st;
+	if (strcmp(lg->in.path, "-") == 0 || stat(lg->in.path, &st) < 0 || !S_ISREG(st.st_mode))
+		return -1;
+	int64_t now = (int64_t)time(NULL) * 1000;
+	int64_t mt = (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+	return now > mt ? (double)(now - mt) / 1000 : 0;
+}
+
+/* The message of line i (its text after the header). */
+static void line_message(const struct log *lg, size_t i, struct buf *scratch,
+			 const char **s, size_t *n)
+{
+	struct line ln;
+	struct header h;
+	log_line(lg, i, &ln, &h, scratch);
+	*s = ln.text + h.msg_off;
+	*n = ln.len - h.msg_off;
+}
+
+/* Write s[0..n) cut to at most width characters, the last being "…" when
+ * it was cut. */
+static void put_short(const char *s, size_t n, size_t width)
+{
+	size_t pos = 0, chars = 0, cut = 0;
+	while (pos < n) {
+		size_t l = utf8_seq_len((const unsigned char *)s + pos, n - pos);
+		if (l == 0)
+			l = 1;
+		if (chars == width - 1)
+			cut = pos;
+		if (++chars > width) {
+			put_text(stdout, s, cut);
+			fputs("\xe2\x80\xa6", stdout);
+			return;
+		}
+		pos += l;
+	}
+	put_text(stdout, s, n);
+}
+
+static void put_padded(const char *s, size_t width)
+{
+	size_t n = strlen(s);
+	put_text(stdout, s, n);
+	for (; n < width; n++)
+		putchar(' ');
+}
+
+/* "4/4", or the one tag that printed it ("" for untagged lines).  A
+ * milestone that one rank prints is usually one only rank 0 reports (vLLM
+ * logs most steps from TP0 alone): "1/4" would cry wolf. */
+static void fmt_ranks(const struct timeline *tl, const struct row *w, char *out, size_t n)
+{
+	if (w->reached > 1)
+		snprintf(out, n, "%zu/%zu", w->reached, w->total);
+	else
+		snprintf(out, n, "%s", tl->lg->tag[w->first] ? tl->lg->tags[tl->lg->tag[w->first]] : "");
+}
+
+/* Whether tag t should have printed row w and did not. */
+static int missing(const struct timeline *tl, const struct row *w, size_t t)
+{
+	return w->tag_first[t] == SIZE_MAX && of_kind(tl, w, t);
+}
+
+/* Print tags (natural order) for which keep() holds, separated by ", ",
+ * at most max of them (0 = all). */
+static void put_tags(const struct timeline *tl, const struct row *w, size_t max,
+		     int (*keep)(const struct timeline *, const struct row *, size_t))
+{
+	size_t shown = 0, more = 0;
+	for (size_t i = keep ? 0 : 1; i < tl->ntags; i++) {
+		size_t t = tag_at(tl, i);
+		if (keep && !keep(tl, w, t))
+			continue;
+		if (max && shown == max) {
+			more++;
+			continue;
+		}
+		printf("%s", shown++ ? ", " : "");
+		put_text(stdout, tag_name(tl, t), strlen(tag_name(tl, t)));
+	}
+	if (more)
+		printf(" and %zu more", more);
+}
+
+static void print_missing(const struct timeline *tl, const struct row *w, int indent)
+{
+	if (w->reached < 2 || w->reached == w->total)
+		return;
+	printf("%*s%snot reached by ", indent, "", C_YELLOW);
+	put_tags(tl, w, MISSING_SHOWN, missing);
+	printf("%s\n", C_RESET);
+}
+
+/* The last row tag t reached, or SIZE_MAX. */
+static size_t last_row_of(const struct timeline *tl, size_t t)
+{
+	for (size_t k = tl->nrows; k-- > 0;)
+		if (tl->rows[k].tag_first[t] != SIZE_MAX)
+			return k;
+	return SIZE_MAX;
+}
+
+/* For the ranks that did not reach the last milestone w, where each group
+ * of them stopped: the rank that hangs is usually the one to look at. */
+static void print_behind(const struct timeline *tl, const struct row *w)
+{
+	if (w->reached < 2 || w->reached == w->total)
+		return;
+	/* stop[t]: index of the last row t reached, nrows for none, or
+	 * SIZE_MAX for the tags that are not behind. */
+	size_t *stop = xmalloc(tl->ntags * sizeof(*stop));
+	for (size_t t = 0; t < tl->ntags; t++) {
+		size_t k = last_row_of(tl, t);
+		stop[t] = !missing(tl, w, t) ? SIZE_MAX : k == SIZE_MAX ? tl->nrows : k;
+	}
+	for (size_t key = 0; key <= tl->nrows; key++) {
+		size_t shown = 0, lo = SIZE_MAX, hi = 0;
+		for (size_t i = 0; i < tl->ntags; i++) {
+			size_t t = tag_at(tl, i);
+			if (stop[t] != key)
+				continue;
+			printf("%s", shown++ ? ", " : "behind: ");
+			put_text(stdout, tag_name(tl, t), strlen(tag_name(tl, t)));
+			if (key < tl->nrows) {
+				size_t line = tl->rows[key].tag_first[t];
+				lo = line < lo ? line : lo;
+				hi = line > hi ? line : hi;
+			}
+		}
+		if (!shown)
+			continue;
+		if (key == tl->nrows) {
+			printf(" reached no milestone\n");
+			continue;
+		}
+		const char *name = tl->rs->r[tl->rows[key].rule].name;
+		printf(" stopped after \"");
+		put_text(stdout, name, strlen(name));
+		printf(lo == hi ? "\" (line %zu)\n" : "\" (lines %zu-%zu)\n", lo + 1, hi + 1);
+	}
+	free(stop);
+}
+
+static void print_summary(const struct timeline *tl)
+{
+	const struct log *lg = tl->lg;
+	char a[40], b[40], d[32];
+	put_text(stdout, lg->in.path, strlen(lg->in.path));
+	printf(": %zu lines", lg->nlines);
+	if (tl->first_ts != TS_NONE) {
+		fmt_ts(a, sizeof(a), tl->first_ts, TS_HUMAN, 0);
+		fmt_ts(b, sizeof(b), tl->last_ts, TS_HUMAN, 0);
+		fmt_dur(d, sizeof(d), tl->last_ts - tl->first_ts, "");
+		printf(", %s to %s (%s)", a, b, d);
+	}
+	putchar('\n');
+	if (tl->ntags > 1) {
+		printf("%zu ranks/processes: ", tl->ntags - 1);
+		put_tags(tl, NULL, RANKS_SHOWN, NULL);
+		putchar('\n');
+	}
+	if (tl->nrows == 0) {
+		printf("no milestones recognised; rules can be added with --rules FILE\n");
+		return;
+	}
+	const struct row *last = &tl->rows[tl->nrows - 1];
+	const struct row *w = tl->up != SIZE_MAX ? &tl->rows[tl->up] : last;
+	const char *name = tl->rs->r[w->rule].name;
+	printf("%s%s%s: %s\"", tl->up != SIZE_MAX ? C_GREEN : C_RED,
+	       tl->up != SIZE_MAX ? "up" : "NOT UP", C_RESET,
+	       tl->up != SIZE_MAX ? "" : "last milestone ");
+	put_text(stdout, name, strlen(name));
+	printf("\" at line %zu", w->first + 1);
+	if (lg->ts[w->first] != TS_NONE && tl->first_ts != TS_NONE) {
+		fmt_dur(d, sizeof(d), lg->ts[w->first] - tl->first_ts, "+");
+		printf(" (%s)", d);
+	}
+	if (w->total > 1)
+		printf(", %zu/%zu ranks", w->reached, w->total);
+	putchar('\n');
+	if (tl->up != SIZE_MAX) {
+		/* Up, but the log went on to other milestones (shutdown?). */
+		if (last != w) {
+			name = tl->rs->r[last->rule].name;
+			printf("last milestone \"");
+			put_text(stdout, name, strlen(name));
+			printf("\" at line %zu", last->first + 1);
+			if (lg->ts[last->first] != TS_NONE) {
+				fmt_dur(d, sizeof(d), lg->ts[last->first] - tl->first_ts, "+");
+				printf(" (%s)", d);
+			}
+			putchar('\n');
+		}
+		return;
+	}
+	print_behind(tl, last);
+	size_t after = lg->nlines - 1 - last->last;
+	if (after == 0) {
+		printf("it is the last line of the log\n");
+	} else {
+		printf("then %zu more line%s", after, after == 1 ? "" : "s");
+		if (lg->ts[last->last] != TS_NONE && tl->last_ts != TS_NONE) {
+			fmt_dur(d, sizeof(d), tl->last_ts - lg->ts[last->last], "");
+			printf(" over %s", d);
+		}
+		/* The last line that says something (a few back at most):
+		 * logs often end in blank lines. */
+		struct buf scratch = { 0 };
+		const char *msg;
+		size_t n, i = lg->nlines;
+		do {
+			line_message(lg, --i, &scratch, &msg, &n);
+			while (n && (*msg == ' ' || *msg == '\t'))
+				msg++, n--;
+		} while (n == 0 && i > last->last + 1 && i + 20 > lg->nlines);
+		printf("; the last, line %zu: ", i + 1);
+		put_short(msg, n, MSG_WIDTH);
+		buf_free(&scratch);
+		putchar('\n');
+	}
+	double silent = silent_s(lg);
+	if (silent >= 86400) {
+		printf("file last written over a day ago\n");
+	} else if (silent >= 0) {
+		fmt_dur(d, sizeof(d), (int64_t)(silent * 1000), "");
+		printf("file last written %s ago\n", d);
+	}
+}
+
+static void print_text(const struct timeline *tl)
+{
+	const struct log *lg = tl->lg;
+	print_summary(tl);
+	if (tl->nrows == 0)
+		return;
+	/* The ranks column only when some row has something to say there. */
+	size_t wline = 4, wname = 9, wranks = 0;
+	char s[64];
+	for (size_t k = 0; k < tl->nrows; k++) {
+		const struct row *w = &tl->rows[k];
+		size_t n = strlen(tl->rs->r[w->rule].name);
+		wname = n > wname ? n : wname;
+		n = (size_t)snprintf(s, sizeof(s), w->last > w->first ? "%zu-%zu" : "%zu",
+				     w->first + 1, w->last + 1);
+		wline = n > wline ? n : wline;
+		fmt_ranks(tl, w, s, sizeof(s));
+		n = strlen(s);
+		wranks = n > wranks ? n : wranks;
+	}
+	if (wranks && wranks < 5)
+		wranks = 5;
+	printf("\n%s%*s  %-8s  %8s  %8s  %-*s  ", C_BOLD, (int)wline, "line",
+	       "time", "offset", "step", (int)wname, "milestone");
+	if (wranks)
+		printf("%-*s  ", (int)wranks, "ranks");
+	printf("message%s\n", C_RESET);
+	struct buf scratch = { 0 };
+	for (size_t k = 0; k < tl->nrows; k++) {
+		const struct row *w = &tl->rows[k];
+		const struct rule *r = &tl->rs->r[w->rule];
+		int64_t ts = row_ts(tl, k), prev = prev_ts(tl, k);
+		char line[48], clock[32], off[32] = "-", step[32] = "", ranks[64];
+		snprintf(line, sizeof(line), w->last > w->first ? "%zu-%zu" : "%zu",
+			 w->first + 1, w->last + 1);
+		fmt_ts(clock, sizeof(clock), ts, "%H:%M:%S", 0);
+		if (ts != TS_NONE) {
+			fmt_dur(off, sizeof(off), ts - tl->first_ts, "+");
+			if (prev != TS_NONE)
+				fmt_dur(step, sizeof(step), ts - prev, "+");
+		}
+		fmt_ranks(tl, w, ranks, sizeof(ranks));
+		printf("%*s  %-8s  %8s  %8s  %s", (int)wline, line, clock, off, step,
+		       r->final ? C_GREEN : "");
+		put_padded(r->name, wname);
+		printf("%s  ", r->final ? C_RESET : "");
+		if (wranks) {
+			printf("%s", w->reached < w->total ? C_YELLOW : "");
+			put_padded(ranks, wranks);
+			printf("%s  ", w->reached < w->total ? C_RESET : "");
+		}
+		const char *msg;
+		size_t n;
+		line_message(lg, w->first, &scratch, &msg, &n);
+		while (n && (*msg == ' ' || *msg == '\t'))
+			msg++, n--;
+		put_short(msg, n, MSG_WIDTH);
+		putchar('\n');
+		print_missing(tl, w, (int)wline + 2);
+	}
+	buf_free(&scratch);
+}
+
+static void put_json_ts(int64_t ts)
+{
+	char s[40];
+	if (ts == TS_NONE) {
+		printf("null");
+		return;
+	}
+	fmt_ts(s, sizeof(s), ts, TS_ISO, 1);
+	printf("\"%s\"", s);
+}
+
+static void put_json_secs(int64_t ms)
+{
+	printf("%.3f", (double)ms / 1000);
+}
+
+static void print_json(const struct timeline *tl)
+{
+	const struct log *lg = tl->lg;
+	printf("{\"schema\": 1,\n \"log\": {\"path\": ");
+	put_json_string(stdout, lg->in.path, strlen(lg->in.path));
+	printf(", \"lines\": %zu, \"first_ts\": ", lg->nlines);
+	put_json_ts(tl->first_ts);
+	printf(", \"last_ts\": ");
+	put_json_ts(tl->last_ts);
+	double silent = silent_s(lg);
+	if (silent >= 0)
+		printf(", \"silent_s\": %.3f", silent);
+	else
+		printf(", \"silent_s\": null");
+	printf(", \"ranks\": [");
+	for (size_t k = 0; k + 1 < tl->ntags; k++) {
+		printf("%s", k ? ", " : "");
+		put_json_string(stdout, lg->tags[tl->order[k]], strlen(lg->tags[tl->order[k]]));
+	}
+	printf("]},\n \"up\": %s,\n \"last\": ", tl->up != SIZE_MAX ? "true" : "false");
+	if (tl->nrows) {
+		const struct row *w = &tl->rows[tl->nrows - 1];
+		printf("{\"name\": ");
+		const char *name = tl->rs->r[w->rule].name;
+		put_json_string(stdout, name, strlen(name));
+		printf(", \"line\": %zu, \"lines_after\": %zu, \"seconds_after\": ", w->last + 1,
+		       lg->nlines - 1 - w->last);
+		if (lg->ts[w->last] != TS_NONE)
+			put_json_secs(tl->last_ts - lg->ts[w->last]);
+		else
+			printf("null");
+		printf("}");
+	} else {
+		printf("null");
+	}
+	printf(",\n \"milestones\": [");
+	struct buf scratch = { 0 };
+	for (size_t k = 0; k < tl->nrows; k++) {
+		const struct row *w = &tl->rows[k];
+		const struct rule *r = &tl->rs->r[w->rule];
+		int64_t ts = row_ts(tl, k), prev = prev_ts(tl, k);
+		printf("%s\n  {\"name\": ", k ? "," : "");
+		put_json_string(stdout, r->name, strlen(r->name));
+		printf(", \"engine\": ");
+		put_json_string(stdout, r->engine, strlen(r->engine));
+		printf(", \"final\": %s, \"line\": %zu, \"last_line\": %zu, \"ts\": ",
+		       r->final ? "true" : "false", w->first + 1, w->last + 1);
+		put_json_ts(ts);
+		printf(", \"last_ts\": ");
+		put_json_ts(lg->ts[w->last]);
+		printf(", \"offset_s\": ");
+		if (ts != TS_NONE)
+			put_json_secs(ts - tl->first_ts);
+		else
+			printf("null");
+		printf(", \"step_s\": ");
+		if (ts != TS_NONE && prev != TS_NONE)
+			put_json_secs(ts - prev);
+		else
+			printf("null");
+		printf(", \"count\": %llu, \"ranks_reached\": %zu, \"ranks_total\": %zu, \"missing\": [",
+		       (unsigned long long)w->count, w->reached, w->total);
+		int first = 1;
+		if (missing(tl, w, 0)) {
+			printf("null");
+			first = 0;
+		}
+		for (size_t k = 0; k + 1 < tl->ntags; k++) {
+			size_t t = tl->order[k];
+			if (!missing(tl, w, t))
+				continue;
+			printf("%s", first ? "" : ", ");
+			first = 0;
+			put_json_string(stdout, lg->tags[t], strlen(lg->tags[t]));
+		}
+		printf("], \"text\": ");
+		const char *msg;
+		size_t n;
+		line_message(lg, w->first, &scratch, &msg, &n);
+		put_json_string(stdout, msg, n);
+		putchar('}');
+	}
+	buf_free(&scratch);
+	printf("\n]}\n");
+}
+
+int cmd_phases(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int json = 0, jobs = default_jobs(), c;
+	char **files = xmalloc((size_t)argc * sizeof(*files));
+	size_t nfiles = 0;
+	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'J': json = 1; break;
+		case 'r': files[nfiles++] = optarg; break;
+		case 'j': jobs = parse_jobs(optarg); break;
+		default: free(files); return EXIT_TROUBLE;
+		}
+	}
+	if (argc - optind != 1) {
+		free(files);
+		print_command_help(find_command("phases"));
+		return EXIT_TROUBLE;
+	}
+	struct ruleset rs;
+	int rc = rules_init(&rs, files, nfiles);
+	free(files);
+	if (rc < 0) {
+		rules_free(&rs);
+		return EXIT_TROUBLE;
+	}
+	struct tmpl_table tt;
+	struct log lg;
+	tmpl_init(&tt);
+	if (log_load(&lg, argv[optind], 0, LOG_FULL, jobs, &tt) < 0) {
+		tmpl_free(&tt);
+		rules_free(&rs);
+		return EXIT_TROUBLE;
+	}
+	int32_t *match = xmalloc((tt.n ? tt.n : 1) * sizeof(*match));
+	rules_match(&rs, &tt, match);
+	struct timeline tl;
+	timeline_build(&tl, &lg, &rs, match);
+	if (json)
+		print_json(&tl);
+	else
+		print_text(&tl);
+	timeline_free(&tl);
+	free(match);
+	log_free(&lg);
+	tmpl_free(&tt);
+	rules_free(&rs);
+	return 0;
+}

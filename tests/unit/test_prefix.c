@@ -1,0 +1,441 @@
+/* test_prefix.c — the header formats, levels, tags, timestamps, detection
+ * and hostile input of the prefix stage. */
+#include <stdlib.h>
+
+#include "prefix.h"
+#include "test.h"
+
+/* Parse from an exact-size heap copy, so that AddressSanitizer catches a
+ * read past len (lines are not NUL-terminated). */
+static struct header parse_n(int fmt, const char *s, size_t n, char **copy)
+{
+	struct header h;
+	*copy = malloc(n ? n : 1);
+	memcpy(*copy, s, n);
+	prefix_parse(fmt, *copy, n, &h);
+	return h;
+}
+
+struct want {
+	const char *line;
+	const char *format;
+	const char *ts;       /* ISO, NULL for none */
+	int level;
+	const char *tag;      /* "" for none */
+	const char *msg;
+};
+
+static const struct want cases[] = {
+	/* SGLang */
+	{ "[2025-03-08 12:29:29 TP1] Load weight begin. avail mem=78.77 GB", "sglang",
+	  "2025-03-08T12:29:29.000Z", LV_NONE, "TP1", "Load weight begin. avail mem=78.77 GB" },
+	{ "[2025-03-08 12:29:29 DP0 TP3 EP3] msg", "sglang",
+	  "2025-03-08T12:29:29.000Z", LV_NONE, "DP0 TP3 EP3", "msg" },
+	{ "[2025-03-08 12:29:29] server_args=ServerArgs(x=1)", "sglang",
+	  "2025-03-08T12:29:29.000Z", LV_NONE, "", "server_args=ServerArgs(x=1)" },
+	{ "[2026-03-08 12:29:29] INFO file.py:123: msg", "sglang",
+	  "2026-03-08T12:29:29.000Z", LV_INFO, "", "msg" },
+	{ "[2026-02-26 05:19:58 TP0] WARNING model_config.py:1025: Transformers 5.3", "sglang",
+	  "2026-02-26T05:19:58.000Z", LV_WARN, "TP0", "Transformers 5.3" },
+	{ "[2025-03-08 12:29:29] INFO:     127.0.0.1:50 - \"GET /health HTTP/1.1\" 200 OK", "sglang",
+	  "2025-03-08T12:29:29.000Z", LV_INFO, "", "127.0.0.1:50 - \"GET /health HTTP/1.1\" 200 OK" },
+	{ "[2026-02-26 05:20:07 TP7] [AR] All-reduce call path: NCCL", "sglang",
+	  "2026-02-26T05:20:07.000Z", LV_NONE, "TP7", "[AR] All-reduce call path: NCCL" },
+	{ "[2025-03-08 12:29:29 TP0] INFO is not a header here", "sglang",
+	  "2025-03-08T12:29:29.000Z", LV_NONE, "TP0", "INFO is not a header here" },
+	/* vLLM, and its process prefixes as tags without the pid */
+	{ "INFO 03-07 12:29:02 __init__.py:190] Automatically detected platform cuda.", "vllm",
+	  "1970-03-07T12:29:02.000Z", LV_INFO, "", "Automatically detected platform cuda." },
+	{ "INFO 03-07 12:29:02 [core.py:61] msg", "vllm",
+	  "1970-03-07T12:29:02.000Z", LV_INFO, "", "msg" },
+	{ "(VllmWorker rank=2 pid=4711) INFO 03-07 12:29:02 [core.py:61] msg", "vllm",
+	  "1970-03-07T12:29:02.000Z", LV_INFO, "VllmWorker rank=2", "msg" },
+	{ "(EngineCore_0 pid=812) WARNING 08-01 17:36:24 [x.py:1] w", "vllm",
+	  "1970-08-01T17:36:24.000Z", LV_WARN, "EngineCore_0", "w" },
+	{ "(EngineCore_DP0 pid=812) ERROR 08-01 17:36:24 [x.py:1] e", "vllm",
+	  "1970-08-01T17:36:24.000Z", LV_ERROR, "EngineCore_DP0", "e" },
+	{ "(Worker_TP1 pid=99) DEBUG 08-01 17:36:24 [x.py:1] d", "vllm",
+	  "1970-08-01T17:36:24.000Z", LV_DEBUG, "Worker_TP1", "d" },
+	{ "(RayWorkerWrapper pid=5512, ip=10.0.0.2) CRITICAL 08-01 17:36:24 [x.py:1] c", "vllm",
+	  "1970-08-01T17:36:24.000Z", LV_FATAL, "RayWorkerWrapper", "c" },
+	{ "(VllmWorkerProcess pid=1646375) INFO 04-18 14:12:27 x.py:5] ok", "vllm",
+	  "1970-04-18T14:12:27.000Z", LV_INFO, "VllmWorkerProcess", "ok" },
+	{ "(APIServer pid=1) INFO 04-16 11:16:06 [utils.py:299] ", "vllm",
+	  "1970-04-16T11:16:06.000Z", LV_INFO, "APIServer", "" },
+	{ "(APIServer pid=1) INFO 04-16 11:16:06 [utils.py:299]        art", "vllm",
+	  "1970-04-16T11:16:06.000Z", LV_INFO, "APIServer", "       art" },
+	{ "(VllmWorker rank=0 pid=12)   File \"x.py\", line 1, in f", "none",
+	  NULL, LV_NONE, "VllmWorker rank=0", "  File \"x.py\", line 1, in f" },
+	{ "(APIServer pid=1) INFO:     Started server process [1]", "uvicorn",
+	  NULL, LV_INFO, "APIServer", "Started server process [1]" },
+	{ "(pid=77) plain", "none", NULL, LV_NONE, "", "plain" },
+	{ "(root) CMD (run-parts)", "none", NULL, LV_NONE, "", "(root) CMD (run-parts)" },
+	/* torchrun, alone and around other headers */
+	{ "[rank3]: Traceback (most recent call last):", "none",
+	  NULL, LV_NONE, "rank3", "Traceback (most recent call last):" },
+	{ "[default0]:[2025-03-08 12:29:29 TP0] msg", "sglang",
+	  "2025-03-08T12:29:29.000Z", LV_NONE, "default0", "msg" },
+	{ "[rank5]:[W117 10:35:51.960159117 compiler_depend.ts:207] Warning: x", "glog",
+	  "1970-01-17T10:35:51.960Z", LV_WARN, "rank5", "Warning: x" },
+	{ "(EngineCore pid=6890) [rank0]:W0803 21:48:43.773000 6890 torch/_inductor/utils.py:1731] SMs",
+	  "glog", "1970-08-03T21:48:43.773Z", LV_WARN, "EngineCore", "SMs" },
+	/* glog and c10 */
+	{ "I0223 00:36:54.123456  1234 file.cc:12] msg", "glog",
+	  "1970-02-23T00:36:54.123Z", LV_INFO, "", "msg" },
+	{ "F0223 00:36:54.123456 1 a/b.cc:12] boom", "glog",
+	  "1970-02-23T00:36:54.123Z", LV_FATAL, "", "boom" },
+	{ "[W socket.cpp:436] [c10d] The server socket has failed", "glog",
+	  NULL, LV_WARN, "", "[c10d] The server socket has failed" },
+	/* Python logging, uvicorn, loguru */
+	{ "INFO:root:msg", "python-basic", NULL, LV_INFO, "", "msg" },
+	{ "WARNING:torch.distributed.run:x y", "python-basic", NULL, LV_WARN, "", "x y" },
+	{ "2024-01-02 03:04:05,678 - name - INFO - msg", "python",
+	  "2024-01-02T03:04:05.678Z", LV_INFO, "", "msg" },
+	{ "2024-01-02 03:04:05,678 - ERROR - msg", "python",
+	  "2024-01-02T03:04:05.678Z", LV_ERROR, "", "msg" },
+	{ "2026-08-01 21:21:48,181 - INFO - autotuner.py:651 - flashinfer.jit: go", "python",
+	  "2026-08-01T21:21:48.181Z", LV_INFO, "", "flashinfer.jit: go" },
+	{ "2024-01-02 03:04:05,678 INFO msg", "iso-level",
+	  "2024-01-02T03:04:05.678Z", LV_INFO, "", "msg" },
+	{ "2024-01-02 03:04:05,678 [WARNING] msg", "iso-level",
+	  "2024-01-02T03:04:05.678Z", LV_WARN, "", "msg" },
+	{ "INFO:     Started server process [1234]", "uvicorn",
+	  NULL, LV_INFO, "", "Started server process [1234]" },
+	{ "WARNING:  Invalid HTTP request received.", "uvicorn",
+	  NULL, LV_WARN, "", "Invalid HTTP request received." },
+	{ "ERROR:    Exception in ASGI application", "uvicorn",
+	  NULL, LV_ERROR, "", "Exception in ASGI application" },
+	{ "CRITICAL: x", "uvicorn", NULL, LV_FATAL, "", "x" },
+	{ "ERROR: not uvicorn's padding", "none", NULL, LV_NONE, "", "ERROR: not uvicorn's padding" },
+	{ "2024-01-02 03:04:05.678 | INFO     | mod:fn:12 - msg", "loguru",
+	  "2024-01-02T03:04:05.678Z", LV_INFO, "", "msg" },
+	/* ISO-8601 with fractions and zones, journalctl, syslog */
+	{ "2024-01-02T03:04:05.123+02:00 msg", "iso",
+	  "2024-01-02T01:04:05.123Z", LV_NONE, "", "msg" },
+	{ "2024-01-02T03:04:05Z msg", "iso", "2024-01-02T03:04:05.000Z", LV_NONE, "", "msg" },
+	{ "2024-01-02T03:04:05.123456789-0530 msg", "iso",
+	  "2024-01-02T08:34:05.123Z", LV_NONE, "", "msg" },
+	{ "2024-01-02 03:04:05.5 msg", "iso", "2024-01-02T03:04:05.500Z", LV_NONE, "", "msg" },
+	{ "2024-01-02T03:04:05+0000 host unit[1]: msg", "journal",
+	  "2024-01-02T03:04:05.000Z", LV_NONE, "", "msg" },
+	{ "2024-01-02T03:04:05.5+01:00 host kernel: oops", "journal",
+	  "2024-01-02T02:04:05.500Z", LV_NONE, "", "oops" },
+	{ "Jun 14 15:16:01 host prog[123]: msg", "syslog",
+	  "1970-06-14T15:16:01.000Z", LV_NONE, "", "msg" },
+	{ "Jun  4 15:16:01 combo sshd(pam_unix)[19939]: check pass; user unknown", "syslog",
+	  "1970-06-04T15:16:01.000Z", LV_NONE, "", "check pass; user unknown" },
+	/* Loghub formats, on lines written for this test */
+	{ "03-17 16:13:38.811  1702  2395 D WindowManager: opening app", "android",
+	  "1970-03-17T16:13:38.811Z", LV_DEBUG, "", "opening app" },
+	{ "03-17 16:13:50.107 23650 23685 V AudioManager: isMusicActive...", "android",
+	  "1970-03-17T16:13:50.107Z", LV_TRACE, "", "isMusicActive..." },
+	{ "[Sun Dec 04 04:47:44 2005] [notice] workerEnv.init() ok", "apache",
+	  "2005-12-04T04:47:44.000Z", LV_NOTICE, "", "workerEnv.init() ok" },
+	{ "[Sun Dec 04 04:47:44.123456 2005] [core:error] [pid 12:tid 3] AH00001: x", "apache",
+	  "2005-12-04T04:47:44.123Z", LV_ERROR, "", "AH00001: x" },
+	{ "- 1117838570 2005.06.03 R02-M1-N0-C:J12-U11 2005-06-03-15.42.50.675872 "
+	  "R02-M1-N0-C:J12-U11 RAS KERNEL INFO cache parity error corrected", "bgl",
+	  "2005-06-03T15:42:50.675Z", LV_INFO, "", "cache parity error corrected" },
+	{ "081109 203615 148 INFO dfs.DataNode$PacketResponder: PacketResponder 1 ends", "hdfs",
+	  "2008-11-09T20:36:15.000Z", LV_INFO, "", "PacketResponder 1 ends" },
+	{ "134681 node-246 unix.hw state_change.unavailable 1077804742 1 Component x", "hpc",
+	  "2004-02-26T14:12:22.000Z", LV_NONE, "", "Component x" },
+	{ "2273811 full partition status 1060324505 -1 running", "hpc",
+	  "2003-08-08T06:35:05.000Z", LV_NONE, "", "running" },
+	{ "2015-10-18 18:01:47,978 INFO [main] org.apache.MRAppMaster: Created x", "hadoop",
+	  "2015-10-18T18:01:47.978Z", LV_INFO, "", "Created x" },
+	{ "20171223-22:15:29:606|Step_LSC|30002312|onStandStepChanged 3579", "healthapp",
+	  "2017-12-23T22:15:29.606Z", LV_NONE, "", "onStandStepChanged 3579" },
+	{ "20171223-22:16:0:19|Step_SPUtils|30002312| getToday", "healthapp",
+	  "2017-12-23T22:16:00.019Z", LV_NONE, "", " getToday" },
+	{ "Jul  1 09:01:06 calvisitor-10 Microsoft Word[10018]: FA||Url dealloc", "syslog",
+	  "1970-07-01T09:01:06.000Z", LV_NONE, "", "FA||Url dealloc" },
+	{ "nova-api.log.1.2017-05-16_13:53:08 2017-05-16 00:00:00.008 25746 INFO "
+	  "nova.osapi_compute.wsgi.server [req-38 113d - - -] 10.11.10.1 \"GET /v2\"", "openstack",
+	  "2017-05-16T00:00:00.008Z", LV_INFO, "", "10.11.10.1 \"GET /v2\"" },
+	{ "2017-05-16 00:00:10.302 2931 WARNING nova.virt.libvirt.driver [-] [instance: b9] x",
+	  "openstack", "2017-05-16T00:00:10.302Z", LV_WARN, "", "[instance: b9] x" },
+	{ "[10.30 16:49:06] chrome.exe - proxy.cse.cuhk.edu.hk:5070 open through proxy", "proxifier",
+	  "1970-10-30T16:49:06.000Z", LV_NONE, "", "proxy.cse.cuhk.edu.hk:5070 open through proxy" },
+	{ "17/06/09 20:10:40 INFO executor.CoarseGrainedExecutorBackend: Registered", "spark",
+	  "2017-06-09T20:10:40.000Z", LV_INFO, "", "Registered" },
+	{ "- 1131566461 2005.11.09 dn228 Nov 9 12:01:01 dn228/dn228 crond(pam_unix)[2915]: "
+	  "session closed", "thunderbird",
+	  "2005-11-09T12:01:01.000Z", LV_NONE, "", "session closed" },
+	{ "2016-09-28 04:30:30, Info                  CBS    Loaded Servicing Stack", "windows",
+	  "2016-09-28T04:30:30.000Z", LV_INFO, "", "Loaded Servicing Stack" },
+	{ "2015-07-29 19:04:29,071 - WARN  [SendWorker:1:QuorumCnxManager$SendWorker@688] - "
+	  "Send worker leaving thread", "zookeeper",
+	  "2015-07-29T19:04:29.071Z", LV_WARN, "", "Send worker leaving thread" },
+	/* Ascend */
+	{ "[ERROR] 2026-06-09-03:35:23 (PID:428723, Device:0, RankID:-1) ERR00100 PTA failed.",
+	  "ascend", "2026-06-09T03:35:23.000Z", LV_ERROR, "", "ERR00100 PTA failed." },
+	{ "[PID: 428723] 2026-06-09-03:35:23.635.715 AclNN_Parameter_Error(EZ1001): x", "ascend",
+	  "2026-06-09T03:35:23.635Z", LV_NONE, "", "AclNN_Parameter_Error(EZ1001): x" },
+	/* no header, garbage, truncated headers, impossible dates */
+	{ "", "none", NULL, LV_NONE, "", "" },
+	{ "Traceback (most recent call last):", "none",
+	  NULL, LV_NONE, "", "Traceback (most recent call last):" },
+	{ "  File \"/a.py\", line 3, in <module>", "none",
+	  NULL, LV_NONE, "", "  File \"/a.py\", line 3, in <module>" },
+	{ "[2025-03-08 12:29", "none", NULL, LV_NONE, "", "[2025-03-08 12:29" },
+	{ "[2025-03-08 12:29:29 TP1", "none", NULL, LV_NONE, "", "[2025-03-08 12:29:29 TP1" },
+	{ "[2025-13-08 12:29:29] month 13", "none", NULL, LV_NONE, "", "[2025-13-08 12:29:29] month 13" },
+	{ "[2025-03-08 25:29:29] hour 25", "none", NULL, LV_NONE, "", "[2025-03-08 25:29:29] hour 25" },
+	{ "INFO 03-07 12:29:02", "none", NULL, LV_NONE, "", "INFO 03-07 12:29:02" },
+	{ "(VllmWorker rank=2 pid=47", "none", NULL, LV_NONE, "", "(VllmWorker rank=2 pid=47" },
+	{ "[rank3]", "none", NULL, LV_NONE, "", "[rank3]" },
+	{ "[rank3]:", "none", NULL, LV_NONE, "rank3", "" },
+	{ "[aiter] import [module_aiter_enum]", "none",
+	  NULL, LV_NONE, "", "[aiter] import [module_aiter_enum]" },
+	{ "Jun 14", "none", NULL, LV_NONE, "", "Jun 14" },
+	{ "\xff\xfe[2025-03-08\x80", "none", NULL, LV_NONE, "", "\xff\xfe[2025-03-08\x80" },
+};
+
+static void test_cases(void)
+{
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct want *w = &cases[k];
+		char *copy, ts[PREFIX_TS_SIZE] = "";
+		struct header h = parse_n(-1, w->line, strlen(w->line), &copy);
+		if (h.ts_ms != TS_NONE)
+			prefix_format_ts(h.ts_ms, ts);
+		int ok = strcmp(prefix_format_name(h.format == PREFIX_NONE ? -1 : h.format), w->format) == 0 &&
+			 strcmp(ts, w->ts ? w->ts : "") == 0 && h.level == w->level &&
+			 h.tag_len == strlen(w->tag) && memcmp(copy + h.tag_off, w->tag, h.tag_len) == 0 &&
+			 h.msg_off <= strlen(w->line) && strcmp(w->line + h.msg_off, w->msg) == 0 &&
+			 h.ts_no_year == (w->ts && strncmp(w->ts, "1970", 4) == 0);
+		CHECK(ok);
+		if (!ok)
+			fprintf(stderr, "  line %zu \"%s\": format %s ts %s level %d tag \"%.*s\" msg \"%s\"\n",
+				k, w->line, prefix_format_name(h.format), ts, h.level, (int)h.tag_len,
+				copy + h.tag_off, w->line + h.msg_off);
+		free(copy);
+	}
+}
+
+/* Every prefix of every case line parses within its bounds (run under
+ * ASan, an over-read is a crash). */
+static void test_truncated(void)
+{
+	int bad = 0;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t n = strlen(cases[k].line);
+		for (size_t len = 0; len <= n; len++) {
+			char *copy;
+			struct header h = parse_n(-1, cases[k].line, len, &copy);
+			bad += h.msg_off > len || h.tag_off + h.tag_len > len;
+			free(copy);
+		}
+	}
+	CHECK_INT(bad, 0);
+}
+
+/* Case lines with random bytes overwritten (a fixed xorshift sequence, so
+ * failures reproduce): the results stay within the line. */
+static void test_mutated(void)
+{
+	static const char alphabet[] = "[]():- .,|0123456789TZ+\0\t\xff";
+	uint64_t x = 88172645463325252ULL;
+	int bad = 0;
+	for (int round = 0; round < 20000; round++) {
+		const char *src = cases[round % (sizeof(cases) / sizeof(cases[0]))].line;
+		size_t n = strlen(src);
+		char *buf = malloc(n ? n : 1);
+		memcpy(buf, src, n);
+		for (int k = 0; k < 3 && n; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			buf[x % n] = alphabet[(x >> 32) % (sizeof(alphabet) - 1)];
+		}
+		struct header h;
+		prefix_parse((int)(round % 30) - 2, buf, n, &h);
+		bad += h.msg_off > n || h.tag_off + h.tag_len > n ||
+		       (h.format != PREFIX_NONE && !strcmp(prefix_format_name(h.format), "none"));
+		free(buf);
+	}
+	CHECK_INT(bad, 0);
+}
+
+static void test_nul_bytes(void)
+{
+	char *copy;
+	static const char line[] = "[2025-03-08 12:29:29 TP1] a\0b";
+	struct header h = parse_n(-1, line, sizeof(line) - 1, &copy);
+	CHECK_STR(prefix_format_name(h.format), "sglang");
+	CHECK_INT(h.msg_off, 26);
+	CHECK_MEM(copy + h.tag_off, h.tag_len, "TP1");
+	free(copy);
+	static const char nul_ts[] = "[2025-03-08 12:\0" "9:29] x";
+	h = parse_n(-1, nul_ts, sizeof(nul_ts) - 1, &copy);
+	CHECK_INT(h.format, PREFIX_NONE);
+	CHECK_INT(h.msg_off, 0);
+	free(copy);
+	static const char nuls[] = "\0\0\0\0";
+	h = parse_n(-1, nuls, sizeof(nuls) - 1, &copy);
+	CHECK(h.ts_ms == TS_NONE);
+	CHECK_INT(h.msg_off, 0);
+	free(copy);
+}
+
+static void test_levels(void)
+{
+	static const struct { const char *line; int level; } lv[] = {
+		{ "INFO:r:m", LV_INFO }, { "WARN:r:m", LV_WARN }, { "WARNING:r:m", LV_WARN },
+		{ "ERROR:r:m", LV_ERROR }, { "CRITICAL:r:m", LV_FATAL }, { "FATAL:r:m", LV_FATAL },
+		{ "DEBUG:r:m", LV_DEBUG }, { "TRACE:r:m", LV_TRACE }, { "NOTICE:r:m", LV_NOTICE },
+		{ "info:r:m", LV_NONE },   /* Python writes levels in upper case */
+		{ "[Sun Dec 04 04:47:44 2005] [warn] m", LV_WARN },
+		{ "[Sun Dec 04 04:47:44 2005] [crit] m", LV_FATAL },
+		{ "[Sun Dec 04 04:47:44 2005] [emerg] m", LV_FATAL },
+		{ "[Sun Dec 04 04:47:44 2005] [debug] m", LV_DEBUG },
+		{ "[Sun Dec 04 04:47:44 2005] [bogus] m", LV_NONE },
+		{ "W0223 00:36:54.1 1 f.cc:1] m", LV_WARN },
+		{ "E0223 00:36:54.1 1 f.cc:1] m", LV_ERROR },
+		{ "03-17 16:13:38.811 1 2 I T: m", LV_INFO },
+		{ "03-17 16:13:38.811 1 2 W T: m", LV_WARN },
+		{ "03-17 16:13:38.811 1 2 E T: m", LV_ERROR },
+		{ "03-17 16:13:38.811 1 2 F T: m", LV_FATAL },
+		{ "03-17 16:13:38.811 1 2 A T: m", LV_FATAL },
+		{ "- 1 2005.06.03 R 2005-06-03-15.42.50.675872 R RAS APP SEVERE m", LV_NONE },
+		{ "- 1117838570 2005.06.03 R 2005-06-03-15.42.50.675872 R RAS APP SEVERE m", LV_ERROR },
+		{ "- 1117838570 2005.06.03 R 2005-06-03-15.42.50.675872 R RAS APP FAILURE m", LV_ERROR },
+		{ "2016-09-28 04:30:30, Warning   CBS  m", LV_WARN },
+		{ "2016-09-28 04:30:30, Error   CBS  m", LV_ERROR },
+	};
+	for (size_t k = 0; k < sizeof(lv) / sizeof(lv[0]); k++) {
+		char *copy;
+		struct header h = parse_n(-1, lv[k].line, strlen(lv[k].line), &copy);
+		CHECK_INT(h.level, lv[k].level);
+		if (h.level != lv[k].level)
+			fprintf(stderr, "  in \"%s\"\n", lv[k].line);
+		free(copy);
+	}
+	CHECK_STR(level_name(LV_WARN), "warning");
+	CHECK_STR(level_name(LV_NONE), "");
+	CHECK_STR(level_name(99), "");
+}
+
+static const char *fmt_of(const char *const *lines, size_t n)
+{
+	size_t lens[16];
+	for (size_t i = 0; i < n; i++)
+		lens[i] = strlen(lines[i]);
+	return prefix_format_name(prefix_detect(lines, lens, n));
+}
+
+static void test_detect(void)
+{
+	const char *sglang[] = {
+		"[2025-03-08 12:29:29] server_args=ServerArgs()",
+		"INFO 03-07 12:29:02 __init__.py:190] Automatically detected platform cuda.",
+		"[2025-03-08 12:29:30 TP0] Init torch distributed begin.",
+		"[2025-03-08 12:29:30 TP1] Init torch distributed begin.",
+		"INFO:     Started server process [1]",
+		"Traceback (most recent call last):",
+	};
+	CHECK_STR(fmt_of(sglang, 6), "sglang");
+	const char *vllm[] = {
+		"INFO 03-07 12:29:02 [__init__.py:239] Automatically detected platform cuda.",
+		"(VllmWorker rank=0 pid=1) INFO 03-07 12:29:03 [core.py:61] x",
+		"(VllmWorker rank=1 pid=2) INFO 03-07 12:29:03 [core.py:61] x",
+		"INFO:     Started server process [1]",
+	};
+	CHECK_STR(fmt_of(vllm, 4), "vllm");
+	/* Hadoop lines are also "iso-level" and "iso": the specific one wins. */
+	const char *hadoop[] = {
+		"2015-10-18 18:01:47,978 INFO [main] org.apache.A: Created",
+		"2015-10-18 18:01:48,963 INFO [main] org.apache.A: Executing",
+	};
+	CHECK_STR(fmt_of(hadoop, 2), "hadoop");
+	const char *plain[] = { "2024-01-02 03:04:05,678 INFO [x] msg", "2024-01-02 03:04:06,000 INFO y" };
+	CHECK_STR(fmt_of(plain, 2), "iso-level");
+	const char *none[] = { "hello", "", "  File \"x\"" };
+	CHECK_INT(prefix_detect(none, (size_t[]){ 5, 0, 11 }, 3), -1);
+	CHECK_INT(prefix_detect(none, NULL, 0), -1);
+	CHECK_STR(prefix_format_name(-1), "none");
+	CHECK_STR(prefix_format_name(PREFIX_NONE), "none");
+
+	/* The detected format goes first, then the others. */
+	char *copy;
+	const char *v = "INFO 03-07 12:29:02 [core.py:61] x";
+	struct header h;
+	for (int f = 0; f < 3; f++) {
+		h = parse_n(f, v, strlen(v), &copy);
+		CHECK_STR(prefix_format_name(h.format), "vllm");
+		free(copy);
+	}
+	h = parse_n(1000, v, strlen(v), &copy);
+	CHECK_STR(prefix_format_name(h.format), "vllm");
+	free(copy);
+}
+
+static int64_t civil_ms(const char *iso)
+{
+	/* Through the parser itself: "YYYY-MM-DDTHH:MM:SS.mmmZ". */
+	struct header h;
+	prefix_parse(-1, iso, strlen(iso), &h);
+	return h.ts_ms;
+}
+
+static void test_year(void)
+{
+	char buf[PREFIX_TS_SIZE];
+	struct { const char *ts1970; int year; const char *want; } ys[] = {
+		{ "1970-03-07T12:29:02Z", 2025, "2025-03-07T12:29:02.000Z" },
+		{ "1970-01-01T00:00:00Z", 2025, "2025-01-01T00:00:00.000Z" },
+		{ "1970-12-31T23:59:59.999Z", 2023, "2023-12-31T23:59:59.999Z" },
+		{ "1970-02-28T10:00:00Z", 2023, "2023-02-28T10:00:00.000Z" },
+		/* leap years: exact from March on ... */
+		{ "1970-03-01T00:00:00Z", 2024, "2024-03-01T00:00:00.000Z" },
+		{ "1970-12-31T12:00:00Z", 2024, "2024-12-31T12:00:00.000Z" },
+		{ "1970-03-07T12:29:02Z", 2000, "2000-03-07T12:29:02.000Z" },
+		/* ... January and February one day late (documented) */
+		{ "1970-01-15T08:00:00Z", 2024, "2024-01-16T08:00:00.000Z" },
+		{ "1970-06-14T15:16:01Z", 1970, "1970-06-14T15:16:01.000Z" },
+		{ "1970-06-14T15:16:01Z", 1969, "1969-06-14T15:16:01.000Z" },
+	};
+	for (size_t k = 0; k < sizeof(ys) / sizeof(ys[0]); k++) {
+		prefix_format_ts(civil_ms(ys[k].ts1970) + prefix_year_offset_ms(ys[k].year), buf);
+		CHECK_STR(buf, ys[k].want);
+	}
+	/* A year-less Feb 29 is 1970-03-01, so March 1 in any year. */
+	char *copy;
+	struct header h = parse_n(-1, "Feb 29 10:00:00 h p: m", 22, &copy);
+	prefix_format_ts(h.ts_ms + prefix_year_offset_ms(2024), buf);
+	CHECK_STR(buf, "2024-03-01T10:00:00.000Z");
+	free(copy);
+	CHECK_INT(year_of_time(0), 1970);
+	CHECK_INT(year_of_time(1741436969), 2025);
+}
+
+static void test_format_ts(void)
+{
+	char buf[PREFIX_TS_SIZE];
+	prefix_format_ts(0, buf);
+	CHECK_STR(buf, "1970-01-01T00:00:00.000Z");
+	prefix_format_ts(-1, buf);
+	CHECK_STR(buf, "1969-12-31T23:59:59.999Z");
+	prefix_format_ts(951782400123LL, buf);
+	CHECK_STR(buf, "2000-02-29T00:00:00.123Z");
+	prefix_format_ts(civil_ms("2025-03-08 12:29:29,456"), buf);
+	CHECK_STR(buf, "2025-03-08T12:29:29.456Z");
+	/* A zone's offset applies in both directions. */
+	CHECK(civil_ms("2024-01-02T03:04:05+02:00") == civil_ms("2024-01-02T01:04:05Z"));
+	CHECK(civil_ms("2024-01-02T03:04:05-02:30") == civil_ms("2024-01-02T05:34:05Z"));
+	CHECK(civil_ms("2024-01-01T00:30:00+01") == civil_ms("2023-12-31T23:30:00Z"));
+}
+
+int main(void)
+{
+	test_cases();
+	test_truncated();
+	test_mutated();
+	test_nul_bytes();
+	test_levels();
+	test_detect();
+	test_year();
+	test_format_ts();
+	return test_report();
+}
