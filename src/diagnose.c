@@ -1074,6 +1074,24 @@ static void find_silence(struct dx_state *st, struct diagnosis *d, const struct 
 
 /* ---- ranks ---- */
 
+/* Natural order: TP2 before TP10. */
+static int rank_cmp(const void *x, const void *y)
+{
+	const char *a = ((const struct dx_rank *)x)->name, *b = ((const struct dx_rank *)y)->name;
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			unsigned long long p = strtoull(a, (char **)&a, 10), q = strtoull(b, (char **)&b, 10);
+			if (p != q)
+				return p < q ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++, b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
 static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct walk *w)
 {
 	const struct log *bad = &st->logs[st->bad];
@@ -1112,6 +1130,7 @@ static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct wa
 		if (r[s].last_line != DX_NONE)
 			d->ranks[d->nranks++] = r[s];
 	free(r);
+	qsort(d->ranks, d->nranks, sizeof(*d->ranks), rank_cmp);
 	d->ranks_same = d->nranks > 1;
 	for (size_t k = 1; k < d->nranks && d->ranks_same; k++) {
 		const struct dx_rank *a = &d->ranks[0], *b = &d->ranks[k];

@@ -27,7 +27,9 @@
  *                           that says what was raised
  *   changed[].label         what the line is ("server_args")
  *   slow[].from_line, .to_line   the step's lines in the good log
- *   ranks[].last_line, .last_follow_line, .errors, .first_error_line
+ *   ranks[].last_milestone  the milestone's name (as in milestones[])
+ *   ranks[].last_milestone_line, .last_line, .last_follow_line, .errors,
+ *           .first_error_line
  *   ranks_same              every rank stopped at the same point
  * Line numbers are 1-based; a missing one is null. */
 #include "report.h"
@@ -315,20 +317,32 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	}
 	if (d->nranks > 1) {
 		section(f, "ranks");
-		fputc('\n', f);
-		for (size_t k = 0; k < d->nranks; k++) {
-			const struct dx_rank *r = &d->ranks[k];
-			fprintf(f, "    %-16s last line %5lld  ", r->name, (long long)r->last_line + 1);
-			if (r->last_milestone >= 0) {
-				fprintf(f, "milestone %5lld ", (long long)r->last_milestone + 1);
-				put_msg(f, bad, r->last_milestone, 50);
-			} else {
-				fprintf(f, "no milestone");
+		if (d->ranks_same) {
+			int64_t lo = d->ranks[0].last_line, hi = lo;
+			for (size_t k = 1; k < d->nranks; k++) {
+				lo = d->ranks[k].last_line < lo ? d->ranks[k].last_line : lo;
+				hi = d->ranks[k].last_line > hi ? d->ranks[k].last_line : hi;
 			}
-			if (r->errors)
-				fprintf(f, "  %s%u new errors from line %lld%s", C_RED, r->errors,
-					(long long)r->first_error + 1, C_RESET);
+			fprintf(f, "all %zu (%s..%s) last printed \"", d->nranks, d->ranks[0].name,
+				d->ranks[d->nranks - 1].name);
+			put_msg(f, bad, d->ranks[0].last_line, 50);
+			fprintf(f, "\" (lines %lld-%lld)\n", (long long)lo + 1, (long long)hi + 1);
+		} else {
 			fputc('\n', f);
+			for (size_t k = 0; k < d->nranks; k++) {
+				const struct dx_rank *r = &d->ranks[k];
+				fprintf(f, "    %-16s last line %5lld  ", r->name, (long long)r->last_line + 1);
+				if (r->last_milestone >= 0) {
+					fprintf(f, "milestone %5lld ", (long long)r->last_milestone + 1);
+					put_msg(f, bad, r->last_milestone, 50);
+				} else {
+					fprintf(f, "no milestone");
+				}
+				if (r->errors)
+					fprintf(f, "  %s%u new errors from line %lld%s", C_RED, r->errors,
+						(long long)r->first_error + 1, C_RESET);
+				fputc('\n', f);
+			}
 		}
 	}
 }
@@ -534,7 +548,18 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		fprintf(f, ", \"last_bad_line\": ");
 		json_line(f, r->last_follow);
 		fprintf(f, ", \"last_milestone\": ");
-		json_msg(f, bad, r->last_milestone);
+		if (r->last_milestone >= 0) {
+			uint32_t id = dx_bad_id(d, r->last_milestone);
+			const char *name = dx_template_text(d, id);
+			for (size_t m = 0; m < d->nms; m++)
+				if (d->ms[m].id == id)
+					name = ms_name(d, &d->ms[m]);
+			json_str(f, name);
+		} else {
+			fputs("null", f);
+		}
+		fprintf(f, ", \"last_milestone_line\": ");
+		json_line(f, r->last_milestone);
 		fprintf(f, ", \"last_line\": ");
 		json_line(f, r->last_line);
 		fprintf(f, ", \"last_follow_line\": ");
