@@ -38,7 +38,7 @@
 /* A number changed when it moved by this factor. */
 #define CHANGE_FACTOR 2.0
 
-enum { TB_NO, TB_START, TB_BODY, TB_EXC };
+enum { TB_NO, TB_START, TB_BODY, TB_EXC, TB_CHAIN };
 
 struct dx_state {
 	struct log *logs;
@@ -140,9 +140,10 @@ static int traceback_role(const char *t)
 		return TB_START;
 	if (is_exception_line(t))
 		return TB_EXC;
+	if (strstr(t, "During handling of the above exception") || strstr(t, "The above exception was the direct cause"))
+		return TB_CHAIN;
 	if (*t == ' ' || *t == '\t' || *t == '\0' || strncmp(t, "File \"", 6) == 0 ||
-	    strncmp(t, "frame #", 7) == 0 || strncmp(t, "During handling", 15) == 0 ||
-	    strncmp(t, "The above exception", 19) == 0 || strncmp(t, "Exception raised from", 21) == 0 ||
+	    strncmp(t, "frame #", 7) == 0 || strncmp(t, "Exception raised from", 21) == 0 ||
 	    t[strspn(t, "^~ ")] == '\0')
 		return TB_BODY;
 	return TB_NO;
@@ -511,7 +512,9 @@ static void build(struct dx_state *st, struct log *logs, size_t nlogs, struct tm
 	for (size_t c = 0; c < st->nc; c++) {
 		st->sev[c] = (uint8_t)severity_of(st->ctext[c], st->clevel[c]);
 		st->tb[c] = (uint8_t)traceback_role(st->ctext[c]);
-		st->hb[c] = (uint8_t)heartbeat_text(st->ctext[c]);
+		/* Blank lines and heartbeats say nothing about progress. */
+		st->hb[c] = (uint8_t)(heartbeat_text(st->ctext[c]) ||
+				      st->ctext[c][strspn(st->ctext[c], " \t")] == '\0');
 	}
 	learn_heartbeats(st);
 	learn_skeleton(st, st->ms);
@@ -583,7 +586,9 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 		uint32_t skipped = msum[j] - before - st->ms[id[i]];
 		if (lastg[s] >= 0 && msum[j] < before + st->ms[id[i]])
 			skipped = 0;   /* another bad stream shares this good one */
-		if (skipped > SKIP_FREE && (err[s] || 2 * own[s] < skipped))
+		/* The first match of a stream may skip the good run's start: bad
+		 * may be an excerpt, or a build with another preamble. */
+		if (skipped > SKIP_FREE && (err[s] || (lastg[s] >= 0 && 2 * own[s] < skipped)))
 			continue;
 		w->follow[i] = 1;
 		w->score++;
@@ -622,10 +627,16 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 			continue;
 		size_t j = i + 1;
 		int64_t summary = DX_NONE;
-		int isnew = novel(st, id[i]);
+		int isnew = novel(st, id[i]), chained = 0;
 		while (j < nb && st->tb[id[j]] != TB_NO) {
-			if (st->tb[id[j]] == TB_START && summary != DX_NONE)
+			/* "During handling of the above exception, another
+			 * exception occurred:" keeps a chain one finding. */
+			if (st->tb[id[j]] == TB_START && summary != DX_NONE && !chained)
 				break;   /* the next traceback */
+			if (st->tb[id[j]] == TB_CHAIN)
+				chained = 1;
+			if (st->tb[id[j]] == TB_START)
+				chained = 0;
 			if (st->tb[id[j]] == TB_EXC)
 				summary = (int64_t)j;
 			isnew |= novel(st, id[j]);
@@ -773,7 +784,11 @@ static int volatile_key(const char *k, size_t n)
 	for (size_t i = 0; i < n; i++)
 		low[i] = (char)tolower((unsigned char)k[i]);
 	low[n] = '\0';
-	return has_any(low, vk) || strcmp(low, "id") == 0;
+	static const char *const stop[] = { "id", "is", "are", "was", "of", "to", "in", "at", NULL };
+	for (const char *const *w = stop; *w; w++)
+		if (strcmp(low, *w) == 0)
+			return 1;
+	return has_any(low, vk);
 }
 
 static int same_text(const struct side *a, const struct value *va, const struct side *b, const struct value *vb)
@@ -860,12 +875,14 @@ static void compare_pair(struct dx_state *st, struct diagnosis *d, size_t *cap, 
 		if (same_text(&b, vb, &g, vg))
 			continue;
 		int t = vb->type;
-		if (t == V_HEX || t == V_ID || t == V_IP || t == V_URL || t == V_DATE || t == V_TIME)
+		if (t == V_HEX || t == V_ID || t == V_IP || t == V_URL || t == V_PATH || t == V_DATE || t == V_TIME)
 			continue;
+		/* Only named values: an unnamed number is a pid, a count, a
+		 * rank as often as it is a setting. */
 		const char *kn;
 		size_t kl;
 		value_key(&b, vb, &kn, &kl);
-		if (kl && volatile_key(kn, kl))
+		if (!kl || volatile_key(kn, kl))
 			continue;
 		int vary;
 		double spread;
@@ -992,26 +1009,24 @@ static void find_milestones(struct dx_state *st, struct diagnosis *d, const stru
 	free(bfirst);
 }
 
-/* Good milestone lines after the divergence that bad never reached, one
- * per template. */
+/* Good milestone lines after the divergence whose template bad never
+ * reached, one per template. */
 static void find_next(struct dx_state *st, struct diagnosis *d, const struct walk *w)
 {
 	const struct log *good = &st->logs[d->good];
-	uint8_t *reached = xcalloc(good->nlines ? good->nlines : 1, 1);
 	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
 	for (size_t i = 0; i < st->logs[st->bad].nlines; i++)
 		if (w->follow[i])
-			reached[w->b2g[i]] = 1;
+			seen[st->id[st->bad][i]] = 1;
 	size_t cap = 0;
 	for (size_t j = d->good_line >= 0 ? (size_t)d->good_line + 1 : 0; j < good->nlines; j++) {
 		uint32_t c = st->id[d->good][j];
-		if (!st->ms[c] || reached[j] || seen[c])
+		if (!st->ms[c] || seen[c])
 			continue;
 		seen[c] = 1;
 		GROW(d->next, cap, d->nnext + 1);
 		d->next[d->nnext++] = (int64_t)j;
 	}
-	free(reached);
 	free(seen);
 }
 

@@ -123,6 +123,16 @@ static double offset(const struct log *lg, int64_t from, int64_t to)
 	return (double)(lg->ts[to] - lg->ts[from]) / 1000.0;
 }
 
+/* Is good line j a milestone named by a rule? */
+static int next_named(const struct diagnosis *d, int64_t j)
+{
+	uint32_t id = dx_good_id(d, j);
+	for (size_t m = 0; m < d->nms; m++)
+		if (d->ms[m].id == id)
+			return d->ms[m].name != NULL;
+	return 0;
+}
+
 static void verdict_sentence(FILE *f, const struct diagnosis *d)
 {
 	const struct log *bad = d->bad_log, *good = d->good_log;
@@ -236,7 +246,21 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	}
 	if (d->nnext && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
 		fprintf(f, "\n  %snext in the good run (never reached)%s\n", C_BOLD, C_RESET);
-		for (size_t k = 0; k < d->nnext && k < NEXT_MAX; k++) {
+		/* Milestones learned from one good log are every line it printed
+		 * once: when rules name some, show only those. */
+		int named = 0;
+		for (size_t k = 0; k < d->nnext; k++)
+			named += next_named(d, d->next[k]);
+		size_t shown = 0, hidden = 0;
+		for (size_t k = 0; k < d->nnext; k++) {
+			if (d->ngood < 2 && named && !next_named(d, d->next[k])) {
+				hidden++;
+				continue;
+			}
+			if (shown++ >= NEXT_MAX) {
+				hidden++;
+				continue;
+			}
 			double s = offset(good, d->good_line, d->next[k]);
 			char t[32] = "";
 			if (!isnan(s))
@@ -245,8 +269,8 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 			put_msg(f, good, d->next[k], TEXT_WIDTH - 20);
 			fputc('\n', f);
 		}
-		if (d->nnext > NEXT_MAX)
-			fprintf(f, "    ... %zu more\n", d->nnext - NEXT_MAX);
+		if (hidden)
+			fprintf(f, "    ... %zu more (--json lists them)\n", hidden);
 	}
 	if (d->crash != DX_NONE) {
 		const struct dx_novel *c = &d->novel[d->crash];
