@@ -11,8 +11,8 @@
 
 #include "util.h"
 
-/* Gaps up to this many cells get an exact LCS (2 bytes a cell). */
-#define DP_CELLS (1u << 21)
+/* Gaps up to this many cells get an exact LCS (4 bytes a cell). */
+#define DP_CELLS (1u << 20)
 /* How far ahead the greedy fallback looks for the next match. */
 #define GREEDY_WINDOW 256
 
@@ -22,11 +22,12 @@ struct slot {
 
 struct ctx {
 	const uint32_t *a, *b;
+	const uint8_t *weight;
 	uint32_t *ma;
 	size_t matches;
 	struct slot *slots;
 	size_t nslots;
-	uint16_t *dp;
+	uint32_t *dp;
 };
 
 static void match(struct ctx *c, size_t i, size_t j)
@@ -49,28 +50,28 @@ static void greedy(struct ctx *c, size_t a0, size_t a1, size_t b0, size_t b1)
 	}
 }
 
-/* Exact LCS by suffix lengths; ties skip a's element first, so matches
- * stay as early in b as possible. */
+/* Exact heaviest common subsequence by suffix scores; ties skip a's
+ * element first, so matches stay as early in b as possible. */
 static void lcs(struct ctx *c, size_t a0, size_t a1, size_t b0, size_t b1)
 {
 	size_t na = a1 - a0, nb = b1 - b0, w = nb + 1;
-	uint16_t *L = c->dp;
+	uint32_t *L = c->dp;
 	for (size_t j = 0; j <= nb; j++)
 		L[na * w + j] = 0;
 	for (size_t i = na; i-- > 0;) {
+		uint32_t wt = c->weight ? c->weight[c->a[a0 + i]] : 1;
 		L[i * w + nb] = 0;
 		for (size_t j = nb; j-- > 0;) {
-			if (c->a[a0 + i] == c->b[b0 + j])
-				L[i * w + j] = (uint16_t)(L[(i + 1) * w + j + 1] + 1);
-			else {
-				uint16_t x = L[(i + 1) * w + j], y = L[i * w + j + 1];
-				L[i * w + j] = x > y ? x : y;
-			}
+			uint32_t x = L[(i + 1) * w + j], y = L[i * w + j + 1], best = x > y ? x : y;
+			if (c->a[a0 + i] == c->b[b0 + j] && L[(i + 1) * w + j + 1] + wt > best)
+				best = L[(i + 1) * w + j + 1] + wt;
+			L[i * w + j] = best;
 		}
 	}
 	size_t i = 0, j = 0;
 	while (i < na && j < nb) {
-		if (c->a[a0 + i] == c->b[b0 + j]) {
+		uint32_t wt = c->weight ? c->weight[c->a[a0 + i]] : 1;
+		if (c->a[a0 + i] == c->b[b0 + j] && L[i * w + j] == L[(i + 1) * w + j + 1] + wt) {
 			match(c, a0 + i, b0 + j);
 			i++, j++;
 		} else if (L[(i + 1) * w + j] >= L[i * w + j + 1]) {
@@ -183,9 +184,10 @@ static void align_range(struct ctx *c, size_t a0, size_t a1, size_t b0, size_t b
 		greedy(c, a0, a1, b0, b1);
 }
 
-size_t align_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m, uint32_t *ma)
+size_t align_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
+		 const uint8_t *weight, uint32_t *ma)
 {
-	struct ctx c = { .a = a, .b = b, .ma = ma };
+	struct ctx c = { .a = a, .b = b, .weight = weight, .ma = ma };
 	for (size_t i = 0; i < n; i++)
 		ma[i] = ALIGN_NONE;
 	align_range(&c, 0, n, 0, m);
@@ -246,7 +248,7 @@ static void runs_free(struct runs *r)
 }
 
 void align_logs(const struct align_log *a, const struct align_log *b,
-		const uint32_t *smap, uint32_t *a2b)
+		const uint32_t *smap, const uint8_t *weight, uint32_t *a2b)
 {
 	struct runs ra, rb;
 	bucket(a, &ra);
@@ -259,13 +261,20 @@ void align_logs(const struct align_log *a, const struct align_log *b,
 			continue;
 		collapse(a, &ra, s);
 		collapse(b, &rb, smap[s]);
-		align_seq(ra.id, ra.n, rb.id, rb.n, ma);
+		align_seq(ra.id, ra.n, rb.id, rb.n, weight, ma);
 		for (size_t x = 0; x < ra.n; x++) {
 			if (ma[x] == ALIGN_NONE)
 				continue;
+			/* A finished run maps first to first and last to last; the
+			 * stream's last run may be cut short (a stalled progress
+			 * bar), so it maps line for line. */
 			size_t y = ma[x];
+			int last = x + 1 == ra.n;
 			for (uint32_t k = 0; k < ra.len[x]; k++) {
-				uint32_t kb = k < rb.len[y] ? k : rb.len[y] - 1;
+				uint32_t kb = last || ra.len[x] == 1 ? k
+					      : (uint32_t)((uint64_t)k * (rb.len[y] - 1) / (ra.len[x] - 1));
+				if (kb >= rb.len[y])
+					kb = rb.len[y] - 1;
 				a2b[ra.line[ra.first[x] + k]] = rb.line[rb.first[y] + kb];
 			}
 		}

@@ -15,10 +15,13 @@
 
 /* Align a[0..n) with b[0..m): ma[i] = the index in b matched with a[i],
  * or ALIGN_NONE; matched indices increase with i.  Unique common ids anchor
- * the alignment (patience), gaps between anchors get an exact longest
- * common subsequence when small and a greedy one when not.  Returns the
- * number of matches.  ma is the caller's, n entries. */
-size_t align_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m, uint32_t *ma);
+ * the alignment (patience), gaps between anchors get an exact heaviest
+ * common subsequence when small and a greedy one when not.  weight[id]
+ * (NULL: all 1) is what matching id is worth: a milestone outweighs a few
+ * incidental lines.  Returns the number of matches.  ma is the caller's,
+ * n entries. */
+size_t align_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
+		 const uint8_t *weight, uint32_t *ma);
 
 /* One log as aligning sees it: an id and a stream number per line. */
 struct align_log {
@@ -32,8 +35,9 @@ struct align_log {
  * line i of a, or ALIGN_NONE.  Stream s of a is aligned with stream
  * smap[s] of b (ALIGN_NONE there: leave the stream unmatched).  Within a
  * collapsed run, the k-th line of a's run maps to the k-th of b's (the
- * last one when b's run is shorter).  a2b is the caller's, a->n entries. */
+ * last one when b's run is shorter).  weight as for align_seq.  a2b is
+ * the caller's, a->n entries. */
 void align_logs(const struct align_log *a, const struct align_log *b,
-		const uint32_t *smap, uint32_t *a2b);
+		const uint32_t *smap, const uint8_t *weight, uint32_t *a2b);
 
 #endif

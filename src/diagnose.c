@@ -54,6 +54,7 @@ struct dx_state {
 	uint32_t *cnt;          /* [log * nc + c] */
 	int64_t *first;         /* [log * nc + c]: first line, or -1 */
 	uint8_t *sev, *tb, *hb, *ms;
+	uint8_t *weight;        /* what aligning a template is worth */
 	int32_t *rule;
 	const struct ruleset *rs;
 };
@@ -339,21 +340,61 @@ static int same_kind(const char *a, const char *b)
 	}
 }
 
+/* Which stream of good each stream of bad is aligned with: the one that
+ * shares most of its templates (names change between versions: vLLM's
+ * EngineCore_DP0 became EngineCore, workers gained a _TPn), ties going
+ * to the same name, then the same kind. */
 static void stream_map(const struct dx_state *st, size_t good, uint32_t *smap)
 {
-	const uint8_t *gh = st->has + good * st->nstreams;
-	for (size_t s = 0; s < st->nstreams; s++) {
-		smap[s] = ALIGN_NONE;
-		if (gh[s]) {
-			smap[s] = (uint32_t)s;
+	size_t ns = st->nstreams, nc = st->nc ? st->nc : 1;
+	const uint8_t *gh = st->has + good * ns;
+	uint64_t *in = xcalloc(nc, sizeof(*in));     /* good streams holding c */
+	const struct log *g = &st->logs[good], *b = &st->logs[st->bad];
+	for (size_t j = 0; j < g->nlines; j++)
+		if (st->stream[good][j] < 64)
+			in[st->id[good][j]] |= 1ull << st->stream[good][j];
+	/* Distinct (stream, template) pairs of bad, counted once each. */
+	uint64_t *done = xcalloc(nc, sizeof(*done));
+	uint32_t *score = xcalloc(ns * (ns < 64 ? ns : 64), sizeof(*score));
+	size_t w = ns < 64 ? ns : 64;
+	for (size_t i = 0; i < b->nlines; i++) {
+		uint16_t s = st->stream[st->bad][i];
+		uint32_t c = st->id[st->bad][i];
+		if (s >= 64 || (done[c] >> s & 1))
 			continue;
+		done[c] |= 1ull << s;
+		for (uint64_t m = in[c]; m; m &= m - 1)
+			score[s * w + (size_t)__builtin_ctzll(m)]++;
+	}
+	for (size_t s = 0; s < ns; s++) {
+		smap[s] = ALIGN_NONE;
+		uint32_t best = 0;
+		for (size_t t = 0; t < w && s < 64; t++) {
+			uint32_t x = score[s * w + t];
+			if (!gh[t] || x < best || x == 0)
+				continue;
+			if (x == best && smap[s] != ALIGN_NONE) {
+				const char *cur = st->snames[smap[s]];
+				if (strcmp(cur, st->snames[s]) == 0)
+					continue;
+				if (strcmp(st->snames[t], st->snames[s]) != 0 &&
+				    (same_kind(cur, st->snames[s]) || !same_kind(st->snames[t], st->snames[s])))
+					continue;
+			}
+			best = x;
+			smap[s] = (uint32_t)t;
 		}
-		for (size_t t = 0; t < st->nstreams && smap[s] == ALIGN_NONE; t++)
+		if (smap[s] == ALIGN_NONE && gh[s])
+			smap[s] = (uint32_t)s;
+		for (size_t t = 0; t < ns && smap[s] == ALIGN_NONE; t++)
 			if (gh[t] && same_kind(st->snames[s], st->snames[t]))
 				smap[s] = (uint32_t)t;
 		if (smap[s] == ALIGN_NONE && gh[0])
 			smap[s] = 0;
 	}
+	free(in);
+	free(done);
+	free(score);
 }
 
 /* ---- building the state ---- */
@@ -518,11 +559,13 @@ static void build(struct dx_state *st, struct log *logs, size_t nlogs, struct tm
 	}
 	learn_heartbeats(st);
 	learn_skeleton(st, st->ms);
+	st->weight = xmalloc(nc);
 	for (size_t c = 0; c < st->nc; c++) {
 		if (st->hb[c])
 			st->ms[c] = 0;
 		if (st->rule[c] >= 0)
 			st->ms[c] = 1;
+		st->weight[c] = st->rule[c] >= 0 ? 8 : st->ms[c] ? 2 : 1;
 	}
 }
 
@@ -541,6 +584,24 @@ static int novel_error(const struct dx_state *st, uint32_t c)
 
 /* ---- following the good run ---- */
 
+/* Does matching good line j (template c) follow from good line last
+ * (-1: nothing yet) in its stream?  It may jump over SKIP_FREE milestones
+ * freely; over more only when bad printed about as many lines of its own
+ * meanwhile (a reworded stretch) and no new error among them.  The first
+ * match of a stream may skip the good run's start: bad may be an excerpt,
+ * or a build with another preamble. */
+static int follows(const struct dx_state *st, const uint32_t *msum, int64_t last, uint32_t j,
+		   uint32_t c, uint32_t own, int err)
+{
+	uint32_t before = last >= 0 ? msum[last] : 0;
+	if (msum[j] < before + st->ms[c])
+		return 1;   /* another bad stream shares this good one */
+	uint32_t skipped = msum[j] - before - st->ms[c];
+	if (skipped <= SKIP_FREE)
+		return 1;
+	return !err && (last < 0 || 2 * own >= skipped);
+}
+
 static void walk(struct dx_state *st, size_t g, struct walk *w)
 {
 	const struct log *bad = &st->logs[st->bad], *good = &st->logs[g];
@@ -551,7 +612,7 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 	struct align_log b = { st->id[g], st->stream[g], ng, ns };
 	w->b2g = xmalloc((nb ? nb : 1) * sizeof(*w->b2g));
 	w->follow = xcalloc(nb ? nb : 1, 1);
-	align_logs(&a, &b, smap, w->b2g);
+	align_logs(&a, &b, smap, st->weight, w->b2g);
 	/* msum[j]: milestones in good line j's stream up to and including j. */
 	uint32_t *msum = xmalloc((ng ? ng : 1) * sizeof(*msum));
 	uint32_t *run = xcalloc(ns, sizeof(*run));
@@ -567,6 +628,15 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 	uint8_t *err = xcalloc(ns, 1);
 	for (size_t s = 0; s < ns; s++)
 		lastg[s] = -1;
+	/* nextsame[j]: the next good line with line j's template. */
+	uint32_t *nextsame = xmalloc((ng ? ng : 1) * sizeof(*nextsame));
+	uint32_t *lastseen = xmalloc((st->nc ? st->nc : 1) * sizeof(*lastseen));
+	for (size_t c = 0; c < st->nc; c++)
+		lastseen[c] = ALIGN_NONE;
+	for (size_t j = ng; j-- > 0;) {
+		nextsame[j] = lastseen[st->id[g][j]];
+		lastseen[st->id[g][j]] = (uint32_t)j;
+	}
 	w->score = 0;
 	w->last = DX_NONE;
 	const uint32_t *id = st->id[st->bad];
@@ -576,20 +646,25 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 		if (st->hb[c])
 			continue;
 		uint32_t j = w->b2g[i];
-		if (j == ALIGN_NONE) {
-			own[s]++;
-			if (novel_error(st, c))
-				err[s] = 1;
-			continue;
+		if (j == ALIGN_NONE || !follows(st, msum, lastg[s], j, c, own[s], err[s])) {
+			/* The aligner may have matched this line further on (a
+			 * look-alike after steps bad never took); the same step
+			 * right after where bad is in the good run follows. */
+			uint32_t k = lastseen[c];
+			for (int steps = 0; k != ALIGN_NONE && ((int64_t)k <= lastg[s] || st->stream[g][k] != smap[s]);
+			     steps++)
+				k = steps < 64 ? nextsame[k] : ALIGN_NONE;
+			if (k != ALIGN_NONE && msum[k] - (lastg[s] >= 0 ? msum[lastg[s]] : 0) - st->ms[c] <= SKIP_FREE &&
+			    (lastg[s] >= 0 || !err[s])) {
+				j = k;
+				w->b2g[i] = k;
+			} else {
+				own[s]++;
+				if (novel_error(st, c))
+					err[s] = 1;
+				continue;
+			}
 		}
-		uint32_t before = lastg[s] >= 0 ? msum[lastg[s]] : 0;
-		uint32_t skipped = msum[j] - before - st->ms[id[i]];
-		if (lastg[s] >= 0 && msum[j] < before + st->ms[id[i]])
-			skipped = 0;   /* another bad stream shares this good one */
-		/* The first match of a stream may skip the good run's start: bad
-		 * may be an excerpt, or a build with another preamble. */
-		if (skipped > SKIP_FREE && (err[s] || (lastg[s] >= 0 && 2 * own[s] < skipped)))
-			continue;
 		w->follow[i] = 1;
 		w->score++;
 		w->last = (int64_t)i;
@@ -597,6 +672,8 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 		own[s] = 0;
 		err[s] = 0;
 	}
+	free(nextsame);
+	free(lastseen);
 	free(smap);
 	free(msum);
 	free(run);
@@ -644,6 +721,11 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 		}
 		if (!isnew)
 			continue;
+		/* "EngineCore failed to start." just before the traceback is
+		 * its headline, not another finding. */
+		while (i > 0 && !used[i - 1] && novel_error(st, id[i - 1]) &&
+		       st->stream[st->bad][i - 1] == st->stream[st->bad][i])
+			i--;
 		GROW(d->novel, cap, d->nnovel + 1);
 		d->novel[d->nnovel++] = (struct dx_novel){
 			.line = (int64_t)i, .summary = summary != DX_NONE ? summary : (int64_t)j - 1,
@@ -1146,6 +1228,10 @@ static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct wa
 			d->ranks[d->nranks++] = r[s];
 	free(r);
 	qsort(d->ranks, d->nranks, sizeof(*d->ranks), rank_cmp);
+	d->ranks_alike = d->nranks > 1;
+	for (size_t k = 1; k < d->nranks; k++)
+		if (!same_kind(d->ranks[0].name, d->ranks[k].name))
+			d->ranks_alike = 0;
 	d->ranks_same = d->nranks > 1;
 	for (size_t k = 1; k < d->nranks && d->ranks_same; k++) {
 		const struct dx_rank *a = &d->ranks[0], *b = &d->ranks[k];
@@ -1304,6 +1390,7 @@ void diagnosis_free(struct diagnosis *d)
 		free(st->tb);
 		free(st->hb);
 		free(st->ms);
+		free(st->weight);
 		free(st->rule);
 		free(st);
 	}

@@ -92,6 +92,8 @@ struct diagnosis {
 	struct dx_rank *ranks;    /* tagged streams of bad, by name */
 	size_t nranks;
 	int ranks_same;       /* every rank stopped at the same point */
+	int ranks_alike;      /* the streams are ranks (TP0, TP1, ...), not
+			       * different processes (APIServer, EngineCore) */
 	int64_t first_ts_bad, last_ts_bad, last_progress_ts;
 	double silent_s;      /* since the last line that was not a heartbeat; NAN */
 	double good_gap_s;    /* the good runs' longest gap at this point; NAN */
