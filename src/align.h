@@ -33,10 +33,11 @@ struct align_log {
 
 /* Align log a with log b line by line: a2b[i] = the line of b matched with
  * line i of a, or ALIGN_NONE.  Stream s of a is aligned with stream
- * smap[s] of b (ALIGN_NONE there: leave the stream unmatched).  Within a
- * collapsed run, the k-th line of a's run maps to the k-th of b's (the
- * last one when b's run is shorter).  weight as for align_seq.  a2b is
- * the caller's, a->n entries. */
+ * smap[s] of b (ALIGN_NONE there: leave the stream unmatched).  A
+ * collapsed run of a maps onto b's proportionally, first to first and
+ * last to last, except a's last run in the stream, which may have been
+ * cut short: its k-th line maps to b's k-th (or last).  weight as for
+ * align_seq.  a2b is the caller's, a->n entries. */
 void align_logs(const struct align_log *a, const struct align_log *b,
 		const uint32_t *smap, const uint8_t *weight, uint32_t *a2b);
 
