@@ -1258,6 +1258,14 @@ static int finished(const struct diagnosis *d)
 	return last && last->bad_line >= 0;
 }
 
+/* A traceback that only says the process was stopped from outside
+ * (Ctrl-C, SIGTERM from a supervisor) is how a hang ends, not a crash. */
+static int killed(const char *t)
+{
+	static const char *const k[] = { "KeyboardInterrupt", "SIGTERM", "SIGINT", NULL };
+	return has_any(t, k);
+}
+
 static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *w)
 {
 	const struct log *bad = &st->logs[st->bad];
@@ -1272,7 +1280,7 @@ static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *
 	d->crash = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
-		if (nv->severity != DX_ERROR)
+		if (nv->severity != DX_ERROR || killed(st->ctext[st->id[st->bad][nv->summary]]))
 			continue;
 		if (lastf[st->stream[st->bad][nv->line]] > nv->line)
 			continue;
@@ -1304,7 +1312,11 @@ static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *
 		for (size_t i = d->bad_line + 1; i < bad->nlines; i++)
 			if (!w->follow[i] && !st->hb[st->id[st->bad][i]])
 				own++;
-		d->verdict = own >= 3 ? DX_DIVERGED : DX_STOPPED;
+		int stopped = own < 3;
+		for (size_t k = 0; k < d->nnovel; k++)
+			if (d->novel[k].line > d->bad_line && killed(st->ctext[st->id[st->bad][d->novel[k].summary]]))
+				stopped = 1;
+		d->verdict = stopped ? DX_STOPPED : DX_DIVERGED;
 	}
 }
 

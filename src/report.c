@@ -15,13 +15,16 @@
  *                           point, or null
  *   good[].closest          true for the good log reported against
  *   divergence.bad_text     the text of divergence.bad_line
- *   divergence.next_expected[].offset_s, .name
+ *   divergence.next_expected[].offset_s, .name, .learned
  *                           seconds after divergence.good_line in the good
- *                           run (null when no timestamps); the milestone name
+ *                           run (null when no timestamps); the milestone
+ *                           name; learned: from the good logs, not a rule
  *   crash                   null, or {"bad_line", "text", "summary_line",
  *                           "summary"} of the error that ended the run
  *   milestones[].name       the rule's name, or for a learned milestone the
  *                           template text; bad_line/offsets null if missing
+ *   milestones[].learned    true when no rule names it: a line every good
+ *                           log printed once per rank
  *   novel[].lines, .template_lines, .summary_line, .summary, .traceback
  *                           a traceback is one finding; summary is the line
  *                           that says what was raised
@@ -477,11 +480,15 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		json_num(f, offset(good, d->good_line, d->next[k]));
 		uint32_t id = dx_good_id(d, d->next[k]);
 		const char *name = dx_template_text(d, id);
+		int learned = 1;
 		for (size_t m = 0; m < d->nms; m++)
-			if (d->ms[m].id == id)
+			if (d->ms[m].id == id) {
 				name = ms_name(d, &d->ms[m]);
+				learned = d->ms[m].name == NULL;
+			}
 		fprintf(f, ", \"name\": ");
 		json_str(f, name);
+		fprintf(f, ", \"learned\": %s", learned ? "true" : "false");
 		fprintf(f, ", \"text\": ");
 		json_msg(f, good, d->next[k]);
 		fputc('}', f);
@@ -514,7 +521,8 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		json_num(f, ms->good_off_s);
 		fprintf(f, ", \"bad_offset_s\": ");
 		json_num(f, ms->bad_off_s);
-		fprintf(f, ", \"status\": \"%s\"}", ms->bad_line >= 0 ? "reached" : "missing");
+		fprintf(f, ", \"status\": \"%s\", \"learned\": %s}", ms->bad_line >= 0 ? "reached" : "missing",
+			ms->name ? "false" : "true");
 	}
 	fprintf(f, "],\n  \"novel\": [");
 	for (size_t k = 0; k < d->nnovel; k++) {
