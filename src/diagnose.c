@@ -257,7 +257,8 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, uint32_t *
 		if (ws[c].lead)
 			cs[n++] = (struct cand){ ws[c].lead, (uint32_t)c };
 	}
-	qsort(cs, n, sizeof(*cs), cand_cmp);
+	if (n)
+		qsort(cs, n, sizeof(*cs), cand_cmp);
 	uint64_t *group = xcalloc(st->nc ? st->nc : 1, sizeof(*group));
 	for (size_t i = 0; i < n; i++) {
 		uint32_t c = cs[i].c;
@@ -417,7 +418,8 @@ static void learn_skeleton(struct dx_state *st, uint8_t *skel)
 		uint64_t *k = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(*k));
 		for (size_t i = 0; i < lg->nlines; i++)
 			k[i] = (uint64_t)st->id[g][i] << 16 | st->stream[g][i];
-		qsort(k, lg->nlines, sizeof(*k), u64_cmp);
+		if (lg->nlines)
+			qsort(k, lg->nlines, sizeof(*k), u64_cmp);
 		for (size_t i = 0; i < lg->nlines; i++)
 			if ((i > 0 && k[i - 1] == k[i]) || (i + 1 < lg->nlines && k[i + 1] == k[i]))
 				bad[k[i] >> 16] = 1;
@@ -432,44 +434,37 @@ static void learn_skeleton(struct dx_state *st, uint8_t *skel)
 	free(bad);
 }
 
-/* Templates that recur at a steady pace in some log: heartbeats.  Needs
- * timestamps; the text test in heartbeat_text covers the usual ones. */
+/* Templates that recur at a steady pace in some log: heartbeats (health
+ * checks, idle throughput reports), even when nothing else is printed in
+ * between.  Needs timestamps; heartbeat_text covers the usual ones. */
 static void learn_heartbeats(struct dx_state *st)
 {
-	int64_t *last = xmalloc((st->nc ? st->nc : 1) * sizeof(*last));
-	int64_t *firstts = xmalloc((st->nc ? st->nc : 1) * sizeof(*firstts));
-	uint32_t *runs = xmalloc((st->nc ? st->nc : 1) * sizeof(*runs));
-	uint32_t *prev = xmalloc((st->nc ? st->nc : 1) * sizeof(*prev));
+	size_t nc = st->nc ? st->nc : 1;
+	int64_t *last = xmalloc(nc * sizeof(*last)), *firstts = xmalloc(nc * sizeof(*firstts));
+	uint32_t *beats = xmalloc(nc * sizeof(*beats));
 	for (size_t l = 0; l < st->nlogs; l++) {
 		struct log *lg = &st->logs[l];
 		for (size_t c = 0; c < st->nc; c++) {
 			last[c] = firstts[c] = TS_NONE;
-			runs[c] = 0;
-			prev[c] = UINT32_MAX;
+			beats[c] = 0;
 		}
 		for (size_t i = 0; i < lg->nlines; i++) {
 			uint32_t c = st->id[l][i];
 			int64_t ts = lg->ts[i];
-			/* A new run: not right after the previous line of the template. */
-			if (prev[c] == UINT32_MAX || prev[c] + 1 < i) {
-				runs[c]++;
-				if (ts != TS_NONE) {
-					if (firstts[c] == TS_NONE)
-						firstts[c] = ts;
-					last[c] = ts;
-				}
-			}
-			prev[c] = (uint32_t)i;
+			if (ts == TS_NONE || (last[c] != TS_NONE && ts - last[c] < 1000))
+				continue;   /* the same burst */
+			if (firstts[c] == TS_NONE)
+				firstts[c] = ts;
+			last[c] = ts;
+			beats[c]++;
 		}
 		for (size_t c = 0; c < st->nc; c++)
-			if (runs[c] >= 4 && firstts[c] != TS_NONE &&
-			    (last[c] - firstts[c]) / (runs[c] - 1) >= 2000)
+			if (beats[c] >= 4 && (last[c] - firstts[c]) / (beats[c] - 1) >= 2000)
 				st->hb[c] = 1;
 	}
 	free(last);
 	free(firstts);
-	free(runs);
-	free(prev);
+	free(beats);
 }
 
 static void build(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
@@ -1227,7 +1222,8 @@ static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct wa
 		if (r[s].last_line != DX_NONE)
 			d->ranks[d->nranks++] = r[s];
 	free(r);
-	qsort(d->ranks, d->nranks, sizeof(*d->ranks), rank_cmp);
+	if (d->nranks)
+		qsort(d->ranks, d->nranks, sizeof(*d->ranks), rank_cmp);
 	d->ranks_alike = d->nranks > 1;
 	for (size_t k = 1; k < d->nranks; k++)
 		if (!same_kind(d->ranks[0].name, d->ranks[k].name))
@@ -1341,7 +1337,8 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	d->good_log = &logs[best];
 	struct walk *w = &ws[best];
 	find_novel(st, d);
-	qsort(d->novel, d->nnovel, sizeof(*d->novel), novel_cmp);
+	if (d->nnovel)
+		qsort(d->novel, d->nnovel, sizeof(*d->novel), novel_cmp);
 	find_changes(st, d, w);
 	find_milestones(st, d, w);
 	decide(st, d, w);

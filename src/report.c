@@ -198,7 +198,7 @@ static void second_sentence(FILE *f, const struct diagnosis *d)
 		fprintf(f, ".");
 		any = 1;
 	}
-	if (d->ranks_alike) {
+	if (d->ranks_alike && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
 		fprintf(f, "%s", any ? " " : "");
 		size_t failed = 0, who = 0;
 		for (size_t k = 0; k < d->nranks; k++)
