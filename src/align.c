@@ -204,6 +204,19 @@ struct runs {
 	size_t n;
 };
 
+/* All lines of lg as one stream. */
+static void bucket_all(const struct align_log *lg, struct runs *r)
+{
+	r->start = xcalloc(2, sizeof(*r->start));
+	r->start[1] = lg->n;
+	r->line = xmalloc((lg->n ? lg->n : 1) * sizeof(*r->line));
+	for (size_t i = 0; i < lg->n; i++)
+		r->line[i] = (uint32_t)i;
+	r->id = xmalloc((lg->n ? lg->n : 1) * sizeof(*r->id));
+	r->first = xmalloc((lg->n ? lg->n : 1) * sizeof(*r->first));
+	r->len = xmalloc((lg->n ? lg->n : 1) * sizeof(*r->len));
+}
+
 static void bucket(const struct align_log *lg, struct runs *r)
 {
 	r->start = xcalloc(lg->nstreams + 1, sizeof(*r->start));
@@ -250,18 +263,21 @@ static void runs_free(struct runs *r)
 void align_logs(const struct align_log *a, const struct align_log *b,
 		const uint32_t *smap, const uint8_t *weight, uint32_t *a2b)
 {
-	struct runs ra, rb;
+	struct runs ra, rbs, rball, *rb;
 	bucket(a, &ra);
-	bucket(b, &rb);
+	bucket(b, &rbs);
+	bucket_all(b, &rball);
 	uint32_t *ma = xmalloc((a->n ? a->n : 1) * sizeof(*ma));
 	for (size_t i = 0; i < a->n; i++)
 		a2b[i] = ALIGN_NONE;
 	for (size_t s = 0; s < a->nstreams; s++) {
-		if (ra.start[s] == ra.start[s + 1] || smap[s] == ALIGN_NONE || smap[s] >= b->nstreams)
+		if (ra.start[s] == ra.start[s + 1] || smap[s] == ALIGN_NONE ||
+		    (smap[s] >= b->nstreams && smap[s] != ALIGN_ALL))
 			continue;
 		collapse(a, &ra, s);
-		collapse(b, &rb, smap[s]);
-		align_seq(ra.id, ra.n, rb.id, rb.n, weight, ma);
+		rb = smap[s] == ALIGN_ALL ? &rball : &rbs;
+		collapse(b, rb, smap[s] == ALIGN_ALL ? 0 : smap[s]);
+		align_seq(ra.id, ra.n, rb->id, rb->n, weight, ma);
 		for (size_t x = 0; x < ra.n; x++) {
 			if (ma[x] == ALIGN_NONE)
 				continue;
@@ -272,14 +288,15 @@ void align_logs(const struct align_log *a, const struct align_log *b,
 			int last = x + 1 == ra.n;
 			for (uint32_t k = 0; k < ra.len[x]; k++) {
 				uint32_t kb = last || ra.len[x] == 1 ? k
-					      : (uint32_t)((uint64_t)k * (rb.len[y] - 1) / (ra.len[x] - 1));
-				if (kb >= rb.len[y])
-					kb = rb.len[y] - 1;
-				a2b[ra.line[ra.first[x] + k]] = rb.line[rb.first[y] + kb];
+					      : (uint32_t)((uint64_t)k * (rb->len[y] - 1) / (ra.len[x] - 1));
+				if (kb >= rb->len[y])
+					kb = rb->len[y] - 1;
+				a2b[ra.line[ra.first[x] + k]] = rb->line[rb->first[y] + kb];
 			}
 		}
 	}
 	free(ma);
 	runs_free(&ra);
-	runs_free(&rb);
+	runs_free(&rbs);
+	runs_free(&rball);
 }

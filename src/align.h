@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #define ALIGN_NONE UINT32_MAX
+/* In a stream map: align with all of b's lines, whatever their stream. */
+#define ALIGN_ALL (UINT32_MAX - 1)
 
 /* Align a[0..n) with b[0..m): ma[i] = the index in b matched with a[i],
  * or ALIGN_NONE; matched indices increase with i.  Unique common ids anchor
@@ -33,7 +35,9 @@ struct align_log {
 
 /* Align log a with log b line by line: a2b[i] = the line of b matched with
  * line i of a, or ALIGN_NONE.  Stream s of a is aligned with stream
- * smap[s] of b (ALIGN_NONE there: leave the stream unmatched).  A
+ * smap[s] of b (ALIGN_NONE there: leave the stream unmatched; ALIGN_ALL:
+ * all of b, for a bad log that prints in one stream what a good one
+ * spreads over processes).  A
  * collapsed run of a maps onto b's proportionally, first to first and
  * last to last, except a's last run in the stream, which may have been
  * cut short: its k-th line maps to b's k-th (or last).  weight as for

@@ -55,6 +55,7 @@ struct dx_state {
 	int64_t *first;         /* [log * nc + c]: first line, or -1 */
 	uint8_t *sev, *tb, *hb, *ms;
 	uint8_t *weight;        /* what aligning a template is worth */
+	uint8_t *step;          /* milestones a match must not jump over */
 	int32_t *rule;
 	const struct ruleset *rs;
 };
@@ -88,6 +89,8 @@ static int has_any(const char *t, const char *const *words)
 	return 0;
 }
 
+static int traceback_role(const char *t);
+
 static int severity_of(const char *t, int level)
 {
 	static const char *const err[] = {
@@ -97,14 +100,16 @@ static int severity_of(const char *t, int level)
 		"SIGKILL", "panic", NULL,
 	};
 	static const char *const warn[] = { "WARN", "Warn", "warn", "deprecat", "Deprecat", NULL };
+	/* The level the program gave wins; words decide only for lines
+	 * without one (SGLang's, tracebacks, shell messages). */
 	if (level >= LV_ERROR)
 		return DX_ERROR;
 	if (level == LV_WARN)
-		return has_any(t, err) && !strstr(t, "can be ignored") ? DX_ERROR : DX_WARNING;
-	if (level == LV_NONE || level > LV_INFO) {
-		if (has_any(t, err))
-			return DX_ERROR;
-	}
+		return DX_WARNING;
+	if (level != LV_NONE)
+		return traceback_role(t) == TB_EXC ? DX_ERROR : DX_INFO;
+	if (has_any(t, err))
+		return DX_ERROR;
 	if (has_any(t, warn))
 		return DX_WARNING;
 	return DX_INFO;
@@ -367,6 +372,15 @@ static void stream_map(const struct dx_state *st, size_t good, uint32_t *smap)
 		for (uint64_t m = in[c]; m; m &= m - 1)
 			score[s * w + (size_t)__builtin_ctzll(m)]++;
 	}
+	/* total[s]: bad stream s's templates that good has at all. */
+	uint32_t *total = xcalloc(ns, sizeof(*total));
+	size_t gstreams = 0;
+	for (size_t t = 0; t < ns; t++)
+		gstreams += gh[t];
+	for (size_t c = 0; c < st->nc; c++)
+		if (st->cnt[good * st->nc + c])
+			for (uint64_t m = done[c]; m; m &= m - 1)
+				total[__builtin_ctzll(m)]++;
 	for (size_t s = 0; s < ns; s++) {
 		smap[s] = ALIGN_NONE;
 		uint32_t best = 0;
@@ -385,6 +399,11 @@ static void stream_map(const struct dx_state *st, size_t good, uint32_t *smap)
 			best = x;
 			smap[s] = (uint32_t)t;
 		}
+		/* One bad stream whose lines good spreads over processes (an
+		 * untagged v0.8 log against a v0.19 one with APIServer,
+		 * EngineCore and Worker tags) is aligned with all of good. */
+		if (s < 64 && gstreams > 1 && total[s] >= 4 && 10 * best < 6 * total[s])
+			smap[s] = ALIGN_ALL;
 		if (smap[s] == ALIGN_NONE && gh[s])
 			smap[s] = (uint32_t)s;
 		for (size_t t = 0; t < ns && smap[s] == ALIGN_NONE; t++)
@@ -396,6 +415,7 @@ static void stream_map(const struct dx_state *st, size_t good, uint32_t *smap)
 	free(in);
 	free(done);
 	free(score);
+	free(total);
 }
 
 /* ---- building the state ---- */
@@ -562,6 +582,15 @@ static void build(struct dx_state *st, struct log *logs, size_t nlogs, struct tm
 			st->ms[c] = 1;
 		st->weight[c] = st->rule[c] >= 0 ? 8 : st->ms[c] ? 2 : 1;
 	}
+	/* What one good log printed once is mostly incidental (every config
+	 * line); when rules name enough of its steps, only those count as
+	 * steps bad may not jump over. */
+	st->step = xmalloc(nc);
+	size_t named = 0;
+	for (size_t c = 0; c < st->nc; c++)
+		named += st->rule[c] >= 0 && st->cnt[c];
+	for (size_t c = 0; c < st->nc; c++)
+		st->step[c] = st->ngood == 1 && named >= 3 ? st->rule[c] >= 0 : st->ms[c];
 }
 
 static int novel(const struct dx_state *st, uint32_t c)
@@ -579,22 +608,141 @@ static int novel_error(const struct dx_state *st, uint32_t c)
 
 /* ---- following the good run ---- */
 
-/* Does matching good line j (template c) follow from good line last
- * (-1: nothing yet) in its stream?  It may jump over SKIP_FREE milestones
- * freely; over more only when bad printed about as many lines of its own
- * meanwhile (a reworded stretch) and no new error among them.  The first
- * match of a stream may skip the good run's start: bad may be an excerpt,
- * or a build with another preamble. */
-static int follows(const struct dx_state *st, const uint32_t *msum, int64_t last, uint32_t j,
-		   uint32_t c, uint32_t own, int err)
+/* The good run's milestones that no bad line has reached yet, per good
+ * stream, in a Fenwick tree over the lines in stream order: "how many
+ * steps would this match jump over" is a range count.  Milestones another
+ * bad stream reached do not count (eight bad ranks may share one good
+ * stream, and the launcher's lines skip over the ranks'). */
+struct pending {
+	uint32_t *pos;      /* good line -> index in stream order (1-based) */
+	uint32_t *start;    /* per stream: index of its first line */
+	int32_t *tree;      /* over stream order */
+	int32_t *all;       /* over line order, for ALIGN_ALL streams */
+	uint8_t *done;
+	size_t n;
+};
+
+static void tree_add(int32_t *tree, size_t n, size_t k, int32_t x)
 {
-	uint32_t before = last >= 0 ? msum[last] : 0;
-	if (msum[j] < before + st->ms[c])
-		return 1;   /* another bad stream shares this good one */
-	uint32_t skipped = msum[j] - before - st->ms[c];
+	for (; k <= n; k += k & -k)
+		tree[k] += x;
+}
+
+static int32_t tree_sum(const int32_t *tree, size_t k)
+{
+	int32_t x = 0;
+	for (; k > 0; k -= k & -k)
+		x += tree[k];
+	return x;
+}
+
+static void pending_add(struct pending *p, size_t j, int32_t x)
+{
+	tree_add(p->tree, p->n, p->pos[j], x);
+	tree_add(p->all, p->n, j + 1, x);
+}
+
+static void pending_init(struct pending *p, const struct dx_state *st, size_t g)
+{
+	size_t ng = st->logs[g].nlines, ns = st->nstreams;
+	p->n = ng;
+	p->pos = xmalloc((ng ? ng : 1) * sizeof(*p->pos));
+	p->start = xcalloc(ns + 1, sizeof(*p->start));
+	p->tree = xcalloc(ng + 1, sizeof(*p->tree));
+	p->all = xcalloc(ng + 1, sizeof(*p->all));
+	p->done = xcalloc(ng ? ng : 1, 1);
+	for (size_t j = 0; j < ng; j++)
+		p->start[st->stream[g][j] + 1]++;
+	for (size_t s = 0; s < ns; s++)
+		p->start[s + 1] += p->start[s];
+	uint32_t *fill = xmalloc((ns + 1) * sizeof(*fill));
+	memcpy(fill, p->start, (ns + 1) * sizeof(*fill));
+	for (size_t j = 0; j < ng; j++) {
+		p->pos[j] = ++fill[st->stream[g][j]];
+		if (st->step[st->id[g][j]])
+			pending_add(p, j, 1);
+	}
+	free(fill);
+}
+
+/* Milestones not yet reached strictly between good lines last (-1: the
+ * start) and j: in j's stream, or in all of good when all is set. */
+static uint32_t pending_between(const struct pending *p, const struct dx_state *st, size_t g,
+				int64_t last, uint32_t j, int all)
+{
+	if (all) {
+		size_t from = last >= 0 ? (size_t)last + 1 : 0;
+		return j <= from ? 0 : (uint32_t)(tree_sum(p->all, j) - tree_sum(p->all, from));
+	}
+	size_t from = last >= 0 ? p->pos[last] : p->start[st->stream[g][j]];
+	if (p->pos[j] <= from + 1)
+		return 0;
+	return (uint32_t)(tree_sum(p->tree, p->pos[j] - 1) - tree_sum(p->tree, from));
+}
+
+static void pending_reach(struct pending *p, const struct dx_state *st, size_t g, uint32_t j)
+{
+	if (p->done[j] || !st->step[st->id[g][j]])
+		return;
+	p->done[j] = 1;
+	pending_add(p, j, -1);
+}
+
+static void pending_free(struct pending *p)
+{
+	free(p->pos);
+	free(p->start);
+	free(p->tree);
+	free(p->all);
+	free(p->done);
+}
+
+/* May bad's stream, at good line last (-1: nothing yet), go on to good
+ * line j?  It may jump over SKIP_FREE pending milestones freely; over
+ * more only when it printed about as many lines of its own meanwhile (a
+ * reworded stretch) and no new error among them.  The first match of a
+ * stream may skip the good run's start: bad may be an excerpt, or a build
+ * with another preamble. */
+static int follows(uint32_t skipped, int64_t last, uint32_t own, int err)
+{
 	if (skipped <= SKIP_FREE)
 		return 1;
 	return !err && (last < 0 || 2 * own >= skipped);
+}
+
+/* A jump over a few milestones is a build that lacks those steps (no
+ * piecewise capture in an older SGLang) when bad then goes on step by step
+ * with the good run: its next LOOKAHEAD matched lines in the stream each
+ * follow the one before, with no new error among them.  A stalled run
+ * killed later prints a shutdown sequence that matches too, but only
+ * after jumping over most of the run, which JUMP_MAX keeps out. */
+#define LOOKAHEAD 3
+#define JUMP_MAX 8
+#define LOOKAHEAD_LINES 200
+
+static int steps_on(const struct dx_state *st, const struct walk *w, const struct pending *p, size_t g,
+		    size_t i, uint32_t j, int all)
+{
+	const struct log *bad = &st->logs[st->bad];
+	uint16_t s = st->stream[st->bad][i];
+	uint32_t prev = j;
+	int n = 0;
+	for (size_t k = i + 1; k < bad->nlines && k <= i + LOOKAHEAD_LINES && n < LOOKAHEAD; k++) {
+		uint32_t c = st->id[st->bad][k];
+		if (st->stream[st->bad][k] != s || st->hb[c])
+			continue;
+		if (novel_error(st, c))
+			return 0;
+		uint32_t jj = w->b2g[k];
+		if (jj == ALIGN_NONE)
+			continue;
+		if (jj <= prev || (!all && st->stream[g][jj] != st->stream[g][prev]) ||
+		    pending_between(p, st, g, prev, jj, all) > SKIP_FREE)
+			return 0;
+		prev = jj;
+		n++;
+	}
+	return n >= LOOKAHEAD;
 }
 
 static void walk(struct dx_state *st, size_t g, struct walk *w)
@@ -608,14 +756,8 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 	w->b2g = xmalloc((nb ? nb : 1) * sizeof(*w->b2g));
 	w->follow = xcalloc(nb ? nb : 1, 1);
 	align_logs(&a, &b, smap, st->weight, w->b2g);
-	/* msum[j]: milestones in good line j's stream up to and including j. */
-	uint32_t *msum = xmalloc((ng ? ng : 1) * sizeof(*msum));
-	uint32_t *run = xcalloc(ns, sizeof(*run));
-	for (size_t j = 0; j < ng; j++) {
-		uint16_t s = st->stream[g][j];
-		run[s] += st->ms[st->id[g][j]];
-		msum[j] = run[s];
-	}
+	struct pending pend;
+	pending_init(&pend, st, g);
 	/* Per bad stream: the last good line followed, and what bad printed
 	 * since that was not matched. */
 	int64_t *lastg = xmalloc(ns * sizeof(*lastg));
@@ -625,12 +767,12 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 		lastg[s] = -1;
 	/* nextsame[j]: the next good line with line j's template. */
 	uint32_t *nextsame = xmalloc((ng ? ng : 1) * sizeof(*nextsame));
-	uint32_t *lastseen = xmalloc((st->nc ? st->nc : 1) * sizeof(*lastseen));
+	uint32_t *firstof = xmalloc((st->nc ? st->nc : 1) * sizeof(*firstof));
 	for (size_t c = 0; c < st->nc; c++)
-		lastseen[c] = ALIGN_NONE;
+		firstof[c] = ALIGN_NONE;
 	for (size_t j = ng; j-- > 0;) {
-		nextsame[j] = lastseen[st->id[g][j]];
-		lastseen[st->id[g][j]] = (uint32_t)j;
+		nextsame[j] = firstof[st->id[g][j]];
+		firstof[st->id[g][j]] = (uint32_t)j;
 	}
 	w->score = 0;
 	w->last = DX_NONE;
@@ -640,17 +782,24 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 		uint32_t c = id[i];
 		if (st->hb[c])
 			continue;
-		uint32_t j = w->b2g[i];
-		if (j == ALIGN_NONE || !follows(st, msum, lastg[s], j, c, own[s], err[s])) {
+		uint32_t j = w->b2g[i], skipped = 0;
+		int all = smap[s] == ALIGN_ALL;
+		int ok = j != ALIGN_NONE && (all || lastg[s] < 0 || st->stream[g][lastg[s]] == st->stream[g][j]);
+		if (ok) {
+			skipped = pending_between(&pend, st, g, lastg[s], j, all);
+			ok = follows(skipped, lastg[s], own[s], err[s]) ||
+			     (!err[s] && skipped <= JUMP_MAX && steps_on(st, w, &pend, g, i, j, all));
+		}
+		if (!ok) {
 			/* The aligner may have matched this line further on (a
 			 * look-alike after steps bad never took); the same step
 			 * right after where bad is in the good run follows. */
-			uint32_t k = lastseen[c];
-			for (int steps = 0; k != ALIGN_NONE && ((int64_t)k <= lastg[s] || st->stream[g][k] != smap[s]);
-			     steps++)
+			uint32_t k = firstof[c];
+			for (int steps = 0; k != ALIGN_NONE &&
+			     ((int64_t)k <= lastg[s] || (!all && st->stream[g][k] != smap[s])); steps++)
 				k = steps < 64 ? nextsame[k] : ALIGN_NONE;
-			if (k != ALIGN_NONE && msum[k] - (lastg[s] >= 0 ? msum[lastg[s]] : 0) - st->ms[c] <= SKIP_FREE &&
-			    (lastg[s] >= 0 || !err[s])) {
+			if (k != ALIGN_NONE && (lastg[s] >= 0 || !err[s]) &&
+			    pending_between(&pend, st, g, lastg[s], k, all) <= SKIP_FREE) {
 				j = k;
 				w->b2g[i] = k;
 			} else {
@@ -666,12 +815,18 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 		lastg[s] = j;
 		own[s] = 0;
 		err[s] = 0;
+		if (all) {
+			/* One bad stream stands for every rank of good: the
+			 * step is reached on all of them. */
+			for (uint32_t k = firstof[c]; k != ALIGN_NONE; k = nextsame[k])
+				pending_reach(&pend, st, g, k);
+		}
+		pending_reach(&pend, st, g, j);
 	}
 	free(nextsame);
-	free(lastseen);
+	free(firstof);
 	free(smap);
-	free(msum);
-	free(run);
+	pending_free(&pend);
 	free(lastg);
 	free(own);
 	free(err);
@@ -1273,6 +1428,11 @@ static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *
 	for (size_t i = 0; i < bad->nlines; i++)
 		if (w->follow[i])
 			lastf[st->stream[st->bad][i]] = (int64_t)i;
+	/* fbefore[i]: following lines before line i. */
+	size_t *fbefore = xmalloc((bad->nlines + 1) * sizeof(*fbefore));
+	fbefore[0] = 0;
+	for (size_t i = 0; i < bad->nlines; i++)
+		fbefore[i + 1] = fbefore[i] + w->follow[i];
 	d->crash = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
@@ -1280,10 +1440,16 @@ static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *
 			continue;
 		if (lastf[st->stream[st->bad][nv->line]] > nv->line)
 			continue;
+		/* Other ranks may finish a step after one rank died, but a run
+		 * that goes on following the good one at length survived it. */
+		size_t before = fbefore[nv->line], after = fbefore[bad->nlines] - before;
+		if (after >= 10 && 4 * after > before)
+			continue;
 		if (d->crash == DX_NONE || nv->line < d->novel[d->crash].line)
 			d->crash = (int64_t)k;
 	}
 	free(lastf);
+	free(fbefore);
 	int done = finished(d);
 	int64_t limit = d->crash != DX_NONE && !done ? d->novel[d->crash].line : (int64_t)bad->nlines;
 	d->bad_line = DX_NONE;
@@ -1400,6 +1566,7 @@ void diagnosis_free(struct diagnosis *d)
 		free(st->hb);
 		free(st->ms);
 		free(st->weight);
+		free(st->step);
 		free(st->rule);
 		free(st);
 	}
