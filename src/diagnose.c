@@ -247,8 +247,12 @@ static int cand_cmp(const void *x, const void *y)
 
 /* canon[c] = the id c is merged into (itself when none).  Only templates
  * missing from some log are candidates, and two merge only when no log
- * has both: within one log they are different steps. */
-static void canonicalise(struct dx_state *st, const uint64_t *logset, uint32_t *canon)
+ * has both: within one log they are different steps.  Two that a rule
+ * names alike are one step ("Capture cuda graph begin" and DFlash's
+ * "Capture target prefill CUDA graph begin"); others must share most
+ * words and their first two. */
+static void canonicalise(struct dx_state *st, const uint64_t *logset, const int32_t *crule,
+			 uint32_t *canon)
 {
 	uint64_t all = st->nlogs >= 64 ? ~0ull : (1ull << st->nlogs) - 1;
 	struct cand *cs = xmalloc((st->nc ? st->nc : 1) * sizeof(*cs));
@@ -259,7 +263,9 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, uint32_t *
 		if ((logset[c] & all) == all || !logset[c])
 			continue;
 		words_of(st->ctext[c], &ws[c]);
-		if (ws[c].lead)
+		if (crule[c] >= 0)
+			cs[n++] = (struct cand){ 0x9e3779b97f4a7c15ull * ((uint64_t)crule[c] + 1), (uint32_t)c };
+		else if (ws[c].lead)
 			cs[n++] = (struct cand){ ws[c].lead, (uint32_t)c };
 	}
 	if (n)
@@ -275,8 +281,11 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, uint32_t *
 			if (canon[r] != r)
 				continue;
 			tries++;
-			if ((group[r] & logset[c]) || st->clevel[r] != st->clevel[c] ||
-			    jaccard(&ws[r], &ws[c]) < SIMILAR)
+			if (group[r] & logset[c])
+				continue;
+			if (crule[c] >= 0 ? crule[r] != crule[c]
+					  : crule[r] >= 0 || st->clevel[r] != st->clevel[c] ||
+					    jaccard(&ws[r], &ws[c]) < SIMILAR)
 				continue;
 			canon[c] = r;
 			group[r] |= logset[c];
@@ -516,7 +525,7 @@ static void build(struct dx_state *st, struct log *logs, size_t nlogs, struct tm
 		for (size_t i = 0; i < logs[l].nlines; i++)
 			logset[map[logs[l].tid[i]]] |= 1ull << (l < 63 ? l : 63);
 	uint32_t *canon = xmalloc(nc * sizeof(*canon));
-	canonicalise(st, logset, canon);
+	canonicalise(st, logset, crule, canon);
 	free(logset);
 	st->rule = xmalloc(nc * sizeof(*st->rule));
 	for (size_t c = 0; c < nc; c++)
