@@ -13,25 +13,28 @@
 /* --now: "+SECONDS" after bad's last line, or a time in the logs' clock
  * ("2026-02-23 00:55:24", "2026-02-23T00:55:24"), taken as UTC like the
  * timestamps prefix reads. */
-static void parse_now(const char *s, struct dx_options *o)
+static int parse_now(const char *s, struct dx_options *o)
 {
 	char *end;
 	if (*s == '+') {
 		double x = strtod(s + 1, &end);
 		if (end == s + 1 || *end || x < 0)
-			die("invalid --now '%s' (expected +SECONDS or YYYY-MM-DD HH:MM:SS)", s);
+			goto bad;
 		o->now_ms = (int64_t)(x * 1000);
 		o->now_relative = 1;
-		return;
+		return 0;
 	}
 	struct tm tm = { 0 };
 	end = strptime(s, "%Y-%m-%d %H:%M:%S", &tm);
 	if (!end)
 		end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
 	if (!end || *end)
-		die("invalid --now '%s' (expected +SECONDS or YYYY-MM-DD HH:MM:SS)", s);
+		goto bad;
 	o->now_ms = (int64_t)timegm(&tm) * 1000;
 	o->now_relative = 0;
+	return 0;
+bad:
+	return error("invalid --now '%s' (expected +SECONDS or YYYY-MM-DD HH:MM:SS)", s);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -50,10 +53,17 @@ int cmd_diff(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
-		case 'N': parse_now(optarg, &o); break;
+		case 'N':
+			if (parse_now(optarg, &o) < 0) {
+				free(rulefiles);
+				return EXIT_TROUBLE;
+			}
+			break;
 		case 'r': rulefiles[nrules++] = optarg; break;
 		case 'j': jobs = parse_jobs(optarg); break;
-		default: free(rulefiles); return EXIT_TROUBLE;
+		default:
+			free(rulefiles);
+			return EXIT_TROUBLE;
 		}
 	}
 	int nlogs = argc - optind;

@@ -164,10 +164,13 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 			put_msg(f, bad, d->bad_line, 60);
 			fprintf(f, "\", line %lld)", (long long)d->bad_line + 1);
 		}
+	} else if (bad->nlines == 0) {
+		fprintf(f, " before printing anything");
+	} else if (d->bad_line < 0) {
+		fprintf(f, " from its first line: nothing in it follows the good run");
 	} else {
 		fprintf(f, " after \"");
-		if (d->bad_line >= 0)
-			put_msg(f, bad, d->bad_line, 60);
+		put_msg(f, bad, d->bad_line, 60);
 		fprintf(f, "\" (line %lld of %zu)", (long long)d->bad_line + 1, bad->nlines);
 	}
 	if (fin && fin->good_line > d->good_line) {
