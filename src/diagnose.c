@@ -1130,7 +1130,9 @@ static void compare_pair(struct dx_state *st, struct diagnosis *d, size_t *cap, 
 		good_variation(st, c, k, &vary, &spread);
 		if (numeric(t) && numeric(vg->type)) {
 			double r = ratio(number(b.msg + vb->off, vb->len), number(g.msg + vg->off, vg->len));
-			int config = t == V_INT && kl && keyed >= 4;
+			/* In a config dump every setting counts; measured sizes
+			 * and times only when they moved a lot. */
+			int config = (t == V_INT || t == V_FLOAT) && keyed >= 4;
 			if (config ? spread > 1.0 : (r < CHANGE_FACTOR || r < 2 * spread))
 				continue;
 			double big = fmax(fabs(number(b.msg + vb->off, vb->len)), fabs(number(g.msg + vg->off, vg->len)));

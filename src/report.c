@@ -139,18 +139,18 @@ static int next_named(const struct diagnosis *d, int64_t j)
 static void verdict_sentence(FILE *f, const struct diagnosis *d)
 {
 	const struct log *bad = d->bad_log, *good = d->good_log;
-	static const char *const word[] = { "MATCHES", "FINISHED BUT DIFFERS", "STOPPED", "CRASHED", "DIVERGED" };
+	static const char *const word[] = { "MATCHES", "FINISHED", "STOPPED", "CRASHED", "DIVERGED" };
 	fprintf(f, "%s", C_BOLD);
 	put_path(f, bad);
 	fprintf(f, " %s%s%s", d->verdict == DX_SAME ? C_GREEN : C_RED, word[d->verdict], C_RESET);
 	const struct dx_milestone *fin = final_ms(d);
 	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
-		fprintf(f, " the good runs: it reached \"");
+		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
 		if (fin)
 			put_short(f, ms_name(d, fin), strlen(ms_name(d, fin)), 60);
 		fprintf(f, "\"");
 		if (d->verdict == DX_DIFFERENT)
-			fprintf(f, ", with %zu new findings, %zu changed values, %zu slow steps",
+			fprintf(f, ") but differs: %zu new findings, %zu changed values, %zu slow steps",
 				d->nnovel, d->nchanged, d->nslow);
 		fprintf(f, ".\n");
 		return;
@@ -191,8 +191,12 @@ static void second_sentence(FILE *f, const struct diagnosis *d)
 {
 	int any = 0;
 	if (d->verdict == DX_STOPPED && !isnan(d->silent_s)) {
-		fprintf(f, "Silent for ");
+		/* Heartbeats after the last step: the log is not silent, but
+		 * nothing moves. */
+		fprintf(f, d->last_progress_ts != d->last_ts_bad ? "No progress for " : "Silent for ");
 		put_duration(f, d->silent_s);
+		if (d->last_progress_ts != d->last_ts_bad)
+			fprintf(f, ", only heartbeats since");
 		if (!isnan(d->good_gap_s)) {
 			fprintf(f, " (good runs' longest gap here: ");
 			put_duration(f, d->good_gap_s);
