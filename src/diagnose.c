@@ -1363,7 +1363,7 @@ static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct wa
 		r[s].last_line = (int64_t)i;
 		if (w->follow[i]) {
 			r[s].last_follow = (int64_t)i;
-			if (st->ms[c])
+			if (st->step[c])
 				r[s].last_milestone = (int64_t)i;
 		}
 		if (novel_error(st, c)) {

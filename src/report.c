@@ -37,6 +37,7 @@
  * Line numbers are 1-based; a missing one is null. */
 #include "report.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -187,6 +188,58 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 	fprintf(f, ".\n");
 }
 
+/* Index in d->ms of the milestone rank r last reached, or -1. */
+static long rank_step(const struct diagnosis *d, const struct dx_rank *r)
+{
+	if (r->last_milestone < 0)
+		return -1;
+	uint32_t id = dx_bad_id(d, r->last_milestone);
+	for (size_t m = 0; m < d->nms; m++)
+		if (d->ms[m].id == id)
+			return (long)m;
+	return -1;
+}
+
+/* "TP3 stopped first, at "weights loaded"": the ranks whose last
+ * milestone comes earliest in the good run. */
+static void ranks_behind(FILE *f, const struct diagnosis *d)
+{
+	long lo = LONG_MAX, hi = -2;
+	size_t nlo = 0, nhi = 0, first = 0, last = 0;
+	for (size_t k = 0; k < d->nranks; k++) {
+		long m = rank_step(d, &d->ranks[k]);
+		if (m < lo)
+			lo = m, nlo = 0, first = k;
+		nlo += m == lo;
+		if (m > hi)
+			hi = m, nhi = 0, last = k;
+		nhi += m == hi;
+	}
+	if (lo == hi) {
+		fprintf(f, "All %zu ranks reached the same milestone, then stopped at different lines.", d->nranks);
+		return;
+	}
+	const char *n = hi >= 0 ? ms_name(d, &d->ms[hi]) : "";
+	if (nhi == 1 && nlo > 1) {
+		fprintf(f, "Only %s got as far as \"", d->ranks[last].name);
+		put_short(f, n, strlen(n), 60);
+		fprintf(f, "\".");
+		return;
+	}
+	n = lo >= 0 ? ms_name(d, &d->ms[lo]) : "";
+	if (nlo == 1)
+		fprintf(f, "%s stopped first, ", d->ranks[first].name);
+	else
+		fprintf(f, "%zu of %zu ranks stopped first, ", nlo, d->nranks);
+	if (lo < 0) {
+		fprintf(f, "before any milestone.");
+	} else {
+		fprintf(f, "at \"");
+		put_short(f, n, strlen(n), 60);
+		fprintf(f, "\".");
+	}
+}
+
 static void second_sentence(FILE *f, const struct diagnosis *d)
 {
 	int any = 0;
@@ -216,7 +269,7 @@ static void second_sentence(FILE *f, const struct diagnosis *d)
 		else if (failed == 1)
 			fprintf(f, "Only %s raised an error.", d->ranks[who].name);
 		else
-			fprintf(f, "The %zu ranks stopped at different points.", d->nranks);
+			ranks_behind(f, d);
 		any = 1;
 	}
 	if (any)
