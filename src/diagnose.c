@@ -1037,35 +1037,40 @@ static int same_text(const struct side *a, const struct value *va, const struct 
 	return va->len == vb->len && memcmp(a->msg + va->off, b->msg + vb->off, va->len) == 0;
 }
 
-/* What the good runs say about value k of a template: does it vary
- * between them (vary), and by what factor at most (spread). */
-static void good_variation(struct dx_state *st, uint32_t c, size_t k, int *vary, double *spread)
+/* What the good runs say about the n values of template c: vary[k] when
+ * value k differs between them (a word), spread[k] the factor by which it
+ * moves (a number).  Compares the first line of c in each good log with
+ * the first good log's. */
+static void good_variation(struct dx_state *st, uint32_t c, size_t n, uint8_t *vary, double *spread)
 {
-	*vary = 0;
-	*spread = 1.0;
+	for (size_t k = 0; k < n; k++) {
+		vary[k] = 0;
+		spread[k] = 1.0;
+	}
 	int64_t l0 = -1;
-	size_t g0 = 0;
 	struct side a = { 0 }, b = { 0 };
 	for (size_t g = 0; g < st->ngood; g++) {
 		int64_t l = st->first[g * st->nc + c];
 		if (l < 0)
 			continue;
 		if (l0 < 0) {
-			l0 = l, g0 = g;
-			side_load(&a, &st->logs[g0], l0);
+			l0 = l;
+			side_load(&a, &st->logs[g], l0);
 			continue;
 		}
 		side_load(&b, &st->logs[g], l);
-		if (k < a.m.nv && k < b.m.nv && a.m.nv == b.m.nv) {
+		if (a.m.nv != n || b.m.nv != n)
+			continue;
+		for (size_t k = 0; k < n; k++) {
 			const struct value *va = &a.m.v[k], *vb = &b.m.v[k];
-			if (!same_text(&a, va, &b, vb)) {
-				if (numeric(va->type) && numeric(vb->type)) {
-					double r = ratio(number(a.msg + va->off, va->len), number(b.msg + vb->off, vb->len));
-					if (r > *spread)
-						*spread = r;
-				} else {
-					*vary = 1;
-				}
+			if (same_text(&a, va, &b, vb))
+				continue;
+			if (numeric(va->type) && numeric(vb->type)) {
+				double r = ratio(number(a.msg + va->off, va->len), number(b.msg + vb->off, vb->len));
+				if (r > spread[k])
+					spread[k] = r;
+			} else {
+				vary[k] = 1;
 			}
 		}
 	}
@@ -1111,6 +1116,8 @@ static void compare_pair(struct dx_state *st, struct diagnosis *d, size_t *cap, 
 		keyed += kl > 0;
 	}
 	char *label = NULL;
+	uint8_t *vary = NULL;
+	double *spread = NULL;
 	for (size_t k = 0; k < b.m.nv; k++) {
 		const struct value *vb = &b.m.v[k], *vg = &g.m.v[k];
 		if (same_text(&b, vb, &g, vg))
@@ -1125,20 +1132,22 @@ static void compare_pair(struct dx_state *st, struct diagnosis *d, size_t *cap, 
 		value_key(&b, vb, &kn, &kl);
 		if (!kl || volatile_key(kn, kl))
 			continue;
-		int vary;
-		double spread;
-		good_variation(st, c, k, &vary, &spread);
+		if (!vary) {
+			vary = xmalloc(b.m.nv);
+			spread = xmalloc(b.m.nv * sizeof(*spread));
+			good_variation(st, c, b.m.nv, vary, spread);
+		}
 		if (numeric(t) && numeric(vg->type)) {
 			double r = ratio(number(b.msg + vb->off, vb->len), number(g.msg + vg->off, vg->len));
 			/* In a config dump every setting counts; measured sizes
 			 * and times only when they moved a lot. */
 			int config = (t == V_INT || t == V_FLOAT) && keyed >= 4;
-			if (config ? spread > 1.0 : (r < CHANGE_FACTOR || r < 2 * spread))
+			if (config ? spread[k] > 1.0 : (r < CHANGE_FACTOR || r < 2 * spread[k]))
 				continue;
 			double big = fmax(fabs(number(b.msg + vb->off, vb->len)), fabs(number(g.msg + vg->off, vg->len)));
 			if (!config && big < 1.0)
 				continue;
-		} else if (vary) {
+		} else if (vary[k]) {
 			continue;
 		}
 		if (!label)
@@ -1155,6 +1164,8 @@ static void compare_pair(struct dx_state *st, struct diagnosis *d, size_t *cap, 
 		};
 	}
 	free(label);
+	free(vary);
+	free(spread);
 out:
 	side_free(&b);
 	side_free(&g);
