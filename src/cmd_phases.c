@@ -29,6 +29,8 @@ struct row {
 	uint64_t count;        /* lines matching, over all tags */
 	size_t reached, total; /* tags that printed it, of the tags of their kinds */
 	size_t *tag_first;     /* per tag (0 = untagged): first line, or SIZE_MAX */
+	uint8_t *expected;     /* per tag: of a kind (family) some tag of which
+				  printed it, so expected to print it too */
 };
 
 struct timeline {
@@ -38,42 +40,59 @@ struct timeline {
 	uint32_t *family;      /* per tag: tags alike but for their numbers share one */
 	size_t *order;         /* tags 1..ntags-1 in natural order (TP2 before TP10) */
 	struct row *rows;      /* in order of first line, as they were made */
-	size_t nrows;
+	size_t nrows, rowcap;
 	int64_t first_ts, last_ts;
-	size_t up;             /* index of the last final row, or SIZE_MAX */
+	size_t up;             /* the row that shows the run is up, or SIZE_MAX */
 };
+
+static char **family_keys;   /* for cmp_keys: qsort has no context */
+
+static int cmp_keys(const void *a, const void *b)
+{
+	return strcmp(family_keys[*(const size_t *)a], family_keys[*(const size_t *)b]);
+}
 
 /* Tags that differ only in their digits ("TP3", "TP7"; "Worker pid=41",
  * "Worker pid=57") are ranks of one kind; the untagged lines are a kind of
- * their own. */
+ * their own.  Sorting the digit-less keys finds the kinds in n log n. */
 static void make_families(struct timeline *tl)
 {
 	const struct log *lg = tl->lg;
 	char **keys = xcalloc(tl->ntags, sizeof(*keys));
+	size_t *idx = xmalloc(tl->ntags * sizeof(*idx));
 	tl->family = xcalloc(tl->ntags, sizeof(*tl->family));
 	for (size_t t = 1; t < tl->ntags; t++) {
 		keys[t] = xstrdup(lg->tags[t]);
 		for (char *p = keys[t]; *p; p++)
 			if (*p >= '0' && *p <= '9')
 				*p = '#';
-		size_t k = 1;
-		while (k < t && strcmp(keys[k], keys[t]) != 0)
-			k++;
-		tl->family[t] = (uint32_t)k;
+		idx[t - 1] = t;
 	}
+	family_keys = keys;
+	qsort(idx, tl->ntags - 1, sizeof(*idx), cmp_keys);
+	for (size_t i = 0; i + 1 < tl->ntags; i++)
+		tl->family[idx[i]] = i > 0 && strcmp(keys[idx[i]], keys[idx[i - 1]]) == 0
+			? tl->family[idx[i - 1]] : (uint32_t)(i + 1);
 	for (size_t t = 1; t < tl->ntags; t++)
 		free(keys[t]);
 	free(keys);
+	free(idx);
 }
 
-/* Whether tag t is of a kind (family) of which some tag printed row w:
- * those are the ranks expected to print it. */
-static int of_kind(const struct timeline *tl, const struct row *w, size_t t)
+/* Which tags are expected to print row w: those of the kinds of the tags
+ * that did. */
+static void find_expected(struct timeline *tl, struct row *w)
 {
-	for (size_t u = 0; u < tl->ntags; u++)
-		if (w->tag_first[u] != SIZE_MAX && tl->family[u] == tl->family[t])
-			return 1;
-	return 0;
+	uint8_t *hit = xcalloc(tl->ntags, 1);
+	for (size_t t = 0; t < tl->ntags; t++)
+		if (w->tag_first[t] != SIZE_MAX)
+			hit[tl->family[t]] = 1;
+	w->expected = xmalloc(tl->ntags);
+	for (size_t t = 0; t < tl->ntags; t++) {
+		w->expected[t] = hit[tl->family[t]];
+		w->total += w->expected[t];
+	}
+	free(hit);
 }
 
 /* Tag t's name; the untagged lines are a rank too when, say, a driver
@@ -115,6 +134,43 @@ static int cmp_tags(const void *a, const void *b)
 	return natcmp(sort_log->tags[*(const size_t *)a], sort_log->tags[*(const size_t *)b]);
 }
 
+/* The engine with the most milestones in the log: an SGLang server also
+ * logs uvicorn's and maybe NCCL's, but is an SGLang server. */
+static const char *main_engine(const struct timeline *tl)
+{
+	const char *best = NULL;
+	size_t most = 0;
+	for (size_t k = 0; k < tl->nrows; k++) {
+		const char *e = tl->rs->r[tl->rows[k].rule].engine;
+		size_t n = 0;
+		for (size_t j = 0; j < tl->nrows; j++)
+			n += strcmp(tl->rs->r[tl->rows[j].rule].engine, e) == 0;
+		if (n > most)
+			best = e, most = n;
+	}
+	return best;
+}
+
+/* The row that shows the run came up, or SIZE_MAX: the last final
+ * milestone of the main engine if it has final rules (SGLang is up at
+ * "server ready", after its warmup, not at uvicorn's "application startup
+ * complete" before it), else the last final milestone of any engine (vLLM
+ * is up when uvicorn is). */
+static size_t find_up(const struct timeline *tl)
+{
+	const char *main = main_engine(tl);
+	int main_has_final = 0;
+	for (size_t i = 0; main && i < tl->rs->n; i++)
+		main_has_final |= tl->rs->r[i].final && strcmp(tl->rs->r[i].engine, main) == 0;
+	size_t up = SIZE_MAX;
+	for (size_t k = 0; k < tl->nrows; k++) {
+		const struct rule *r = &tl->rs->r[tl->rows[k].rule];
+		if (r->final && (!main_has_final || strcmp(r->engine, main) == 0))
+			up = k;
+	}
+	return up;
+}
+
 static void timeline_build(struct timeline *tl, const struct log *lg,
 			   const struct ruleset *rs, const int32_t *match)
 {
@@ -142,7 +198,7 @@ static void timeline_build(struct timeline *tl, const struct log *lg,
 		if (r < 0)
 			continue;
 		if (row_of[r] == SIZE_MAX) {
-			tl->rows = xrealloc(tl->rows, (tl->nrows + 1) * sizeof(*tl->rows));
+			GROW(tl->rows, tl->rowcap, tl->nrows + 1);
 			struct row *w = &tl->rows[tl->nrows];
 			memset(w, 0, sizeof(*w));
 			w->rule = r;
@@ -161,20 +217,17 @@ static void timeline_build(struct timeline *tl, const struct log *lg,
 		}
 	}
 	free(row_of);
-	tl->up = SIZE_MAX;
-	for (size_t k = 0; k < tl->nrows; k++) {
-		struct row *w = &tl->rows[k];
-		for (size_t t = 0; t < tl->ntags; t++)
-			w->total += of_kind(tl, w, t);
-		if (rs->r[w->rule].final)
-			tl->up = k;
-	}
+	for (size_t k = 0; k < tl->nrows; k++)
+		find_expected(tl, &tl->rows[k]);
+	tl->up = find_up(tl);
 }
 
 static void timeline_free(struct timeline *tl)
 {
-	for (size_t k = 0; k < tl->nrows; k++)
+	for (size_t k = 0; k < tl->nrows; k++) {
 		free(tl->rows[k].tag_first);
+		free(tl->rows[k].expected);
+	}
 	free(tl->rows);
 	free(tl->family);
 	free(tl->order);
@@ -214,26 +267,22 @@ static void fmt_dur(char *out, size_t n, int64_t ms, const char *sign)
 			 (unsigned long long)s / 3600 % 24);
 }
 
-/* ts formatted by strftime's fmt, with ".mmm" added if ms, or "-". */
-static void fmt_ts(char *out, size_t n, int64_t ts, const char *fmt, int ms)
+/* ts as "2025-03-08 12:29:07" (prefix_format_ts's form, to the second,
+ * without the T), or "-".  Returns the time of day in it ("12:29:07"), or
+ * all of it for a form it does not know (a year past 9999). */
+static const char *fmt_ts(char out[PREFIX_TS_SIZE], int64_t ts)
 {
 	if (ts == TS_NONE) {
-		snprintf(out, n, "-");
-		return;
+		strcpy(out, "-");
+		return out;
 	}
-	int64_t msec = ts % 1000, sec = ts / 1000;
-	if (msec < 0)
-		msec += 1000, sec--;
-	time_t t = (time_t)sec;
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	size_t len = strftime(out, n, fmt, &tm);
-	if (ms)
-		snprintf(out + len, n - len, ".%03d", (int)msec);
+	prefix_format_ts(ts, out);
+	if (strlen(out) < 20 || out[10] != 'T')
+		return out;
+	out[10] = ' ';
+	out[19] = '\0';
+	return out + 11;
 }
-
-#define TS_HUMAN "%Y-%m-%d %H:%M:%S"
-#define TS_ISO "%Y-%m-%dT%H:%M:%S"
 
 /* Seconds since the file was last written, or -1 for stdin and pipes. */
 static double silent_s(const struct log *lg)
@@ -298,20 +347,20 @@ static void fmt_ranks(const struct timeline *tl, const struct row *w, char *out,
 }
 
 /* Whether tag t should have printed row w and did not. */
-static int missing(const struct timeline *tl, const struct row *w, size_t t)
+static int missing(const struct row *w, size_t t)
 {
-	return w->tag_first[t] == SIZE_MAX && of_kind(tl, w, t);
+	return w->tag_first[t] == SIZE_MAX && w->expected[t];
 }
 
 /* Print tags (natural order) for which keep() holds, separated by ", ",
  * at most max of them (0 = all). */
 static void put_tags(const struct timeline *tl, const struct row *w, size_t max,
-		     int (*keep)(const struct timeline *, const struct row *, size_t))
+		     int (*keep)(const struct row *, size_t))
 {
 	size_t shown = 0, more = 0;
 	for (size_t i = keep ? 0 : 1; i < tl->ntags; i++) {
 		size_t t = tag_at(tl, i);
-		if (keep && !keep(tl, w, t))
+		if (keep && !keep(w, t))
 			continue;
 		if (max && shown == max) {
 			more++;
@@ -353,7 +402,7 @@ static void print_behind(const struct timeline *tl, const struct row *w)
 	size_t *stop = xmalloc(tl->ntags * sizeof(*stop));
 	for (size_t t = 0; t < tl->ntags; t++) {
 		size_t k = last_row_of(tl, t);
-		stop[t] = !missing(tl, w, t) ? SIZE_MAX : k == SIZE_MAX ? tl->nrows : k;
+		stop[t] = !missing(w, t) ? SIZE_MAX : k == SIZE_MAX ? tl->nrows : k;
 	}
 	for (size_t key = 0; key <= tl->nrows; key++) {
 		size_t shown = 0, lo = SIZE_MAX, hi = 0;
@@ -386,12 +435,12 @@ static void print_behind(const struct timeline *tl, const struct row *w)
 static void print_summary(const struct timeline *tl)
 {
 	const struct log *lg = tl->lg;
-	char a[40], b[40], d[32];
+	char a[PREFIX_TS_SIZE], b[PREFIX_TS_SIZE], d[32];
 	put_text(stdout, lg->in.path, strlen(lg->in.path));
 	printf(": %zu lines", lg->nlines);
 	if (tl->first_ts != TS_NONE) {
-		fmt_ts(a, sizeof(a), tl->first_ts, TS_HUMAN, 0);
-		fmt_ts(b, sizeof(b), tl->last_ts, TS_HUMAN, 0);
+		fmt_ts(a, tl->first_ts);
+		fmt_ts(b, tl->last_ts);
 		fmt_dur(d, sizeof(d), tl->last_ts - tl->first_ts, "");
 		printf(", %s to %s (%s)", a, b, d);
 	}
@@ -501,10 +550,10 @@ static void print_text(const struct timeline *tl)
 		const struct row *w = &tl->rows[k];
 		const struct rule *r = &tl->rs->r[w->rule];
 		int64_t ts = row_ts(tl, k), prev = prev_ts(tl, k);
-		char line[48], clock[32], off[32] = "-", step[32] = "", ranks[64];
+		char line[48], full[PREFIX_TS_SIZE], off[32] = "-", step[32] = "", ranks[64];
 		snprintf(line, sizeof(line), w->last > w->first ? "%zu-%zu" : "%zu",
 			 w->first + 1, w->last + 1);
-		fmt_ts(clock, sizeof(clock), ts, "%H:%M:%S", 0);
+		const char *clock = fmt_ts(full, ts);
 		if (ts != TS_NONE) {
 			fmt_dur(off, sizeof(off), ts - tl->first_ts, "+");
 			if (prev != TS_NONE)
@@ -534,12 +583,12 @@ static void print_text(const struct timeline *tl)
 
 static void put_json_ts(int64_t ts)
 {
-	char s[40];
+	char s[PREFIX_TS_SIZE];
 	if (ts == TS_NONE) {
 		printf("null");
 		return;
 	}
-	fmt_ts(s, sizeof(s), ts, TS_ISO, 1);
+	prefix_format_ts(ts, s);
 	printf("\"%s\"", s);
 }
 
@@ -611,13 +660,13 @@ static void print_json(const struct timeline *tl)
 		printf(", \"count\": %llu, \"ranks_reached\": %zu, \"ranks_total\": %zu, \"missing\": [",
 		       (unsigned long long)w->count, w->reached, w->total);
 		int first = 1;
-		if (missing(tl, w, 0)) {
+		if (missing(w, 0)) {
 			printf("null");
 			first = 0;
 		}
 		for (size_t k = 0; k + 1 < tl->ntags; k++) {
 			size_t t = tl->order[k];
-			if (!missing(tl, w, t))
+			if (!missing(w, t))
 				continue;
 			printf("%s", first ? "" : ", ");
 			first = 0;

@@ -12,24 +12,86 @@
 #include <zlib.h>
 #include <zstd.h>
 
+/* Longest text before a line's first CR that can be a process label. */
+#define LABEL_MAX 96
+/* How much of the start of an input decides whether it is text. */
+#define SNIFF_SIZE 65536
+
 static const char *shown(const char *path)
 {
 	return strcmp(path, "-") == 0 ? "(stdin)" : path;
 }
 
-/* Read all of fd into a malloc'd buffer, refusing more than max bytes. */
+/* The compressed formats ddx reads, by their magic bytes: "gzip", "zstd",
+ * or NULL. */
+static const char *compression(const char *p, size_t n)
+{
+	if (n >= 2 && memcmp(p, "\x1f\x8b", 2) == 0)
+		return "gzip";
+	if (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0)
+		return "zstd";
+	return NULL;
+}
+
+/* Binary data is not a log: an ELF file, /dev/urandom or /dev/zero would
+ * otherwise produce millions of nonsense lines.  Judged on the first
+ * SNIFF_SIZE bytes: a few NUL bytes or bad UTF-8 sequences are normal in
+ * logs of crashed programs, a high share is not.  Returns why p is not a
+ * log, or NULL. */
+static const char *binary_reason(const char *p, size_t n)
+{
+	static const struct { const char *magic; size_t len; const char *why; } known[] = {
+		{ "\177ELF", 4, "binary file (ELF executable), not a log" },
+		{ "\xfd" "7zXZ", 5, "xz data, which ddx does not read (try 'xz -dc FILE | ddx ... -')" },
+	};
+	for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+		if (n >= known[k].len && memcmp(p, known[k].magic, known[k].len) == 0)
+			return known[k].why;
+	if (n > SNIFF_SIZE)
+		n = SNIFF_SIZE;
+	size_t nul = 0, bad = 0;
+	const unsigned char *u = (const unsigned char *)p;
+	for (size_t i = 0; i < n;) {
+		if (u[i] == 0)
+			nul++;
+		if (u[i] < 0x80) {
+			if (u[i] < 0x20 && u[i] != '\n' && u[i] != '\r' && u[i] != '\t' && u[i] != 0x1b)
+				bad++;
+			i++;
+			continue;
+		}
+		size_t l = utf8_seq_len(u + i, n - i);
+		if (l == 0) {
+			/* A sequence cut by the window is not evidence. */
+			if (n - i >= 4)
+				bad++;
+			i++;
+		} else {
+			i += l;
+		}
+	}
+	if (n >= 64 && (nul * 10 > n || bad * 4 > n))
+		return "binary file (mostly non-text bytes), not a log";
+	return NULL;
+}
+
+/* Read all of fd into a malloc'd buffer, refusing more than max bytes.
+ * Binary data is refused as soon as SNIFF_SIZE bytes are in, so that
+ * /dev/zero or /dev/urandom fail at once rather than after max bytes. */
 static int read_all(int fd, const char *path, size_t max, char **out, size_t *outlen)
 {
-	size_t cap = 1 << 16, len = 0;
+	/* One byte more than max tells "exactly max" from "too large". */
+	size_t cap = max < SNIFF_SIZE ? max + 1 : SNIFF_SIZE, len = 0;
 	char *p = xmalloc(cap);
+	int sniffed = 0;
 	for (;;) {
 		if (len == cap) {
-			if (cap >= max) {
+			if (len > max) {
 				free(p);
-				return error("cannot read '%s': input larger than %zu MiB",
+				return error("cannot read '%s': larger than %zu MiB, the most ddx holds in memory",
 					     shown(path), max >> 20);
 			}
-			cap = cap * 2 > max ? max : cap * 2;
+			cap = cap > max / 2 ? max + 1 : cap * 2;
 			p = xrealloc(p, cap);
 		}
 		ssize_t r = read(fd, p + len, cap - len);
@@ -43,6 +105,14 @@ static int read_all(int fd, const char *path, size_t max, char **out, size_t *ou
 		if (r == 0)
 			break;
 		len += (size_t)r;
+		if (!sniffed && len >= SNIFF_SIZE) {
+			sniffed = 1;
+			const char *why = compression(p, len) ? NULL : binary_reason(p, len);
+			if (why) {
+				free(p);
+				return error("cannot read '%s': %s", shown(path), why);
+			}
+		}
 	}
 	*out = p;
 	*outlen = len;
@@ -58,11 +128,22 @@ static size_t expand_limit(size_t csize, size_t max)
 	return lim < max ? lim : max;
 }
 
-static int too_big(const char *path, size_t lim)
+/* A first guess at the decompressed size: logs compress about 4-20x. */
+static size_t initial_cap(size_t csize, size_t lim)
 {
-	return error("cannot read '%s': decompresses to more than %zu MiB "
-		     "(limit: %dx the compressed size, at most %zu MiB)",
-		     shown(path), lim >> 20, INPUT_MAX_RATIO, (size_t)(INPUT_MAX_SIZE >> 20));
+	size_t cap = csize < (SIZE_MAX - 65536) / 8 ? csize * 8 + 65536 : SIZE_MAX;
+	return cap < lim ? cap : lim;
+}
+
+/* The error for output that reached lim = expand_limit(csize, max). */
+static int too_big(const char *path, size_t lim, size_t max)
+{
+	if (lim == max)
+		return error("cannot read '%s': decompresses to more than %zu MiB, "
+			     "the most ddx holds in memory", shown(path), max >> 20);
+	return error("cannot read '%s': decompresses to more than %zu MiB, over %d times "
+		     "its compressed size (a decompression bomb?)",
+		     shown(path), lim >> 20, INPUT_MAX_RATIO);
 }
 
 static int gunzip(const char *path, const char *src, size_t n, size_t max,
@@ -73,7 +154,7 @@ static int gunzip(const char *path, const char *src, size_t n, size_t max,
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
 		return error("cannot read '%s': zlib initialisation failed", shown(path));
-	size_t cap = n * 4 + 4096, len = 0;
+	size_t cap = initial_cap(n, lim), len = 0;
 	char *p = xmalloc(cap);
 	z.next_in = (Bytef *)src;
 	int ret = Z_OK;
@@ -83,7 +164,7 @@ static int gunzip(const char *path, const char *src, size_t n, size_t max,
 			if (cap >= lim) {
 				inflateEnd(&z);
 				free(p);
-				return too_big(path, lim);
+				return too_big(path, lim, max);
 			}
 			cap = cap * 2 > lim ? lim : cap * 2;
 			p = xrealloc(p, cap);
@@ -103,8 +184,14 @@ static int gunzip(const char *path, const char *src, size_t n, size_t max,
 			/* Concatenated gzip members (as `cat a.gz b.gz`) are one file. */
 			if (z.avail_in == 0 && left == 0)
 				break;
-			if (inflateReset(&z) != Z_OK)
-				break;
+			if (z.avail_in >= 2 ? memcmp(z.next_in, "\x1f\x8b", 2) != 0 :
+			    z.avail_in + left < 2) {
+				inflateEnd(&z);
+				free(p);
+				return error("cannot read '%s': invalid gzip data (trailing "
+					     "garbage after the compressed data)", shown(path));
+			}
+			inflateReset(&z);
 			continue;
 		}
 		if (ret == Z_BUF_ERROR && z.avail_in == 0 && left == 0) {
@@ -134,7 +221,7 @@ static int unzstd(const char *path, const char *src, size_t n, size_t max,
 	if (!zs)
 		return error("cannot read '%s': zstd initialisation failed", shown(path));
 	ZSTD_initDStream(zs);
-	size_t cap = n * 4 + 4096, len = 0;
+	size_t cap = initial_cap(n, lim), len = 0;
 	char *p = xmalloc(cap);
 	ZSTD_inBuffer ib = { src, n, 0 };
 	size_t last = 0;
@@ -143,7 +230,7 @@ static int unzstd(const char *path, const char *src, size_t n, size_t max,
 			if (cap >= lim) {
 				ZSTD_freeDStream(zs);
 				free(p);
-				return too_big(path, lim);
+				return too_big(path, lim, max);
 			}
 			cap = cap * 2 > lim ? lim : cap * 2;
 			p = xrealloc(p, cap);
@@ -171,68 +258,33 @@ static int unzstd(const char *path, const char *src, size_t n, size_t max,
 	return 0;
 }
 
-/* Binary data is not a log: an ELF file, /dev/urandom or /dev/zero would
- * otherwise produce millions of nonsense lines.  Judged on the first 64 KiB:
- * a few NUL bytes or bad UTF-8 sequences are normal in logs of crashed
- * programs, a high share is not. */
-static const char *binary_reason(const char *p, size_t n)
+/* Unmap or free in->data. */
+static void release(struct input *in)
 {
-	if (n >= 4 && memcmp(p, "\177ELF", 4) == 0)
-		return "binary file (ELF executable), not a log";
-	if (n > 65536)
-		n = 65536;
-	size_t nul = 0, bad = 0;
-	const unsigned char *u = (const unsigned char *)p;
-	for (size_t i = 0; i < n;) {
-		if (u[i] == 0)
-			nul++;
-		if (u[i] < 0x80) {
-			if (u[i] < 0x20 && u[i] != '\n' && u[i] != '\r' && u[i] != '\t' && u[i] != 0x1b)
-				bad++;
-			i++;
-			continue;
-		}
-		size_t l = utf8_seq_len(u + i, n - i);
-		if (l == 0) {
-			/* A sequence cut by the 64 KiB window is not evidence. */
-			if (n - i >= 4)
-				bad++;
-			i++;
-		} else {
-			i += l;
-		}
-	}
-	if (n >= 64 && (nul * 10 > n || bad * 4 > n))
-		return "binary file (mostly non-text bytes), not a log";
-	return NULL;
+	if (in->data && in->mapped)
+		munmap((void *)in->data, in->size);
+	else
+		free((void *)in->data);
+	in->data = NULL;
+	in->size = 0;
+	in->mapped = 0;
 }
 
+/* Decompress what needs it, then refuse what is not text. */
 static int finish(struct input *in, const char *path, size_t max)
 {
-	const unsigned char *m = (const unsigned char *)in->data;
-	char *out = NULL;
-	size_t outlen = 0;
-	int r = 0;
-	const char *kind = NULL;
-	if (in->size >= 2 && m[0] == 0x1f && m[1] == 0x8b) {
-		kind = "gzip";
-		r = gunzip(path, in->data, in->size, max, &out, &outlen);
-	} else if (in->size >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) {
-		kind = "zstd";
-		r = unzstd(path, in->data, in->size, max, &out, &outlen);
-	}
+	const char *kind = compression(in->data, in->size);
 	if (kind) {
-		if (in->mapped)
-			munmap((void *)in->data, in->size);
-		else
-			free((void *)in->data);
-		in->data = NULL;
-		in->size = 0;
+		char *out = NULL;
+		size_t outlen = 0;
+		int r = strcmp(kind, "gzip") == 0 ?
+			gunzip(path, in->data, in->size, max, &out, &outlen) :
+			unzstd(path, in->data, in->size, max, &out, &outlen);
 		if (r < 0)
 			return -1;
+		release(in);
 		in->data = out;
 		in->size = outlen;
-		in->mapped = 0;
 		in->kind = kind;
 	}
 	const char *why = binary_reason(in->data, in->size);
@@ -296,134 +348,219 @@ int input_open(struct input *in, const char *path, size_t max)
 
 void input_close(struct input *in)
 {
-	if (in->data) {
-		if (in->mapped)
-			munmap((void *)in->data, in->size);
-		else
-			free((void *)in->data);
-	}
+	release(in);
 	free(in->path);
 	memset(in, 0, sizeof(*in));
 }
 
-/* Length of the ANSI escape sequence at p[0] == ESC (CSI, OSC, or a
- * two-byte escape); an unterminated one runs to the end of the line. */
-static size_t escape_len(const char *p, size_t n)
+/* Length of the escape sequence at p[0] == ESC, parsed as a terminal does
+ * (ECMA-48): CSI is ESC [, parameter and intermediate bytes, a final byte;
+ * OSC, DCS, SOS, PM and APC are strings ended by BEL or ST (ESC \); any
+ * other escape is ESC, intermediate bytes, a final byte.  A string that is
+ * not terminated ends at the next ESC or at the end of the line; a
+ * malformed sequence ends before the first byte that cannot belong to it,
+ * so it never swallows text beyond what a terminal would. */
+static size_t escape_len(const char *s, size_t n)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 1;
 	if (n < 2)
 		return n;
 	if (p[1] == '[') {
-		size_t i = 2;
-		while (i < n && !((unsigned char)p[i] >= 0x40 && (unsigned char)p[i] <= 0x7e))
-			i++;
-		return i < n ? i + 1 : n;
+		for (i = 2; i < n && p[i] >= 0x20 && p[i] <= 0x3f; i++)
+			;
+		return i < n && p[i] >= 0x40 && p[i] <= 0x7e ? i + 1 : i;
 	}
-	if (p[1] == ']' || p[1] == 'P' || p[1] == '_' || p[1] == '^') {
-		/* OSC/DCS/APC/PM end at BEL or ST (ESC \). */
-		for (size_t i = 2; i < n; i++) {
+	if (p[1] == ']' || p[1] == 'P' || p[1] == 'X' || p[1] == '^' || p[1] == '_') {
+		for (i = 2; i < n; i++) {
 			if (p[i] == '\a')
 				return i + 1;
-			if (p[i] == 0x1b && i + 1 < n && p[i + 1] == '\\')
-				return i + 2;
+			if (p[i] == 0x1b)
+				return i + 1 < n && p[i + 1] == '\\' ? i + 2 : i;
 		}
 		return n;
 	}
-	return 2;
+	while (i < n && p[i] >= 0x20 && p[i] <= 0x2f)
+		i++;
+	return i < n && p[i] >= 0x30 && p[i] <= 0x7e ? i + 1 : i;
 }
 
-/* tqdm frames pasted into one line without their CR: a frame ends with a
- * rate bracket such as "[00:01<00:10, 3.1it/s]" or "[00:29<06:47,
- * 29.12s/it]".  Returns the position just past the last such bracket that
- * is followed by more text, or 0. */
-static size_t last_pasted_frame_end(const char *s, size_t n, uint32_t *frames)
+/* Whether s holds nothing a terminal would show: spaces, tabs and escape
+ * sequences only. */
+static int is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		if (s[i] == 0x1b)
+			i += escape_len(s + i, n - i);
+		else if (s[i] == ' ' || s[i] == '\t')
+			i++;
+		else
+			return 0;
+	}
+	return 1;
+}
+
+/* tqdm and its kin redraw a progress bar by writing "\r" and the next
+ * frame on the same line, so a terminal shows only the last frame.  Narrow
+ * [*b, *e) to the last frame that is not blank (blank ones only erase),
+ * without the spaces that pad it over a longer earlier frame, and count
+ * the frames that are not blank. */
+static void last_frame(const char *raw, size_t *b, size_t *e, uint32_t *frames)
+{
+	size_t start = *b, end = *e, kb = start, ke = start;
+	uint32_t count = 0;
+	for (;;) {
+		const char *cr = memchr(raw + start, '\r', end - start);
+		size_t stop = cr ? (size_t)(cr - raw) : end;
+		if (!is_blank(raw + start, stop - start)) {
+			kb = start;
+			ke = stop;
+			count++;
+		}
+		if (!cr)
+			break;
+		start = stop + 1;
+	}
+	while (ke > kb && (raw[ke - 1] == ' ' || raw[ke - 1] == '\t'))
+		ke--;
+	*b = kb;
+	*e = ke;
+	*frames = count ? count : 1;
+}
+
+/* Append s without its escape sequences to out. */
+static void strip_escapes(const char *s, size_t n, struct buf *out)
+{
+	for (size_t i = 0; i < n;) {
+		const char *esc = memchr(s + i, 0x1b, n - i);
+		size_t stop = esc ? (size_t)(esc - s) : n;
+		buf_append(out, s + i, stop - i);
+		i = esc ? stop + escape_len(s + stop, n - stop) : n;
+	}
+}
+
+/* Whether the text before a line's first CR is a label that a wrapper put
+ * in front of each line of a child process, such as vLLM's "(EngineCore
+ * pid=6890) " or torchrun's "[rank3]:", rather than a progress frame: the
+ * terminal overwrote it, but it names who wrote the line.  s is free of
+ * escapes. */
+static int is_label(const char *s, size_t n)
+{
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n < 3 || n > LABEL_MAX || memchr(s, '%', n))
+		return 0;
+	return (s[0] == '(' && s[n - 1] == ')') ||
+	       (s[0] == '[' && (s[n - 1] == ']' || (s[n - 1] == ':' && s[n - 2] == ']')));
+}
+
+/* Whether the ']' at s[e] closes the bracket that ends every tqdm frame:
+ * elapsed<remaining, then a rate in units/s or s/unit, as in "[00:00<?,
+ * ?it/s]", "[00:29<06:47, 29.12s/it]" or "[00:25<00:00, 1.23s/profile]".
+ * The walk back is short and stops at the previous ']', so a line costs
+ * O(length). */
+static int rate_bracket_end(const char *s, size_t e)
+{
+	int slash = 0;
+	for (size_t j = e; j-- > 0 && e - j <= 64;) {
+		switch (s[j]) {
+		case '/':
+			slash = 1;
+			break;
+		case ',':
+			if (!slash)
+				return 0;
+			for (; j > 0 && e - j <= 64 && s[j] != '[' && s[j] != ']'; j--)
+				if (s[j] == '<')
+					return 1;
+			return 0;
+		case '[':
+		case ']':
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* Progress frames can also be glued to each other, or to the next log
+ * line, without a CR between them (a bar redrawn while another process
+ * wrote to the same file).  Returns where the text after the last frame
+ * that is followed by anything but blanks starts, or 0 if there is none,
+ * and adds the frames dropped before it to *frames. */
+static size_t pasted_frames_end(const char *s, size_t n, uint32_t *frames)
 {
 	size_t cut = 0;
-	for (size_t i = 0; i + 1 < n; i++) {
-		if (s[i] != ']')
+	for (const char *p = s; (p = memchr(p, ']', (size_t)(s + n - p))); p++) {
+		size_t k = (size_t)(p - s);
+		if (!rate_bracket_end(s, k))
 			continue;
-		/* Walk back to the '[' of this bracket, at most 48 bytes. */
-		size_t j = i;
-		while (j > 0 && i - j < 48 && s[j] != '[')
-			j--;
-		if (s[j] != '[' || !memchr(s + j, '<', i - j))
-			continue;
-		int rate = (i - j >= 4 && memcmp(s + i - 2, "/s", 2) == 0) ||
-			   (i - j >= 5 && memcmp(s + i - 3, "/it", 3) == 0);
-		if (rate) {
-			cut = i + 1;
+		for (k++; k < n && (s[k] == ' ' || s[k] == '\t'); k++)
+			;
+		if (k < n) {
+			cut = k;
 			(*frames)++;
 		}
 	}
 	return cut;
 }
 
-static int is_blank(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t')
-			return 0;
-	return 1;
-}
-
 void input_clean_line(const char *raw, size_t raw_len, struct line *ln, struct buf *scratch)
 {
+	size_t b = 0, e = raw_len, label = 0;
+	int in_scratch = 0;
 	ln->flags = 0;
 	ln->frames = 1;
 	ln->raw_len = raw_len;
-	size_t n = raw_len;
-	if (n > INPUT_LINE_MAX) {
-		n = INPUT_LINE_MAX;
+	while (e > 0 && raw[e - 1] == '\r')
+		e--;
+	buf_reset(scratch);
+	const char *cr = e ? memchr(raw, '\r', e) : NULL;
+	if (cr) {
+		size_t lead = (size_t)(cr - raw);
+		last_frame(raw, &b, &e, &ln->frames);
+		ln->flags |= LINE_CLEANED;
+		/* A label goes first in scratch, the frame after it. */
+		if (b > lead && lead > 0 && lead <= 2 * LABEL_MAX) {
+			strip_escapes(raw, lead, scratch);
+			if (is_label(scratch->p, scratch->len)) {
+				label = scratch->len;
+				ln->frames--;
+			} else {
+				buf_reset(scratch);
+			}
+		}
+	}
+	if (e - b > INPUT_LINE_MAX) {
+		e = b + INPUT_LINE_MAX;
 		ln->flags |= LINE_CUT;
 	}
-	while (n > 0 && raw[n - 1] == '\r')
-		n--;
-	int esc = memchr(raw, 0x1b, n) != NULL;
-	int cr = memchr(raw, '\r', n) != NULL;
-	const char *s = raw;
-	if (esc || cr) {
-		/* Copy without escapes; each bare CR starts a new frame, and the
-		 * line keeps the last frame that is not blank. */
-		buf_reset(scratch);
-		size_t frame = 0, keep = 0, keep_len = 0;
-		for (size_t i = 0; i < n;) {
-			if (raw[i] == 0x1b) {
-				i += escape_len(raw + i, n - i);
-				continue;
-			}
-			if (raw[i] == '\r') {
-				if (!is_blank(scratch->p + frame, scratch->len - frame))
-					keep = frame, keep_len = scratch->len - frame;
-				ln->frames++;
-				frame = scratch->len;
-				i++;
-				continue;
-			}
-			const char *stop = raw + n;
-			const char *e = memchr(raw + i, 0x1b, n - i);
-			const char *c = memchr(raw + i, '\r', n - i);
-			if (e && e < stop)
-				stop = e;
-			if (c && c < stop)
-				stop = c;
-			buf_append(scratch, raw + i, (size_t)(stop - (raw + i)));
-			i = (size_t)(stop - raw);
-		}
-		if (scratch->p == NULL)
-			buf_append(scratch, "", 0);
-		if (!is_blank(scratch->p + frame, scratch->len - frame))
-			keep = frame, keep_len = scratch->len - frame;
-		s = scratch->p + keep;
-		n = keep_len;
+	const char *s = raw + b;
+	size_t n = e - b;
+	if (n && memchr(s, 0x1b, n)) {
+		strip_escapes(s, n, scratch);
+		s = scratch->p + label;
+		n = scratch->len - label;
+		in_scratch = 1;
 		ln->flags |= LINE_CLEANED;
 	}
-	if (n > 2 && memchr(s, '|', n)) {
-		size_t cut = last_pasted_frame_end(s, n, &ln->frames);
-		while (cut < n && s[cut] == ' ')
-			cut++;
-		if (cut && cut < n) {
+	if (n && memchr(s, '|', n)) {
+		size_t cut = pasted_frames_end(s, n, &ln->frames);
+		if (cut) {
 			s += cut;
 			n -= cut;
+			ln->flags |= LINE_CLEANED;
 		}
+	}
+	if (label) {
+		if (in_scratch) {
+			memmove(scratch->p + label, s, n);
+			scratch->len = label + n;
+			scratch->p[scratch->len] = '\0';
+		} else {
+			buf_append(scratch, s, n);
+		}
+		s = scratch->p;
+		n = scratch->len;
 	}
 	ln->text = s;
 	ln->len = (uint32_t)n;
@@ -449,19 +586,17 @@ int input_split(const char *data, size_t size, int n, size_t *starts)
 	starts[0] = 0;
 	for (int i = 1; i < n; i++) {
 		size_t at = size / (size_t)n * (size_t)i;
-		if (at < prev)
-			at = prev;
-		const char *nl = at < size ? memchr(data + at, '\n', size - at) : NULL;
+		if (at <= prev)
+			continue;
+		/* The first line start at or after at. */
+		const char *nl = memchr(data + at - 1, '\n', size - at + 1);
 		at = nl ? (size_t)(nl - data) + 1 : size;
-		if (at > prev && at < size) {
-			starts[++k] = at;
-			prev = at;
-		}
+		if (at > prev && at < size)
+			starts[++k] = prev = at;
 	}
-	int pieces = size ? k + 1 : 0;
-	for (int i = k + 1; i <= n; i++)
+	for (int i = k + 1; i <= (n > 1 ? n : 1); i++)
 		starts[i] = size;
-	return pieces;
+	return size ? k + 1 : 0;
 }
 
 size_t input_count_lines(const char *data, size_t size)

@@ -2,10 +2,13 @@
  *
  * A regular uncompressed file is mapped; stdin, pipes and compressed files
  * (.gz and .zst, recognised by their magic bytes) are read or decompressed
- * into memory, up to INPUT_MAX_SIZE.  Lines are then split with memchr and
- * cleaned: trailing CR dropped, bare-CR progress frames reduced to the last
- * frame, ANSI escape sequences removed.  A clean line points straight into
- * the input unless cleaning changed it, in which case it points into a
+ * into memory, up to INPUT_MAX_SIZE.  Binary data (an ELF file, or mostly
+ * NUL, control or invalid UTF-8 bytes in the first 64 KiB) is refused.
+ * Lines are then split with memchr and cleaned: trailing CRs dropped,
+ * progress-bar frames reduced to the last one, ANSI escape sequences
+ * removed.  NUL bytes and invalid UTF-8 are kept: output escapes them.  A
+ * clean line points straight into the input unless escapes were removed
+ * or a label kept (see input_clean_line), in which case it points into a
  * caller-provided scratch buffer. */
 #ifndef DDX_INPUT_H
 #define DDX_INPUT_H
@@ -47,13 +50,14 @@ void input_close(struct input *in);
 
 enum {
 	LINE_CUT = 1,        /* longer than INPUT_LINE_MAX: the rest was dropped */
-	LINE_CLEANED = 2,    /* CRs or escapes removed: text is in scratch */
+	LINE_CLEANED = 2,    /* progress frames or escapes removed */
 };
 
 struct line {
 	const char *text;    /* clean text, not NUL-terminated */
 	uint32_t len;
-	uint32_t frames;     /* number of bare-CR frames; 1 for an ordinary line */
+	uint32_t frames;     /* progress frames in the raw line, the kept text
+				counting as one: 1 for an ordinary line */
 	uint32_t flags;
 	uint64_t offset;     /* byte offset of the raw line in input.data */
 	uint64_t raw_len;    /* length of the raw line, without its newline */
@@ -65,13 +69,27 @@ struct line {
 int input_next_line(const char *data, size_t size, size_t *pos,
 		    struct line *ln, struct buf *scratch);
 
-/* Clean one raw line (no newline in it) into ln, as input_next_line does. */
+/* Clean one raw line (no newline in it) into ln, as input_next_line does:
+ * - trailing CRs (CRLF, CRCRLF) are dropped;
+ * - bare CRs separate progress frames (tqdm redraws); the line keeps the
+ *   last frame that is not blank, without its padding spaces; a label in
+ *   front of the first CR, such as vLLM's "(EngineCore pid=7) ", is kept
+ *   before it, since it names the writer;
+ * - frames pasted without a CR, each ending in a rate bracket such as
+ *   "[00:29<06:47, 29.12s/it]", are dropped up to the last one that more
+ *   text follows (often a log line glued on);
+ * - ANSI escape sequences (CSI, OSC, DCS, ...; unterminated ones too) are
+ *   removed;
+ * - the kept text is cut at INPUT_LINE_MAX bytes (LINE_CUT).
+ * scratch must have no max, or one of at least INPUT_LINE_MAX + 256. */
 void input_clean_line(const char *raw, size_t raw_len, struct line *ln,
 		      struct buf *scratch);
 
-/* Cut data into at most n pieces that start at line starts, for threads.
- * starts[0] = 0, starts[k] = size for k >= returned count.  Returns the
- * number of non-empty pieces. */
+/* Cut data into at most n pieces that start at line starts, for threads:
+ * piece k is [starts[k], starts[k + 1]).  starts must hold n + 1 entries
+ * (2 if n < 1, which counts as 1); starts[0] = 0 and starts[k] = size for
+ * k >= the returned count, which is the number of non-empty pieces (0 for
+ * empty data). */
 int input_split(const char *data, size_t size, int n, size_t *starts);
 
 /* Count lines the way `wc -l` would, plus one for a final unterminated

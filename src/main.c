@@ -1,5 +1,6 @@
 /* main.c — ddx's entry point: global options and the command table. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +38,13 @@ static const struct cmd commands[] = {
 	  "NCCL, uvicorn, generic words), the file $XDG_CONFIG_HOME/ddx/rules\n"
 	  "(~/.config/ddx/rules) if it exists, and each --rules FILE, in that\n"
 	  "order; a rule of the same name and engine as an earlier one replaces it.\n"
+	  "A rule file holds '[ENGINE]' lines, each followed by rules\n"
+	  "'step NAME: PATTERN' or 'final NAME: PATTERN' (a milestone meaning the\n"
+	  "run is up), PATTERN being a PCRE2 pattern searched in the line's\n"
+	  "template; '#' starts a comment line.\n"
 	  "\n"
 	  "  --json        print the timeline as JSON\n"
-	  "  --rules FILE  add or override milestone rules (see rules/*.rules)\n"
+	  "  --rules FILE  add or override milestone rules\n"
 	  "  -j, --jobs N  use N threads (default: the CPUs, at most 8)\n" },
 	{ "templates", cmd_templates, "[-j N] [--ids | --json] LOG...",
 	  "Print the line templates of the logs, with their counts and the first\n"
@@ -115,6 +120,9 @@ int main(int argc, char **argv)
 {
 	enum color_mode color = COLOR_AUTO;
 	int i = 1;
+	/* `ddx ... | head` must end quietly even when the parent ignored
+	 * SIGPIPE (some CI runners and language runtimes do). */
+	signal(SIGPIPE, SIG_DFL);
 	/* Global options come before the command; --color is also accepted
 	 * after it (removed here so commands need not know it). */
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -173,6 +181,8 @@ int main(int argc, char **argv)
 			print_command_help(c);
 			return 0;
 		}
+	/* getopt names argv[0] in its messages: "ddx: unrecognized option". */
+	argv[0] = "ddx";
 	int rc = c->run(n, argv);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die("cannot write to standard output");

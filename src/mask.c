@@ -68,18 +68,38 @@ struct scan {
 
 #define AT(sc, i) ((i) < (sc)->len ? (sc)->s[i] : 0)
 
-/* Replace s[off..off+n) by type's placeholder. */
-static void emit(struct scan *sc, size_t off, size_t n, int type, size_t koff, size_t klen)
+/* Append to the text: inline while it fits, which is nearly always once
+ * the buffer has grown to the longest line. */
+static inline void put(struct buf *b, const void *p, size_t n)
 {
-	struct masked *m = sc->m;
-	buf_append(&m->text, sc->s + sc->lit, off - sc->lit);
-	buf_append(&m->text, placeholders[type], placeholder_len[type]);
-	GROW(m->v, m->cap, m->nv + 1);
+	if (!b->max && b->len + n < b->cap) {
+		memcpy(b->p + b->len, p, n);
+		b->len += n;
+		b->p[b->len] = '\0';
+	} else {
+		buf_append(b, p, n);
+	}
+}
+
+static inline void add_value(struct masked *m, size_t off, size_t n, int type,
+			     size_t koff, size_t klen)
+{
+	if (m->nv == m->cap)
+		GROW(m->v, m->cap, m->nv + 1);
 	m->v[m->nv++] = (struct value){
 		.off = (uint32_t)off, .len = (uint32_t)n,
 		.key_off = (uint32_t)koff, .key_len = (uint32_t)klen,
 		.type = (uint8_t)type,
 	};
+}
+
+/* Replace s[off..off+n) by type's placeholder. */
+static void emit(struct scan *sc, size_t off, size_t n, int type, size_t koff, size_t klen)
+{
+	struct masked *m = sc->m;
+	put(&m->text, sc->s + sc->lit, off - sc->lit);
+	put(&m->text, placeholders[type], placeholder_len[type]);
+	add_value(m, off, n, type, koff, klen);
 	sc->lit = off + n;
 }
 
@@ -89,21 +109,20 @@ static void emit(struct scan *sc, size_t off, size_t n, int type, size_t koff, s
  * decides whether it varies. */
 static void emit_kv(struct scan *sc, size_t off, size_t n, size_t koff, size_t klen)
 {
-	size_t k = 0;
-	while (k < n && k <= 16 && ((unsigned)(sc->s[off + k] - 'a') < 26 ||
-				    (k > 0 && strchr("_-.", sc->s[off + k]))))
+	size_t k = 0, hex = 0;
+	while (k < n && k <= 16) {
+		unsigned char c = sc->s[off + k];
+		if (!((unsigned)(c - 'a') < 26 || (k > 0 && (c == '_' || c == '-' || c == '.'))))
+			break;
+		hex += is_hex(c);
 		k++;
-	if (k < n || n > 16) {
+	}
+	/* "mask=ffffffff" is a number all the same. */
+	if (k < n || n > 16 || (hex == n && n >= 8)) {
 		emit(sc, off, n, V_KV, koff, klen);
 		return;
 	}
-	struct masked *m = sc->m;
-	GROW(m->v, m->cap, m->nv + 1);
-	m->v[m->nv++] = (struct value){
-		.off = (uint32_t)off, .len = (uint32_t)n,
-		.key_off = (uint32_t)koff, .key_len = (uint32_t)klen,
-		.type = V_WORD,
-	};
+	add_value(sc->m, off, n, V_WORD, koff, klen);
 }
 
 static size_t digits(const struct scan *sc, size_t i)
@@ -625,6 +644,13 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 		unsigned char c = sc.s[i];
 		size_t n, koff, klen;
 		int type;
+		if (c == '\0') {
+			/* Template texts are C strings: a NUL byte shows as U+FFFD. */
+			put(&m->text, sc.s + sc.lit, i - sc.lit);
+			put(&m->text, "\xef\xbf\xbd", 3);
+			sc.lit = ++i;
+			continue;
+		}
 		if (is_space(c) || (i > 0 && is_word(sc.s[i - 1]) && c != '\'' && c != '"')) {
 			i++;
 			continue;
@@ -637,7 +663,8 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 				i = value_at(&sc, j + 1, i, j - i);
 				continue;
 			}
-			if ((n = alpha_typed_at(&sc, i, j, &type))) {
+			if ((AT(&sc, j) == ':' || j - i == 3) &&
+			    (n = alpha_typed_at(&sc, i, j, &type))) {
 				emit(&sc, i, n, type, 0, 0);
 				i += n;
 				continue;
@@ -675,7 +702,9 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 			emit(&sc, i, j - i, V_ID, 0, 0);
 		i = j;
 	}
-	buf_append(&m->text, sc.s + sc.lit, len - sc.lit);
+	put(&m->text, sc.s + sc.lit, len - sc.lit);
+	if (!m->text.p)
+		buf_append(&m->text, "", 0);   /* an empty message: "" */
 }
 
 void masked_free(struct masked *m)

@@ -3,9 +3,19 @@
  *
  * "Load weight end. type=Qwen2ForCausalLM, avail mem=61.20 GB" becomes
  * "Load weight end. type=<*>, avail mem=<size>" with the values
- * "Qwen2ForCausalLM" (kv) and "61.20 GB" (size).  Words that carry meaning
- * are never masked: severity words, short upper-case tokens like OOM, GPU,
- * NCCL. */
+ * "Qwen2ForCausalLM" (kv, key "type") and "61.20 GB" (size, key "mem").
+ *
+ * Masked: numbers (with their unit: sizes, durations, percentages), hex,
+ * identifiers (any word holding a digit: hashes, UUIDs, "blk_-123",
+ * "node-246"), IPv4/IPv6 addresses with ports, URLs, paths, dates and
+ * times, and the values of key=value pairs in every common style
+ * (k=v, 'k': v, "k": v; a value may be quoted or a balanced group; a group
+ * of pairs such as "ServerArgs(a=1, b=2)" or "{'a': 1}" is entered and
+ * each pair kept on its own).  Words that carry meaning are never masked:
+ * severity words, short upper-case names (OOM, NCCL, SOCKS5) and plain
+ * words.  A bare value that is a short lower-case word ("user=root",
+ * "force=false") stays in the text (and is recorded as V_WORD): it reads
+ * as part of the message, and clustering decides whether it varies. */
 #ifndef DDX_MASK_H
 #define DDX_MASK_H
 
@@ -16,14 +26,17 @@
 
 enum vtype {
 	V_INT, V_FLOAT, V_SIZE, V_DURATION, V_PERCENT, V_HEX, V_ID,
-	V_IP, V_URL, V_PATH, V_DATE, V_TIME, V_KV, V_WORD,
+	V_IP, V_URL, V_PATH, V_DATE, V_TIME,
+	V_KV,                /* any other value of a key=value pair */
+	V_WORD,              /* a value kept in the text (see above) */
 	V_NTYPES
 };
-const char *vtype_placeholder(int type);   /* "<int>", "<size>", ... */
+/* "<int>", "<size>", ...; "<*>" for V_KV (V_WORD is not replaced). */
+const char *vtype_placeholder(int type);
 
 struct value {
-	uint32_t off, len;   /* within the message */
-	uint32_t key_off, key_len; /* for V_KV and key=number: the key, else 0 */
+	uint32_t off, len;   /* within the message, quotes excluded */
+	uint32_t key_off, key_len; /* the key of a key=value pair, else 0 */
 	uint8_t type;        /* enum vtype */
 };
 
@@ -33,8 +46,12 @@ struct masked {
 	size_t nv, cap;
 };
 
-/* Mask msg[0..len) into m (whose buffers are reused between calls). */
+/* Mask msg[0..len) into m: the template text (NUL-terminated) and the
+ * values in message order.  m's buffers are reused between calls and owned
+ * by m; start from a zeroed struct masked.  Never reads past len; any bytes
+ * (NUL, invalid UTF-8) are fine. */
 void mask_message(const char *msg, size_t len, struct masked *m);
+/* Free m's buffers (m itself is the caller's); accepts a zeroed m. */
 void masked_free(struct masked *m);
 
 #endif

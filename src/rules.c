@@ -89,13 +89,21 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	size_t kw = 0;
 	while (kw < n && !is_blank(s[kw]))
 		kw++;
+	int weak = kw == 4 && memcmp(s, "weak", 4) == 0;
+	if (weak) {
+		/* "weak step ...": the keyword after it decides the rest. */
+		s += kw, n -= kw;
+		trim(&s, &n);
+		for (kw = 0; kw < n && !is_blank(s[kw]);)
+			kw++;
+	}
 	int final;
 	if (kw == 4 && memcmp(s, "step", 4) == 0)
 		final = 0;
 	else if (kw == 5 && memcmp(s, "final", 5) == 0)
 		final = 1;
 	else
-		return error("%s:%zu: expected 'step NAME: PATTERN', 'final NAME: PATTERN' or '[ENGINE]'",
+		return error("%s:%zu: expected '[weak] step NAME: PATTERN', '[weak] final NAME: PATTERN' or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
 		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);
@@ -126,6 +134,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	r->name = xstrndup(name, name_len);
 	r->engine = xstrdup(engine);
 	r->final = final;
+	r->weak = weak;
 	r->re = re;
 	r->pattern = xstrndup(pat, pat_len);
 	return 0;
@@ -249,23 +258,36 @@ fail:
 	return -1;
 }
 
-/* Match the rules for which generic == (engine is "generic") against every
- * template; returns whether any matched. */
+enum pass { PASS_STRONG, PASS_WEAK, PASS_GENERIC };
+
+/* Which rules a pass tries: the strong rules of the engines, then the weak
+ * ones of the engines a strong rule recognised (confirmed[i]), then the
+ * generic ones. */
+static int in_pass(const struct rule *r, enum pass pass, int confirmed)
+{
+	int generic = strcmp(r->engine, RULES_GENERIC) == 0;
+	switch (pass) {
+	case PASS_STRONG: return !generic && !r->weak;
+	case PASS_WEAK: return !generic && r->weak && confirmed;
+	default: return generic;
+	}
+}
+
+/* Give every template of tt still unmatched (out[id] < 0) the first rule
+ * of the pass that matches it; returns whether any did. */
 static int match_pass(const struct ruleset *rs, const struct tmpl_table *tt, int32_t *out,
-		      int generic, pcre2_match_data *md)
+		      enum pass pass, const char *confirmed, pcre2_match_data *md)
 {
 	int any = 0;
 	for (size_t id = 0; id < tt->n; id++) {
 		const struct tmpl *t = &tt->t[id];
-		out[id] = -1;
-		for (size_t i = 0; i < rs->n; i++) {
+		for (size_t i = 0; i < rs->n && out[id] < 0; i++) {
 			const struct rule *r = &rs->r[i];
-			if ((strcmp(r->engine, RULES_GENERIC) == 0) != generic)
+			if (!in_pass(r, pass, confirmed[i]))
 				continue;
 			if (pcre2_match(r->re, (PCRE2_SPTR)t->text, t->len, 0, 0, md, NULL) >= 0) {
 				out[id] = (int32_t)i;
 				any = 1;
-				break;
 			}
 		}
 	}
@@ -277,7 +299,18 @@ void rules_match(const struct ruleset *rs, const struct tmpl_table *tt, int32_t 
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
 	if (!md)
 		die("out of memory");
-	if (!match_pass(rs, tt, out, 0, md))
-		match_pass(rs, tt, out, 1, md);
+	char *confirmed = xcalloc(rs->n ? rs->n : 1, 1);
+	for (size_t id = 0; id < tt->n; id++)
+		out[id] = -1;
+	int any = match_pass(rs, tt, out, PASS_STRONG, confirmed, md);
+	/* An engine is recognised when one of its strong rules matched. */
+	for (size_t id = 0; id < tt->n; id++)
+		for (size_t i = 0; out[id] >= 0 && i < rs->n; i++)
+			if (strcmp(rs->r[i].engine, rs->r[out[id]].engine) == 0)
+				confirmed[i] = 1;
+	any |= match_pass(rs, tt, out, PASS_WEAK, confirmed, md);
+	if (!any)
+		match_pass(rs, tt, out, PASS_GENERIC, confirmed, md);
+	free(confirmed);
 	pcre2_match_data_free(md);
 }

@@ -17,7 +17,10 @@
  * PATTERN is the rest of the line without surrounding blanks, a PCRE2
  * pattern searched (not anchored) in the template text: the message with
  * variable tokens replaced by placeholders, so patterns should name the
- * constant words.  Engine and milestone names are compared exactly. */
+ * constant words.  Engine and milestone names are compared exactly.
+ * "weak step ..." or "weak final ..." marks a rule too loose to trust on
+ * its own (`"GET <path> HTTP`): it counts only in logs where a rule of its
+ * engine without "weak" matched. */
 #ifndef DDX_RULES_H
 #define DDX_RULES_H
 
@@ -32,6 +35,7 @@ struct rule {
 	int final;        /* reaching it means the run is up (server ready) */
 	void *re;         /* compiled pattern (pcre2_code *) */
 	char *pattern;    /* its source text */
+	int weak;         /* counts only where a strong rule of its engine matched */
 };
 
 struct ruleset {
@@ -61,10 +65,11 @@ int rules_init(struct ruleset *rs, char *const *files, size_t nfiles);
 void rules_free(struct ruleset *rs);
 
 /* For every template of tt: out[id] = index of the first rule whose
- * pattern matches its text, or -1.  Rules of the engine "generic" count
- * only when no rule of another engine matched any template of tt: generic
- * words ("started", "ready") would otherwise crowd a log that has real
- * milestones. */
+ * pattern matches its text, or -1.  Weak rules are tried after the others,
+ * and only those of engines that a strong rule recognised in tt.  Rules of
+ * the engine "generic" count only when no rule of another engine matched
+ * any template of tt: generic words ("started", "ready") would otherwise
+ * crowd a log that has real milestones. */
 void rules_match(const struct ruleset *rs, const struct tmpl_table *tt, int32_t *out);
 
 /* The built-in rule files, generated from rules/ENGINE.rules by the Makefile. */

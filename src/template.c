@@ -79,33 +79,37 @@ uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len, int le
  * Clustering.
  *
  * Templates are split into whitespace tokens and bucketed by level and
- * token count (a bucket too big to compare within is split further by its
- * first token).  Within a bucket, templates are taken in id order and each
- * joins the most similar cluster (the share of its tokens equal to the
- * cluster's constant tokens) if that share reaches SIM_MIN, as Drain does;
- * positions where members differ become variable.
+ * token count.  Within a bucket, templates are taken in id order and each
+ * joins the most similar cluster, as in Drain, if at least SIM_MIN of
+ * their constant tokens agree; positions where members differ become
+ * variable.  A constant token is one with a word besides placeholders:
+ * "port=<int>" is, "<int>," is not.
  *
  * Similarity alone would merge "Load weight begin." with "Load weight
  * end.": a word that marks a step differs in one token exactly like a user
  * name does.  What tells them apart is how many values the position takes:
- * a user name takes many, a step marker two.  So a cluster is then split
- * again on every variable position that holds at most STEP_VALUES distinct
- * plain words.
+ * a user name takes many, a step marker two or three (begin/end,
+ * Paused/Resumed/Stopped).  So a cluster is then split again on every
+ * variable position that holds at most STEP_VALUES distinct plain tokens,
+ * in lines short enough for one word to name the event.
  */
 
 #define SIM_MIN 0.5
-#define STEP_VALUES 4
+#define STEP_VALUES 3
 /* In a longer line one differing word is a parameter of the event
  * ("disable_cuda_graph=False" in a 100-word configuration dump), not the
  * event itself. */
 #define STEP_MAX_TOKENS 16
-/* Buckets bigger than this are split by their first token, which bounds
- * the pairwise comparisons on logs with very many distinct templates. */
-#define BIG_BUCKET 2048
+/* A template is compared with at most this many clusters of its bucket
+ * (the latest ones), which bounds the work on logs whose templates do not
+ * cluster at all; ordinary logs have far fewer clusters per bucket. */
+#define MAX_COMPARE 1024
 
 struct tok {
 	uint32_t off, len;
 	uint64_t h;
+	uint8_t masked;        /* only placeholders and punctuation */
+	uint8_t plain;         /* no placeholder at all */
 };
 
 struct ctx {
@@ -120,6 +124,22 @@ struct ctx {
 #define NONE UINT32_MAX
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* Is the token nothing but placeholders and punctuation ("<id>",
+ * "[<ip>]:<int>,")?  "core.<id>" and "port=<int>" still have words. */
+static int only_placeholders(const char *s, size_t n)
+{
+	int any = 0, in = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '<')
+			in = any = 1;
+		else if (s[i] == '>')
+			in = 0;
+		else if (!in && ((unsigned)((s[i] | 32) - 'a') < 26 || (unsigned char)s[i] >= 0x80))
+			return 0;
+	}
+	return any;
+}
 
 static void tokenize(struct ctx *cx)
 {
@@ -137,20 +157,22 @@ static void tokenize(struct ctx *cx)
 			while (i < t->len && !is_blank(t->text[i]))
 				i++;
 			GROW(cx->tok, cap, ntotal + 1);
-			cx->tok[ntotal++] = (struct tok){ b, i - b, hash_bytes(t->text + b, i - b) };
+			cx->tok[ntotal++] = (struct tok){ b, i - b, hash_bytes(t->text + b, i - b),
+							  only_placeholders(t->text + b, i - b),
+							  !memchr(t->text + b, '<', i - b) };
 			n++;
 		}
 		cx->ntok[id] = n;
 	}
 }
 
-/* Sort by key, then id: keeps each bucket in first-occurrence order. */
-static const uint64_t *sort_keys;
-static int by_key(const void *a, const void *b)
+/* Sort ids by key, then id: keeps each bucket in first-occurrence order. */
+static int by_key(const void *a, const void *b, void *keys)
 {
+	const uint64_t *k = keys;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	if (sort_keys[x] != sort_keys[y])
-		return sort_keys[x] < sort_keys[y] ? -1 : 1;
+	if (k[x] != k[y])
+		return k[x] < k[y] ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -165,22 +187,27 @@ struct cluster {
 	uint32_t ntok;
 	uint64_t *h;           /* token hashes of the first member */
 	uint8_t *wild;         /* positions where members differ */
+	uint8_t *masked;       /* positions holding only placeholders */
 };
 
-static size_t similar(const struct cluster *c, const struct tok *t)
+/* How alike cluster c and template t are: the constant tokens they
+ * share, against the larger of their constant token counts.  Pure
+ * placeholders count neither way: "<*> <id>" must not join any two-word
+ * line, and a line with many numbers is as similar as its words are.
+ * Returns the share, or -1 if too low to join. */
+static double similar(const struct cluster *c, const struct tok *t)
 {
-	size_t same = 0;
-	for (uint32_t p = 0; p < c->ntok; p++)
-		same += !c->wild[p] && c->h[p] == t[p].h;
-	return same;
-}
-
-/* A token that reads as words of the message rather than as a value: no
- * placeholder ("end.", "user=root", "isOverlap:false", "SOCKS5"); mask
- * decided already that it holds no number or identifier. */
-static int plain_token(const struct tmpl_table *tt, uint32_t id, const struct tok *t)
-{
-	return !memchr(tt->t[id].text + t->off, '<', t->len);
+	size_t same = 0, tconst = 0, cconst = 0;
+	for (uint32_t p = 0; p < c->ntok; p++) {
+		tconst += !t[p].masked;
+		cconst += !c->wild[p] && !c->masked[p];
+		same += !c->wild[p] && !t[p].masked && c->h[p] == t[p].h;
+	}
+	size_t most = tconst > cconst ? tconst : cconst;
+	if (most == 0)
+		return 1;   /* only placeholders on both sides */
+	double sim = (double)same / (double)most;
+	return same && sim >= SIM_MIN ? sim : -1;
 }
 
 /* Greedy Drain-like pass over one bucket: ids[0..n) in id order. */
@@ -190,14 +217,16 @@ static size_t group(struct ctx *cx, const uint32_t *ids, size_t n, struct cluste
 	for (size_t k = 0; k < n; k++) {
 		uint32_t id = ids[k], nt = cx->ntok[id];
 		const struct tok *t = cx->tok + cx->base[id];
-		size_t best = NONE, best_same = 0;
-		for (size_t c = 0; c < nc; c++) {
-			size_t same = similar(&(*cl)[c], t);
-			if (best == NONE || same > best_same)
-				best = c, best_same = same;
+		size_t best = NONE;
+		double best_sim = -1;
+		/* Latest clusters first; a tie goes to the older one. */
+		for (size_t c = nc; c-- > (nc > MAX_COMPARE ? nc - MAX_COMPARE : 0); ) {
+			double sim = similar(&(*cl)[c], t);
+			if (sim >= 0 && sim >= best_sim)
+				best = c, best_sim = sim;
 		}
 		cx->next[id] = NONE;
-		if (best != NONE && best_same >= SIM_MIN * nt) {
+		if (best != NONE) {
 			struct cluster *c = &(*cl)[best];
 			for (uint32_t p = 0; p < nt; p++)
 				if (c->h[p] != t[p].h)
@@ -212,15 +241,20 @@ static size_t group(struct ctx *cx, const uint32_t *ids, size_t n, struct cluste
 		c->ntok = nt;
 		c->h = arena_alloc(a, nt * sizeof(*c->h) + 1);
 		c->wild = arena_alloc(a, nt + 1);
+		c->masked = arena_alloc(a, nt + 1);
 		for (uint32_t p = 0; p < nt; p++) {
 			c->h[p] = t[p].h;
 			c->wild[p] = 0;
+			c->masked[p] = t[p].masked;
 		}
 	}
 	return nc;
 }
 
-/* Split cluster c on its step positions: members get key = hash of their
+/* Split cluster c on its step positions, those holding at most
+ * STEP_VALUES distinct plain tokens: tokens that read as words of the
+ * message ("end.", "user=root", "isOverlap:false", "SOCKS5"), for mask
+ * found no number or identifier in them.  Members get key = hash of their
  * tokens there; returns 1 if there is any such position. */
 static int step_keys(struct ctx *cx, const struct cluster *c)
 {
@@ -241,7 +275,7 @@ static int step_keys(struct ctx *cx, const struct cluster *c)
 			while (v < nv && vals[v] != t->h)
 				v++;
 			if (v == nv) {
-				if (nv == STEP_VALUES || !plain_token(cx->tt, id, t))
+				if (nv == STEP_VALUES || !t->plain)
 					step = 0;
 				else
 					vals[nv++] = t->h;
@@ -295,8 +329,7 @@ size_t tmpl_cluster(struct tmpl_table *tt, uint32_t *map, const char ***texts)
 		order[id] = (uint32_t)id;
 		cx.key[id] = (uint64_t)tt->t[id].level << 56 | (uint64_t)cx.ntok[id] << 24;
 	}
-	sort_keys = cx.key;
-	qsort(order, n, sizeof(*order), by_key);
+	qsort_r(order, n, sizeof(*order), by_key, cx.key);
 
 	/* heads[] collects every final cluster by its first member. */
 	uint32_t *heads = xmalloc((n ? n : 1) * sizeof(*heads));
@@ -306,35 +339,25 @@ size_t tmpl_cluster(struct tmpl_table *tt, uint32_t *map, const char ***texts)
 	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a + 1; b < n && cx.key[order[b]] == cx.key[order[a]]; b++)
 			;
-		if (b - a > BIG_BUCKET) {
-			/* Sub-buckets by first token; the key keeps level and count. */
-			for (size_t k = a; k < b; k++) {
-				uint32_t id = order[k];
-				uint64_t h = cx.ntok[id] ? cx.tok[cx.base[id]].h : 0;
-				cx.key[id] = (cx.key[id] & ~0xffffffull) | (h & 0xffffff);
+		size_t nc = group(&cx, order + a, b - a, &cl, &cap, &scratch);
+		for (size_t c = 0; c < nc; c++) {
+			if (!step_keys(&cx, &cl[c])) {
+				heads[nheads++] = cl[c].head;
+				continue;
 			}
-			qsort(order + a, b - a, sizeof(*order), by_key);
-		}
-		for (size_t s = a, e; s < b; s = e) {
-			for (e = s + 1; e < b && cx.key[order[e]] == cx.key[order[s]]; e++)
-				;
-			size_t nc = group(&cx, order + s, e - s, &cl, &cap, &scratch);
-			for (size_t c = 0; c < nc; c++) {
-				if (!step_keys(&cx, &cl[c])) {
-					heads[nheads++] = cl[c].head;
-					continue;
-				}
-				/* Relink members into one list per step key. */
-				size_t m = 0;
-				for (uint32_t id = cl[c].head; id != NONE; id = cx.next[id])
-					order[s + m++] = id;   /* this sub-range is done with */
-				qsort(order + s, m, sizeof(*order), by_key);
-				for (size_t k = 0; k < m; k++) {
-					uint32_t id = order[s + k];
-					if (k == 0 || cx.key[id] != cx.key[order[s + k - 1]])
-						heads[nheads++] = id;
-					cx.next[id] = k + 1 < m && cx.key[order[s + k + 1]] == cx.key[id] ? order[s + k + 1] : NONE;
-				}
+			/* One cluster per step key, members relinked in id order
+			 * (order[a..b) is free again: the bucket is grouped). */
+			uint32_t *mem = order + a;
+			size_t m = 0;
+			for (uint32_t id = cl[c].head; id != NONE; id = cx.next[id])
+				mem[m++] = id;
+			qsort_r(mem, m, sizeof(*mem), by_key, cx.key);
+			for (size_t k = 0; k < m; k++) {
+				uint32_t id = mem[k];
+				int last = k + 1 == m || cx.key[mem[k + 1]] != cx.key[id];
+				if (k == 0 || cx.key[mem[k - 1]] != cx.key[id])
+					heads[nheads++] = id;
+				cx.next[id] = last ? NONE : mem[k + 1];
 			}
 		}
 	}

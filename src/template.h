@@ -39,11 +39,13 @@ uint64_t tmpl_hash(const char *text, size_t len, int level);
 uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len,
 		     int level, uint64_t hash);
 
-/* Clustering.  Fills map[id] = cluster id for every id of tt (map has
- * tt->n entries), numbering clusters in order of their first line, and
- * returns the cluster count.  *texts receives one malloc'd array of cluster
- * texts (merged positions shown as <*>), owned by the caller, each string
- * in tt's arena. */
+/* Clustering (see template.c for the method).  Fills map[id] = cluster id
+ * for every id of tt (map has tt->n entries), numbering clusters in order
+ * of their smallest member id, i.e. of first occurrence, and returns the
+ * cluster count.  Never merges different levels; deterministic.  *texts
+ * receives one malloc'd array of cluster texts (the first member's text
+ * with <*> at merged positions), owned by the caller, each string in tt's
+ * arena (or a member's own text). */
 size_t tmpl_cluster(struct tmpl_table *tt, uint32_t *map, const char ***texts);
 
 #endif

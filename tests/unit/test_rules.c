@@ -21,17 +21,24 @@ static int find(const struct ruleset *rs, const char *name, const char *engine)
 	return -1;
 }
 
-/* The name of the rule that matches text, alone in a template table, or
- * "" when none does. */
-static const char *match_one(const struct ruleset *rs, const char *text)
+/* The name of the rule that matches text in a template table that holds
+ * the template ctx too (if not NULL), or "" when none does. */
+static const char *match_in(const struct ruleset *rs, const char *ctx, const char *text)
 {
 	struct tmpl_table tt;
 	tmpl_init(&tt);
 	tmpl_intern(&tt, text, strlen(text), 0, tmpl_hash(text, strlen(text), 0));
-	int32_t out[1];
+	if (ctx)
+		tmpl_intern(&tt, ctx, strlen(ctx), 0, tmpl_hash(ctx, strlen(ctx), 0));
+	int32_t out[2];
 	rules_match(rs, &tt, out);
 	tmpl_free(&tt);
 	return out[0] < 0 ? "" : rs->r[out[0]].name;
+}
+
+static const char *match_one(const struct ruleset *rs, const char *text)
+{
+	return match_in(rs, NULL, text);
 }
 
 static void test_parse(void)
@@ -136,6 +143,9 @@ static void test_builtin(void)
 		{ "<ip>:<int> - \"POST /generate HTTP/<float>\" <int> OK", "warmup request served" },
 		{ "<*> - \"POST /generate HTTP/1.1\" 200 OK", "warmup request served" },
 		{ "<*> - \"POST /generate HTTP/1.1\" 500 Internal Server Error", "" },
+		{ "<ip> - \"POST <path> HTTP/<float>\" <int> OK", "warmup request served" },
+		{ "<ip> - \"GET <path> HTTP/<float>\" <int> OK", "warmup model info" },
+		{ "<ip> - \"GET /get_model_info HTTP/1.1\" 200 OK", "warmup model info" },
 		{ "The server is fired up and ready to roll!", "server ready" },
 		{ "Initializing a V<int> LLM engine (v<*>) with config: model=<*>", "engine config" },
 		{ "Initializing a V1 LLM engine (v0.19.0) with config: model=<*>", "engine config" },
@@ -159,12 +169,37 @@ static void test_builtin(void)
 		{ "NCCL version <*>+cuda<float>", "nccl version" },
 		{ "ProcessGroupNCCL initialization options: size: <int>, global rank: <int>", "process group init" },
 	};
+	/* In an SGLang log, so that its weak rules count. */
+	const char *sglang = "Load weight begin. avail mem=<size>";
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const char *got = match_one(&rs, cases[i].text);
+		const char *got = match_in(&rs, sglang, cases[i].text);
 		if (strcmp(got, cases[i].name) != 0)
 			fprintf(stderr, "text: %s\n", cases[i].text);
 		CHECK_STR(got, cases[i].name);
 	}
+	rules_free(&rs);
+}
+
+/* A weak rule counts only where a strong rule of its engine matched. */
+static void test_weak(void)
+{
+	struct ruleset rs = { 0 };
+	CHECK_INT(parse(&rs, "[a]\nstep strong: Strong\nweak final loose: Loose\n"
+			     "[b]\nstep other: Other\n"), 0);
+	CHECK_INT(rs.r[1].weak, 1);
+	CHECK_INT(rs.r[1].final, 1);
+	CHECK_INT(rs.r[0].weak, 0);
+	CHECK_STR(match_one(&rs, "Loose"), "");
+	CHECK_STR(match_in(&rs, "Other", "Loose"), "");
+	CHECK_STR(match_in(&rs, "Strong", "Loose"), "loose");
+	CHECK_INT(parse(&rs, "[c]\nweak x: y\n"), -1);
+	CHECK_INT(parse(&rs, "[c]\nweak  weak step x: y\n"), -1);
+	rules_free(&rs);
+	CHECK_INT(rules_builtin(&rs), 0);
+	const char *get = "<ip> - \"GET <path> HTTP/<float>\" <int> OK";
+	CHECK_STR(match_in(&rs, "Starting vLLM API server <int> on <url>", get), "");
+	CHECK_STR(match_in(&rs, "Started server process [<int>]", get), "");
+	CHECK_STR(match_in(&rs, "Init torch distributed begin.", get), "warmup model info");
 	rules_free(&rs);
 }
 
@@ -240,6 +275,7 @@ int main(void)
 	test_errors();
 	test_override();
 	test_builtin();
+	test_weak();
 	test_generic_fallback();
 	test_user_file();
 	return test_report();

@@ -1,0 +1,213 @@
+/* test_mask.c — masking: every value type, key=value styles, words that
+ * must stay, and bounds (no terminator, NUL bytes, invalid UTF-8). */
+#include <stdlib.h>
+
+#include "mask.h"
+#include "test.h"
+
+static struct masked m;
+static const char *msg;
+
+/* Mask s and compare the template text. */
+#define MASK(s, want) do { \
+	msg = (s); \
+	mask_message(msg, strlen(msg), &m); \
+	CHECK_STR(m.text.p, (want)); \
+} while (0)
+
+/* Value k of the last MASK: its type, text and key ("" for none). */
+#define VALUE(k, t, val, key) do { \
+	CHECK((size_t)(k) < m.nv); \
+	if ((size_t)(k) < m.nv) { \
+		CHECK_INT(m.v[k].type, (t)); \
+		CHECK_MEM(msg + m.v[k].off, m.v[k].len, (val)); \
+		CHECK_MEM(msg + m.v[k].key_off, m.v[k].key_len, (key)); \
+	} \
+} while (0)
+
+static void test_numbers(void)
+{
+	MASK("took 12 steps", "took <int> steps");
+	VALUE(0, V_INT, "12", "");
+	MASK("loss -0.25 at 1e-3", "loss <float> at <float>");
+	VALUE(0, V_FLOAT, "-0.25", "");
+	VALUE(1, V_FLOAT, "1e-3", "");
+	MASK("took 12.", "took <int>.");
+	MASK("0x7f3a00c0 freed", "<hex> freed");
+	VALUE(0, V_HEX, "0x7f3a00c0", "");
+	MASK("100% done, 3.5% left", "<pct> done, <pct> left");
+	VALUE(1, V_PERCENT, "3.5%", "");
+}
+
+static void test_units(void)
+{
+	MASK("K size: 76.3 GB", "K size: <size>");
+	VALUE(0, V_SIZE, "76.3 GB", "");
+	MASK("limit 512MiB", "limit <size>");
+	VALUE(0, V_SIZE, "512MiB", "");
+	MASK("Time elapsed: 12.68 s", "Time elapsed: <dur>");
+	VALUE(0, V_DURATION, "12.68 s", "");
+	MASK("[00:11<00:00,  3.1it/s]", "[<dur>,  <dur>]");
+	VALUE(0, V_DURATION, "00:11<00:00", "");
+	VALUE(1, V_DURATION, "3.1it/s", "");
+	MASK("1.27s/it", "<dur>");
+	VALUE(0, V_DURATION, "1.27s/it", "");
+	MASK("lifetime <1 sec", "lifetime <dur>");
+	VALUE(0, V_DURATION, "<1 sec", "");
+	/* One quantity given twice is one value. */
+	MASK("1190 bytes (1.16 KB) sent", "<size> sent");
+	VALUE(0, V_SIZE, "1190 bytes (1.16 KB)", "");
+	/* A following word that is no unit stays. */
+	MASK("0 peer ranks", "<int> peer ranks");
+}
+
+static void test_ids(void)
+{
+	MASK("Request req-38101a0b-2096-447d-96ea-a692162415ae done",
+	     "Request <id> done");
+	VALUE(0, V_ID, "req-38101a0b-2096-447d-96ea-a692162415ae", "");
+	MASK("block blk_-6952295868487656571 terminating", "block <id> terminating");
+	VALUE(0, V_ID, "blk_-6952295868487656571", "");
+	MASK("for application appattempt_1445144423722_0020_000001",
+	     "for application <id>");
+	MASK("MD5 9e107d9d372bb6826bd81d3542a419d6 sha 2fd4e1c67a2d28fced849ee1bb76e7391b93eb12",
+	     "MD5 <id> sha <id>");
+	MASK("node-246 up", "<id> up");
+	MASK("version 6.1.7601.23505", "version <id>");
+}
+
+static void test_addresses(void)
+{
+	MASK("from 173.234.31.186 port 22", "from <ip> port <int>");
+	VALUE(0, V_IP, "173.234.31.186", "");
+	MASK("connect 10.10.34.11:45307 ok", "connect <ip> ok");
+	VALUE(0, V_IP, "10.10.34.11:45307", "");
+	MASK("request /10.10.34.11:45307", "request /<ip>");
+	MASK("bind fe80::1ff:fe23:4567:890a failed", "bind <ip> failed");
+	MASK("bind [::1]:8000", "bind [<ip>]:<int>");
+	MASK("listen 2001:db8:0:0:0:0:2:1", "listen <ip>");
+	MASK("at 12:30:01 on", "at <time> on");
+	VALUE(0, V_TIME, "12:30:01", "");
+	MASK("std::vector", "std::vector");
+	MASK("Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)",
+	     "Uvicorn running on <url> (Press CTRL+C to quit)");
+	VALUE(0, V_URL, "http://0.0.0.0:8000", "");
+	MASK("see https://docs.vllm.ai/en/latest.", "see <url>.");
+}
+
+static void test_paths(void)
+{
+	MASK("File \"/usr/lib/python3/site.py\", line 12, in main",
+	     "File \"<path>\", line <int>, in main");
+	VALUE(0, V_PATH, "/usr/lib/python3/site.py", "");
+	MASK("ok /etc/httpd/conf/workers2.properties", "ok <path>");
+	MASK("cd ./build and ~/x", "cd <path> and <path>");
+	MASK("Core: C:\\Windows\\winsxs\\cbscore.dll", "Core: <path>");
+	/* A slash inside a word is no path. */
+	MASK("TCP/IP it/s", "TCP/IP it/s");
+}
+
+static void test_dates(void)
+{
+	MASK("started 2024-12-31 22:37:55,123 here", "started <date> <time> here");
+	VALUE(0, V_DATE, "2024-12-31", "");
+	VALUE(1, V_TIME, "22:37:55,123", "");
+	MASK("at 2024-12-31T22:37:55.5Z", "at <date>");
+	MASK("at 31/12/2024", "at <date>");
+	MASK("connection from 1.2.3.4 () at Sun Jul 10 03:55:21 2005",
+	     "connection from <ip> () at <date>");
+	VALUE(1, V_DATE, "Sun Jul 10 03:55:21 2005", "");
+	/* A month name alone is a word. */
+	MASK("May I", "May I");
+}
+
+static void test_kv(void)
+{
+	MASK("port=8000 disable_cuda_graph=False", "port=<int> disable_cuda_graph=<*>");
+	VALUE(0, V_INT, "8000", "port");
+	VALUE(1, V_KV, "False", "disable_cuda_graph");
+	MASK("model_path='/models/x', dtype=torch.bfloat16",
+	     "model_path='<*>', dtype=<*>");
+	VALUE(0, V_KV, "/models/x", "model_path");
+	VALUE(1, V_KV, "torch.bfloat16", "dtype");
+	MASK("elapsed=109.33 s, mem usage=1.06 GB.", "elapsed=<dur>, mem usage=<size>.");
+	VALUE(0, V_DURATION, "109.33 s", "elapsed");
+	VALUE(1, V_SIZE, "1.06 GB", "usage");
+	MASK("server_args=ServerArgs(model_path='x', tp_size=8, cuda_graph_bs=[1, 2, 4], "
+	     "disable_cuda_graph=True)",
+	     "server_args=ServerArgs(model_path='<*>', tp_size=<int>, cuda_graph_bs=<*>, "
+	     "disable_cuda_graph=<*>)");
+	CHECK_INT(m.nv, 4);
+	VALUE(2, V_KV, "[1, 2, 4]", "cuda_graph_bs");
+	VALUE(3, V_KV, "True", "disable_cuda_graph");
+	MASK("non-default args: {'model': 'x', 'port': 8000, 'enforce_eager': True, "
+	     "'spec': {'n': 2}}",
+	     "non-default args: {'model': '<*>', 'port': <int>, 'enforce_eager': <*>, "
+	     "'spec': {'n': <int>}}");
+	VALUE(1, V_INT, "8000", "port");
+	VALUE(3, V_INT, "2", "n");
+	MASK("{\"port\": 8000, \"host\": \"::\"}", "{\"port\": <int>, \"host\": \"<*>\"}");
+	VALUE(1, V_KV, "::", "host");
+	MASK("tag=\"View Lock\", ws=null", "tag=\"<*>\", ws=null");
+	VALUE(0, V_KV, "View Lock", "tag");
+	/* Lower-case words stay in the text, and are values all the same. */
+	VALUE(1, V_WORD, "null", "ws");
+	MASK("logname= uid=0 user=root", "logname= uid=<int> user=root");
+	VALUE(1, V_WORD, "root", "user");
+	MASK("a == b", "a == b");
+	MASK("x==1", "x==<int>");
+}
+
+static void test_words_stay(void)
+{
+	MASK("ERROR CUDA OOM on GPU: NCCL WARN TP rank", "ERROR CUDA OOM on GPU: NCCL WARN TP rank");
+	MASK("open through proxy SOCKS5", "open through proxy SOCKS5");
+	MASK("Load weight begin.", "Load weight begin.");
+	MASK("", "");
+	CHECK_INT(m.nv, 0);
+	MASK("héllo wörld 12", "héllo wörld <int>");
+}
+
+/* The message is not terminated and may hold NUL and invalid bytes: a
+ * buffer cut exactly at len, in a malloc'd block, lets ASan see any read
+ * past it. */
+static void test_bounds(void)
+{
+	static const char *const cases[] = {
+		"x=", "x='abc", "x=(1, 2", "'k':", "12", "1.", "0x", "12:3", "1.2.3.",
+		"Jul 1", "Jul", "/", "http://", "[00:11<", "fe80::", "1190 bytes (1", "<1",
+		"a=b(c=", "{'a': {'b': [1, {", "\"\\", "12 G", "1e", "2024-01-", "C:\\",
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t n = strlen(cases[k]);
+		for (size_t cut = 0; cut <= n; cut++) {
+			char *p = malloc(cut ? cut : 1);
+			memcpy(p, cases[k], cut);
+			mask_message(p, cut, &m);
+			CHECK(m.text.p != NULL && m.text.len == strlen(m.text.p));
+			free(p);
+		}
+	}
+	char bin[] = { 'a', '\0', '1', (char)0xff, ' ', (char)0xc3, '2', '=', '\0' };
+	char *p = malloc(sizeof(bin));
+	memcpy(p, bin, sizeof(bin));
+	mask_message(p, sizeof(bin), &m);
+	CHECK_STR(m.text.p, "a\xef\xbf\xbd<id> <id>=\xef\xbf\xbd");
+	free(p);
+}
+
+int main(void)
+{
+	test_numbers();
+	test_units();
+	test_ids();
+	test_addresses();
+	test_paths();
+	test_dates();
+	test_kv();
+	test_words_stay();
+	test_bounds();
+	masked_free(&m);
+	masked_free(&m);
+	return test_report();
+}
