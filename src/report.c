@@ -127,6 +127,18 @@ static double offset(const struct log *lg, int64_t from, int64_t to)
 	return (double)(lg->ts[to] - lg->ts[from]) / 1000.0;
 }
 
+/* One line of "next in the good run": offset, line, message. */
+static void put_next(FILE *f, const struct diagnosis *d, int64_t j)
+{
+	double s = offset(d->good_log, d->good_line, j);
+	char t[32] = "";
+	if (!isnan(s))
+		snprintf(t, sizeof(t), "+%.1f s", s);
+	fprintf(f, "    %-9s %5lld  ", t, (long long)j + 1);
+	put_msg(f, d->good_log, j, TEXT_WIDTH - 20);
+	fputc('\n', f);
+}
+
 /* Is good line j a milestone named by a rule? */
 static int next_named(const struct diagnosis *d, int64_t j)
 {
@@ -314,23 +326,20 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		int named = 0;
 		for (size_t k = 0; k < d->nnext; k++)
 			named += next_named(d, d->next[k]);
+		/* The good run's final milestone is always shown, last. */
+		const struct dx_milestone *fin = final_ms(d);
 		size_t shown = 0, hidden = 0;
 		for (size_t k = 0; k < d->nnext; k++) {
-			if (d->ngood < 2 && named && !next_named(d, d->next[k])) {
+			int is_final = fin && dx_good_id(d, d->next[k]) == fin->id;
+			if ((d->ngood < 2 && named && !next_named(d, d->next[k])) ||
+			    (!is_final && shown >= NEXT_MAX - 1)) {
 				hidden++;
 				continue;
 			}
-			if (shown++ >= NEXT_MAX) {
-				hidden++;
-				continue;
-			}
-			double s = offset(good, d->good_line, d->next[k]);
-			char t[32] = "";
-			if (!isnan(s))
-				snprintf(t, sizeof(t), "+%.1f s", s);
-			fprintf(f, "    %-9s %5lld  ", t, (long long)d->next[k] + 1);
-			put_msg(f, good, d->next[k], TEXT_WIDTH - 20);
-			fputc('\n', f);
+			if (is_final && hidden)
+				fprintf(f, "    ... %zu more (--json lists them)\n", hidden), hidden = 0;
+			shown++;
+			put_next(f, d, d->next[k]);
 		}
 		if (hidden)
 			fprintf(f, "    ... %zu more (--json lists them)\n", hidden);
