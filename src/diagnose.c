@@ -1419,8 +1419,8 @@ static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct wa
 /* ---- the verdict ---- */
 
 /* Has bad reached the end of the good run: its final rule milestone, or
- * else its last learned one? */
-static int finished(const struct diagnosis *d)
+ * else its last learned one, as far as the good run printed it? */
+static int finished(const struct dx_state *st, const struct diagnosis *d, const struct walk *w)
 {
 	const struct dx_milestone *last = NULL;
 	for (size_t m = 0; m < d->nms; m++)
@@ -1428,7 +1428,19 @@ static int finished(const struct diagnosis *d)
 			last = &d->ms[m];
 	if (!last && d->nms)
 		last = &d->ms[d->nms - 1];
-	return last && last->bad_line >= 0;
+	if (!last || last->bad_line < 0)
+		return 0;
+	/* Reached where the good run printed it last: a step printed all
+	 * along (every rank, every epoch) is not reached by its first. */
+	const struct log *good = d->good_log;
+	size_t lastline = (size_t)last->good_line;
+	for (size_t j = lastline; j < good->nlines; j++)
+		if (st->id[d->good][j] == last->id)
+			lastline = j;
+	for (size_t i = 0; i < st->logs[st->bad].nlines; i++)
+		if (w->follow[i] && w->b2g[i] >= lastline)
+			return 1;
+	return 0;
 }
 
 /* A traceback that only says the process was stopped from outside
@@ -1472,7 +1484,7 @@ static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *
 	}
 	free(lastf);
 	free(fbefore);
-	int done = finished(d);
+	int done = finished(st, d, w);
 	int64_t limit = d->crash != DX_NONE && !done ? d->novel[d->crash].line : (int64_t)bad->nlines;
 	d->bad_line = DX_NONE;
 	for (int64_t i = 0; i < limit; i++)
