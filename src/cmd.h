@@ -9,6 +9,7 @@ struct cmd {
 	const char *help;    /* the rest of `ddx help NAME` */
 };
 
+int cmd_diff(int argc, char **argv);
 int cmd_phases(int argc, char **argv);
 int cmd_templates(int argc, char **argv);
 int cmd_parse(int argc, char **argv);

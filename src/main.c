@@ -10,6 +10,23 @@
 #include "util.h"
 
 static const struct cmd commands[] = {
+	{ "diff", cmd_diff, "[--json] [--now TIME] [--rules FILE] [-j N] GOOD... BAD",
+	  "Compare the log of a failed or silent run (the last argument) with logs\n"
+	  "of good runs: say whether it stopped, crashed or went another way, the\n"
+	  "good line its last step corresponds to, the good run's next milestones,\n"
+	  "lines only it has, configuration values that changed, slow steps, and\n"
+	  "how far each rank got.\n"
+	  "\n"
+	  "  --json        print the report as JSON (schema 1)\n"
+	  "  --now TIME    take TIME as now for \"silent for\": +SECONDS after the\n"
+	  "                bad log's last line, or YYYY-MM-DD HH:MM:SS in the logs'\n"
+	  "                clock (default: the wall clock against the file's mtime)\n"
+	  "  --rules FILE  add or override milestone rules (repeatable; see\n"
+	  "                `ddx help phases`); without rules, milestones are\n"
+	  "                learned: lines every good log prints once per rank\n"
+	  "  -j, --jobs N  use N threads to read each log\n"
+	  "\n"
+	  "Exit status: 0 when the bad log matches the good runs, 1 otherwise.\n" },
 	{ "phases", cmd_phases, "[--json] [--rules FILE]... LOG",
 	  "Print the milestone timeline of a log: each milestone (weights loaded,\n"
 	  "KV cache allocated, server ready, ...) with its line, time, offset from\n"

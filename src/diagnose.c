@@ -1,0 +1,1620 @@
+/* diagnose.c — differential diagnosis.  See diagnose.h.
+ *
+ * The steps, each over ids:
+ *  1. canonical ids: clusters, then templates that never occur in the same
+ *     log and share most words ("Load weight end. type=.." reworded as
+ *     "Load weight end. elapsed=.., type=..") become one id;
+ *  2. streams: one per normalised rank/process tag (pids dropped);
+ *  3. per template: in which logs, severity, traceback role, heartbeat,
+ *     rule, learned milestone (once per stream in every good log);
+ *  4. bad is aligned with every good log, stream by stream;
+ *  5. a walk over bad keeps the matched lines that "follow" the good run:
+ *     a match that jumps over good milestones bad never printed does not
+ *     follow, unless bad printed about as many lines of its own there
+ *     (a reworded or reordered stretch) and no new error among them.  This
+ *     is what keeps a crashed run's shutdown lines, which match the good
+ *     run's, from passing for progress;
+ *  6. the good log with the most following lines is reported against. */
+#include "diagnose.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "align.h"
+#include "mask.h"
+#include "prefix.h"
+
+/* A match may jump over this many good milestones without more ado. */
+#define SKIP_FREE 2
+/* Words two templates must share (Jaccard) to be one reworded step. */
+#define SIMILAR 0.6
+/* A step is slow when it took this many times the slowest good run ... */
+#define SLOW_FACTOR 3.0
+/* ... and this many seconds more. */
+#define SLOW_MIN_S 10.0
+/* A number changed when it moved by this factor. */
+#define CHANGE_FACTOR 2.0
+
+enum { TB_NO, TB_START, TB_BODY, TB_EXC, TB_CHAIN };
+
+struct dx_state {
+	struct log *logs;
+	size_t nlogs, ngood, bad;
+	size_t nc;              /* canonical id space: cluster ids */
+	const char **ctext;
+	uint8_t *clevel;
+	uint32_t **id;          /* per log, per line */
+	uint16_t **stream;      /* per log, per line */
+	size_t nstreams;
+	char **snames;
+	uint8_t *has;           /* [log * nstreams + s]: stream has lines */
+	uint32_t *cnt;          /* [log * nc + c] */
+	int64_t *first;         /* [log * nc + c]: first line, or -1 */
+	uint8_t *sev, *tb, *hb, *ms;
+	uint8_t *weight;        /* what aligning a template is worth */
+	uint8_t *step;          /* milestones a match must not jump over */
+	int32_t *rule;
+	const struct ruleset *rs;
+};
+
+struct walk {
+	uint32_t *b2g;          /* bad line -> good line */
+	uint8_t *follow;        /* bad line follows the good run */
+	size_t score;
+	int64_t last;           /* last following line */
+};
+
+const char *dx_verdict_name(int v)
+{
+	static const char *const names[] = { "same", "different", "stopped", "crashed", "diverged" };
+	return v >= 0 && v <= DX_DIVERGED ? names[v] : "?";
+}
+
+const char *dx_severity_name(int s)
+{
+	static const char *const names[] = { "info", "warning", "error" };
+	return s >= 0 && s <= DX_ERROR ? names[s] : "?";
+}
+
+/* ---- templates, once each ---- */
+
+static int has_any(const char *t, const char *const *words)
+{
+	for (; *words; words++)
+		if (strstr(t, *words))
+			return 1;
+	return 0;
+}
+
+static int traceback_role(const char *t);
+
+static int severity_of(const char *t, int level)
+{
+	static const char *const err[] = {
+		"Error", "ERROR", "error:", "Exception", "Traceback", "FAILED", "failed",
+		"Fatal", "FATAL", "fatal", "Segmentation fault", "core dumped", "Killed",
+		"out of memory", "terminate called", "what():", "Aborted", "sigquit",
+		"SIGKILL", "panic", NULL,
+	};
+	static const char *const warn[] = { "WARN", "Warn", "warn", "deprecat", "Deprecat", NULL };
+	/* The level the program gave wins; words decide only for lines
+	 * without one (SGLang's, tracebacks, shell messages). */
+	if (level >= LV_ERROR)
+		return DX_ERROR;
+	if (level == LV_WARN)
+		return DX_WARNING;
+	if (level != LV_NONE)
+		return traceback_role(t) == TB_EXC ? DX_ERROR : DX_INFO;
+	if (has_any(t, err))
+		return DX_ERROR;
+	if (has_any(t, warn))
+		return DX_WARNING;
+	return DX_INFO;
+}
+
+/* "RuntimeError: ...", "torch.OutOfMemoryError: ...", "KeyError: 'x'",
+ * C++'s "what():  ...": the line that names a raised exception. */
+static int is_exception_line(const char *t)
+{
+	while (*t == ' ' || *t == '\t')
+		t++;
+	if (strncmp(t, "what():", 7) == 0)
+		return 1;
+	const char *p = t;
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == ':')
+		p++;
+	if (p == t || (*p != '\0' && *p != ' '))
+		p--;   /* the word ended in ':' */
+	size_t n = (size_t)(p - t);
+	while (n && t[n - 1] == ':')
+		n--;
+	static const char *const ends[] = { "Error", "Exception", "Exit", "Interrupt", "Fault" };
+	for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
+		size_t e = strlen(ends[k]);
+		if (n >= e && memcmp(t + n - e, ends[k], e) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int traceback_role(const char *t)
+{
+	if (strstr(t, "Traceback (most recent call last)") || strstr(t, "terminate called after throwing"))
+		return TB_START;
+	if (is_exception_line(t))
+		return TB_EXC;
+	if (strstr(t, "During handling of the above exception") || strstr(t, "The above exception was the direct cause"))
+		return TB_CHAIN;
+	if (*t == ' ' || *t == '\t' || *t == '\0' || strncmp(t, "File \"", 6) == 0 ||
+	    strncmp(t, "frame #", 7) == 0 || strncmp(t, "Exception raised from", 21) == 0 ||
+	    t[strspn(t, "^~ ")] == '\0')
+		return TB_BODY;
+	return TB_NO;
+}
+
+/* Lines a healthy process keeps printing while idle or serving. */
+static int heartbeat_text(const char *t)
+{
+	static const char *const hb[] = {
+		"/health", "/metrics", "/ping", "heartbeat", "Heartbeat", "throughput", NULL,
+	};
+	return has_any(t, hb);
+}
+
+/* ---- canonical ids: reworded steps ---- */
+
+struct words {
+	uint64_t *w;      /* sorted, unique hashes of the words */
+	size_t n;
+	uint64_t lead;    /* hash of the first two words, in order */
+};
+
+static void words_of(const char *t, struct words *ws)
+{
+	size_t cap = 0, order = 0;
+	uint64_t lead = 0;
+	ws->w = NULL;
+	ws->n = 0;
+	while (*t) {
+		if (*t == '<') {   /* a placeholder */
+			const char *e = strchr(t, '>');
+			t = e ? e + 1 : t + 1;
+			continue;
+		}
+		if (!isalpha((unsigned char)*t)) {
+			t++;
+			continue;
+		}
+		char low[64];
+		size_t n = 0;
+		while (isalpha((unsigned char)*t)) {
+			if (n < sizeof(low))
+				low[n++] = (char)tolower((unsigned char)*t);
+			t++;
+		}
+		if (n < 2)
+			continue;
+		uint64_t h = hash_bytes(low, n);
+		if (order++ < 2)
+			lead = lead * 31 + h;
+		GROW(ws->w, cap, ws->n + 1);
+		ws->w[ws->n++] = h;
+	}
+	ws->lead = order >= 3 ? lead : 0;
+	for (size_t i = 1; i < ws->n; i++)   /* few words: insertion sort */
+		for (size_t j = i; j > 0 && ws->w[j - 1] > ws->w[j]; j--) {
+			uint64_t x = ws->w[j];
+			ws->w[j] = ws->w[j - 1];
+			ws->w[j - 1] = x;
+		}
+	size_t u = 0;
+	for (size_t i = 0; i < ws->n; i++)
+		if (u == 0 || ws->w[u - 1] != ws->w[i])
+			ws->w[u++] = ws->w[i];
+	ws->n = u;
+}
+
+static double jaccard(const struct words *a, const struct words *b)
+{
+	size_t i = 0, j = 0, common = 0;
+	while (i < a->n && j < b->n) {
+		if (a->w[i] == b->w[j])
+			common++, i++, j++;
+		else if (a->w[i] < b->w[j])
+			i++;
+		else
+			j++;
+	}
+	size_t all = a->n + b->n - common;
+	return all ? (double)common / (double)all : 0.0;
+}
+
+struct cand {
+	uint64_t lead;
+	uint32_t c;
+};
+
+static int cand_cmp(const void *x, const void *y)
+{
+	const struct cand *a = x, *b = y;
+	if (a->lead != b->lead)
+		return a->lead < b->lead ? -1 : 1;
+	return a->c < b->c ? -1 : a->c > b->c;
+}
+
+/* canon[c] = the id c is merged into (itself when none).  Only templates
+ * missing from some log are candidates, and two merge only when no log
+ * has both: within one log they are different steps.  Two that a rule
+ * names alike are one step ("Capture cuda graph begin" and DFlash's
+ * "Capture target prefill CUDA graph begin"); others must share most
+ * words and their first two. */
+static void canonicalise(struct dx_state *st, const uint64_t *logset, const int32_t *crule,
+			 uint32_t *canon)
+{
+	uint64_t all = st->nlogs >= 64 ? ~0ull : (1ull << st->nlogs) - 1;
+	struct cand *cs = xmalloc((st->nc ? st->nc : 1) * sizeof(*cs));
+	struct words *ws = xcalloc(st->nc ? st->nc : 1, sizeof(*ws));
+	size_t n = 0;
+	for (size_t c = 0; c < st->nc; c++) {
+		canon[c] = (uint32_t)c;
+		if ((logset[c] & all) == all || !logset[c])
+			continue;
+		words_of(st->ctext[c], &ws[c]);
+		if (crule[c] >= 0)
+			cs[n++] = (struct cand){ 0x9e3779b97f4a7c15ull * ((uint64_t)crule[c] + 1), (uint32_t)c };
+		else if (ws[c].lead)
+			cs[n++] = (struct cand){ ws[c].lead, (uint32_t)c };
+	}
+	if (n)
+		qsort(cs, n, sizeof(*cs), cand_cmp);
+	uint64_t *group = xcalloc(st->nc ? st->nc : 1, sizeof(*group));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = cs[i].c;
+		group[c] = logset[c];
+		/* Compare with the earlier representatives of the bucket. */
+		size_t tries = 0;
+		for (size_t k = i; k-- > 0 && cs[k].lead == cs[i].lead && tries < 32;) {
+			uint32_t r = cs[k].c;
+			if (canon[r] != r)
+				continue;
+			tries++;
+			if (group[r] & logset[c])
+				continue;
+			if (crule[c] >= 0 ? crule[r] != crule[c]
+					  : crule[r] >= 0 || st->clevel[r] != st->clevel[c] ||
+					    jaccard(&ws[r], &ws[c]) < SIMILAR)
+				continue;
+			canon[c] = r;
+			group[r] |= logset[c];
+			break;
+		}
+	}
+	for (size_t c = 0; c < st->nc; c++)
+		free(ws[c].w);
+	free(ws);
+	free(cs);
+	free(group);
+}
+
+/* ---- streams ---- */
+
+/* "VllmWorker rank=2 pid=4711" -> "VllmWorker rank=2", "(APIServer
+ * pid=1)" -> "APIServer": pids differ between runs, ranks do not. */
+static char *norm_tag(const char *t)
+{
+	struct buf b = { 0 };
+	while (*t) {
+		while (*t == ' ' || *t == '(' || *t == ')' || *t == '[' || *t == ']')
+			t++;
+		const char *w = t;
+		while (*t && *t != ' ' && *t != ')' && *t != ']')
+			t++;
+		size_t n = (size_t)(t - w);
+		if (n == 0)
+			continue;
+		if (n > 4 && strncmp(w, "pid=", 4) == 0)
+			continue;
+		if (b.len)
+			buf_putc(&b, ' ');
+		buf_append(&b, w, n);
+	}
+	if (!b.p)
+		buf_append(&b, "", 0);
+	return b.p;
+}
+
+static uint16_t stream_of(struct dx_state *st, const char *name)
+{
+	for (size_t s = 0; s < st->nstreams; s++)
+		if (strcmp(st->snames[s], name) == 0)
+			return (uint16_t)s;
+	if (st->nstreams >= UINT16_MAX)
+		return 0;
+	st->snames = xrealloc(st->snames, (st->nstreams + 1) * sizeof(*st->snames));
+	st->snames[st->nstreams] = xstrdup(name);
+	return (uint16_t)st->nstreams++;
+}
+
+/* The stream's name without digits: "TP3" -> "TP", to pair TP3 of an
+ * 8-rank bad run with a rank of a 4-rank good one. */
+static int same_kind(const char *a, const char *b)
+{
+	for (;;) {
+		while (isdigit((unsigned char)*a))
+			a++;
+		while (isdigit((unsigned char)*b))
+			b++;
+		if (*a != *b)
+			return 0;
+		if (!*a)
+			return 1;
+		a++, b++;
+	}
+}
+
+/* Which stream of good each stream of bad is aligned with: the one that
+ * shares most of its templates (names change between versions: vLLM's
+ * EngineCore_DP0 became EngineCore, workers gained a _TPn), ties going
+ * to the same name, then the same kind. */
+static void stream_map(const struct dx_state *st, size_t good, uint32_t *smap)
+{
+	size_t ns = st->nstreams, nc = st->nc ? st->nc : 1;
+	const uint8_t *gh = st->has + good * ns;
+	uint64_t *in = xcalloc(nc, sizeof(*in));     /* good streams holding c */
+	const struct log *g = &st->logs[good], *b = &st->logs[st->bad];
+	for (size_t j = 0; j < g->nlines; j++)
+		if (st->stream[good][j] < 64)
+			in[st->id[good][j]] |= 1ull << st->stream[good][j];
+	/* Distinct (stream, template) pairs of bad, counted once each. */
+	uint64_t *done = xcalloc(nc, sizeof(*done));
+	uint32_t *score = xcalloc(ns * (ns < 64 ? ns : 64), sizeof(*score));
+	size_t w = ns < 64 ? ns : 64;
+	for (size_t i = 0; i < b->nlines; i++) {
+		uint16_t s = st->stream[st->bad][i];
+		uint32_t c = st->id[st->bad][i];
+		if (s >= 64 || (done[c] >> s & 1))
+			continue;
+		done[c] |= 1ull << s;
+		for (uint64_t m = in[c]; m; m &= m - 1)
+			score[s * w + (size_t)__builtin_ctzll(m)]++;
+	}
+	/* total[s]: bad stream s's templates that good has at all. */
+	uint32_t *total = xcalloc(ns, sizeof(*total));
+	size_t gstreams = 0;
+	for (size_t t = 0; t < ns; t++)
+		gstreams += gh[t];
+	for (size_t c = 0; c < st->nc; c++)
+		if (st->cnt[good * st->nc + c])
+			for (uint64_t m = done[c]; m; m &= m - 1)
+				total[__builtin_ctzll(m)]++;
+	for (size_t s = 0; s < ns; s++) {
+		smap[s] = ALIGN_NONE;
+		uint32_t best = 0;
+		for (size_t t = 0; t < w && s < 64; t++) {
+			uint32_t x = score[s * w + t];
+			if (!gh[t] || x < best || x == 0)
+				continue;
+			if (x == best && smap[s] != ALIGN_NONE) {
+				const char *cur = st->snames[smap[s]];
+				if (strcmp(cur, st->snames[s]) == 0)
+					continue;
+				if (strcmp(st->snames[t], st->snames[s]) != 0 &&
+				    (same_kind(cur, st->snames[s]) || !same_kind(st->snames[t], st->snames[s])))
+					continue;
+			}
+			best = x;
+			smap[s] = (uint32_t)t;
+		}
+		/* One bad stream whose lines good spreads over processes (an
+		 * untagged v0.8 log against a v0.19 one with APIServer,
+		 * EngineCore and Worker tags) is aligned with all of good. */
+		if (s < 64 && gstreams > 1 && total[s] >= 4 && 10 * best < 6 * total[s])
+			smap[s] = ALIGN_ALL;
+		if (smap[s] == ALIGN_NONE && gh[s])
+			smap[s] = (uint32_t)s;
+		for (size_t t = 0; t < ns && smap[s] == ALIGN_NONE; t++)
+			if (gh[t] && same_kind(st->snames[s], st->snames[t]))
+				smap[s] = (uint32_t)t;
+		if (smap[s] == ALIGN_NONE && gh[0])
+			smap[s] = 0;
+	}
+	free(in);
+	free(done);
+	free(score);
+	free(total);
+}
+
+/* ---- building the state ---- */
+
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Learned milestones: in every good log, in every stream where it occurs,
+ * exactly once. */
+static void learn_skeleton(struct dx_state *st, uint8_t *skel)
+{
+	uint8_t *bad = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t c = 0; c < st->nc; c++)
+		skel[c] = 1;
+	for (size_t g = 0; g < st->ngood; g++) {
+		struct log *lg = &st->logs[g];
+		uint64_t *k = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(*k));
+		for (size_t i = 0; i < lg->nlines; i++)
+			k[i] = (uint64_t)st->id[g][i] << 16 | st->stream[g][i];
+		if (lg->nlines)
+			qsort(k, lg->nlines, sizeof(*k), u64_cmp);
+		for (size_t i = 0; i < lg->nlines; i++)
+			if ((i > 0 && k[i - 1] == k[i]) || (i + 1 < lg->nlines && k[i + 1] == k[i]))
+				bad[k[i] >> 16] = 1;
+		free(k);
+		for (size_t c = 0; c < st->nc; c++)
+			if (!st->cnt[g * st->nc + c])
+				skel[c] = 0;
+	}
+	for (size_t c = 0; c < st->nc; c++)
+		if (bad[c] || st->ngood == 0)
+			skel[c] = 0;
+	free(bad);
+}
+
+/* Templates that recur at a steady pace in some log: heartbeats (health
+ * checks, idle throughput reports), even when nothing else is printed in
+ * between.  Needs timestamps; heartbeat_text covers the usual ones. */
+static void learn_heartbeats(struct dx_state *st)
+{
+	size_t nc = st->nc ? st->nc : 1;
+	int64_t *last = xmalloc(nc * sizeof(*last)), *firstts = xmalloc(nc * sizeof(*firstts));
+	uint32_t *beats = xmalloc(nc * sizeof(*beats));
+	for (size_t l = 0; l < st->nlogs; l++) {
+		struct log *lg = &st->logs[l];
+		for (size_t c = 0; c < st->nc; c++) {
+			last[c] = firstts[c] = TS_NONE;
+			beats[c] = 0;
+		}
+		for (size_t i = 0; i < lg->nlines; i++) {
+			uint32_t c = st->id[l][i];
+			int64_t ts = lg->ts[i];
+			if (ts == TS_NONE || (last[c] != TS_NONE && ts - last[c] < 1000))
+				continue;   /* the same burst */
+			if (firstts[c] == TS_NONE)
+				firstts[c] = ts;
+			last[c] = ts;
+			beats[c]++;
+		}
+		for (size_t c = 0; c < st->nc; c++)
+			if (beats[c] >= 4 && (last[c] - firstts[c]) / (beats[c] - 1) >= 2000)
+				st->hb[c] = 1;
+	}
+	free(last);
+	free(firstts);
+	free(beats);
+}
+
+static void build(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
+		  const struct ruleset *rs)
+{
+	memset(st, 0, sizeof(*st));
+	st->logs = logs;
+	st->nlogs = nlogs;
+	st->ngood = nlogs - 1;
+	st->bad = nlogs - 1;
+	st->rs = rs;
+	uint32_t *map = xmalloc((tt->n ? tt->n : 1) * sizeof(*map));
+	st->nc = tmpl_cluster(tt, map, &st->ctext);
+	size_t nc = st->nc ? st->nc : 1;
+	st->clevel = xcalloc(nc, 1);
+	int32_t *trule = xmalloc((tt->n ? tt->n : 1) * sizeof(*trule));
+	rules_match(rs, tt, trule);
+	int32_t *crule = xmalloc(nc * sizeof(*crule));
+	for (size_t c = 0; c < nc; c++)
+		crule[c] = -1;
+	for (size_t id = tt->n; id-- > 0;) {   /* the first member decides */
+		st->clevel[map[id]] = tt->t[id].level;
+		if (trule[id] >= 0)
+			crule[map[id]] = trule[id];
+	}
+	/* Which logs hold each cluster. */
+	uint64_t *logset = xcalloc(nc, sizeof(*logset));
+	for (size_t l = 0; l < nlogs; l++)
+		for (size_t i = 0; i < logs[l].nlines; i++)
+			logset[map[logs[l].tid[i]]] |= 1ull << (l < 63 ? l : 63);
+	uint32_t *canon = xmalloc(nc * sizeof(*canon));
+	canonicalise(st, logset, crule, canon);
+	free(logset);
+	st->rule = xmalloc(nc * sizeof(*st->rule));
+	for (size_t c = 0; c < nc; c++)
+		st->rule[c] = -1;
+	for (size_t c = 0; c < st->nc; c++)
+		if (crule[c] >= 0 && st->rule[canon[c]] < 0)
+			st->rule[canon[c]] = crule[c];
+	free(crule);
+	free(trule);
+	/* Per line ids and streams. */
+	st->id = xcalloc(nlogs, sizeof(*st->id));
+	st->stream = xcalloc(nlogs, sizeof(*st->stream));
+	stream_of(st, "");
+	for (size_t l = 0; l < nlogs; l++) {
+		struct log *lg = &logs[l];
+		uint16_t *tagmap = xmalloc((lg->ntags + 1) * sizeof(*tagmap));
+		tagmap[0] = 0;
+		for (size_t t = 1; t < lg->ntags; t++) {
+			char *n = norm_tag(lg->tags[t]);
+			tagmap[t] = stream_of(st, n);
+			free(n);
+		}
+		st->id[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->id));
+		st->stream[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->stream));
+		for (size_t i = 0; i < lg->nlines; i++) {
+			st->id[l][i] = canon[map[lg->tid[i]]];
+			st->stream[l][i] = lg->tag[i] < lg->ntags ? tagmap[lg->tag[i]] : 0;
+		}
+		free(tagmap);
+	}
+	free(canon);
+	free(map);
+	st->has = xcalloc(nlogs * st->nstreams, 1);
+	st->cnt = xcalloc(nlogs * nc, sizeof(*st->cnt));
+	st->first = xmalloc(nlogs * nc * sizeof(*st->first));
+	for (size_t x = 0; x < nlogs * nc; x++)
+		st->first[x] = -1;
+	for (size_t l = 0; l < nlogs; l++)
+		for (size_t i = 0; i < logs[l].nlines; i++) {
+			uint32_t c = st->id[l][i];
+			st->has[l * st->nstreams + st->stream[l][i]] = 1;
+			if (st->cnt[l * nc + c]++ == 0)
+				st->first[l * nc + c] = (int64_t)i;
+		}
+	st->sev = xcalloc(nc, 1);
+	st->tb = xcalloc(nc, 1);
+	st->hb = xcalloc(nc, 1);
+	st->ms = xcalloc(nc, 1);
+	for (size_t c = 0; c < st->nc; c++) {
+		st->sev[c] = (uint8_t)severity_of(st->ctext[c], st->clevel[c]);
+		st->tb[c] = (uint8_t)traceback_role(st->ctext[c]);
+		/* Blank lines and heartbeats say nothing about progress. */
+		st->hb[c] = (uint8_t)(heartbeat_text(st->ctext[c]) ||
+				      st->ctext[c][strspn(st->ctext[c], " \t")] == '\0');
+	}
+	learn_heartbeats(st);
+	learn_skeleton(st, st->ms);
+	st->weight = xmalloc(nc);
+	for (size_t c = 0; c < st->nc; c++) {
+		if (st->hb[c])
+			st->ms[c] = 0;
+		if (st->rule[c] >= 0)
+			st->ms[c] = 1;
+		st->weight[c] = st->rule[c] >= 0 ? 8 : st->ms[c] ? 2 : 1;
+	}
+	/* What one good log printed once is mostly incidental (every config
+	 * line); when rules name enough of its steps, only those count as
+	 * steps bad may not jump over. */
+	st->step = xmalloc(nc);
+	size_t named = 0;
+	for (size_t c = 0; c < st->nc; c++)
+		named += st->rule[c] >= 0 && st->cnt[c];
+	for (size_t c = 0; c < st->nc; c++)
+		st->step[c] = st->ngood == 1 && named >= 3 ? st->rule[c] >= 0 : st->ms[c];
+}
+
+static int novel(const struct dx_state *st, uint32_t c)
+{
+	for (size_t g = 0; g < st->ngood; g++)
+		if (st->cnt[g * st->nc + c])
+			return 0;
+	return 1;
+}
+
+static int novel_error(const struct dx_state *st, uint32_t c)
+{
+	return st->sev[c] == DX_ERROR && novel(st, c);
+}
+
+/* ---- following the good run ---- */
+
+/* The good run's milestones that no bad line has reached yet, per good
+ * stream, in a Fenwick tree over the lines in stream order: "how many
+ * steps would this match jump over" is a range count.  Milestones another
+ * bad stream reached do not count (eight bad ranks may share one good
+ * stream, and the launcher's lines skip over the ranks'). */
+struct pending {
+	uint32_t *pos;      /* good line -> index in stream order (1-based) */
+	uint32_t *start;    /* per stream: index of its first line */
+	int32_t *tree;      /* over stream order */
+	int32_t *all;       /* over line order, for ALIGN_ALL streams */
+	uint8_t *done;
+	size_t n;
+};
+
+static void tree_add(int32_t *tree, size_t n, size_t k, int32_t x)
+{
+	for (; k <= n; k += k & -k)
+		tree[k] += x;
+}
+
+static int32_t tree_sum(const int32_t *tree, size_t k)
+{
+	int32_t x = 0;
+	for (; k > 0; k -= k & -k)
+		x += tree[k];
+	return x;
+}
+
+static void pending_add(struct pending *p, size_t j, int32_t x)
+{
+	tree_add(p->tree, p->n, p->pos[j], x);
+	tree_add(p->all, p->n, j + 1, x);
+}
+
+static void pending_init(struct pending *p, const struct dx_state *st, size_t g)
+{
+	size_t ng = st->logs[g].nlines, ns = st->nstreams;
+	p->n = ng;
+	p->pos = xmalloc((ng ? ng : 1) * sizeof(*p->pos));
+	p->start = xcalloc(ns + 1, sizeof(*p->start));
+	p->tree = xcalloc(ng + 1, sizeof(*p->tree));
+	p->all = xcalloc(ng + 1, sizeof(*p->all));
+	p->done = xcalloc(ng ? ng : 1, 1);
+	for (size_t j = 0; j < ng; j++)
+		p->start[st->stream[g][j] + 1]++;
+	for (size_t s = 0; s < ns; s++)
+		p->start[s + 1] += p->start[s];
+	uint32_t *fill = xmalloc((ns + 1) * sizeof(*fill));
+	memcpy(fill, p->start, (ns + 1) * sizeof(*fill));
+	for (size_t j = 0; j < ng; j++) {
+		p->pos[j] = ++fill[st->stream[g][j]];
+		if (st->step[st->id[g][j]])
+			pending_add(p, j, 1);
+	}
+	free(fill);
+}
+
+/* Milestones not yet reached strictly between good lines last (-1: the
+ * start) and j: in j's stream, or in all of good when all is set. */
+static uint32_t pending_between(const struct pending *p, const struct dx_state *st, size_t g,
+				int64_t last, uint32_t j, int all)
+{
+	if (all) {
+		size_t from = last >= 0 ? (size_t)last + 1 : 0;
+		return j <= from ? 0 : (uint32_t)(tree_sum(p->all, j) - tree_sum(p->all, from));
+	}
+	size_t from = last >= 0 ? p->pos[last] : p->start[st->stream[g][j]];
+	if (p->pos[j] <= from + 1)
+		return 0;
+	return (uint32_t)(tree_sum(p->tree, p->pos[j] - 1) - tree_sum(p->tree, from));
+}
+
+static void pending_reach(struct pending *p, const struct dx_state *st, size_t g, uint32_t j)
+{
+	if (p->done[j] || !st->step[st->id[g][j]])
+		return;
+	p->done[j] = 1;
+	pending_add(p, j, -1);
+}
+
+static void pending_free(struct pending *p)
+{
+	free(p->pos);
+	free(p->start);
+	free(p->tree);
+	free(p->all);
+	free(p->done);
+}
+
+/* May bad's stream, at good line last (-1: nothing yet), go on to good
+ * line j?  It may jump over SKIP_FREE pending milestones freely; over
+ * more only when it printed about as many lines of its own meanwhile (a
+ * reworded stretch) and no new error among them.  The first match of a
+ * stream may skip the good run's start: bad may be an excerpt, or a build
+ * with another preamble. */
+static int follows(uint32_t skipped, int64_t last, uint32_t own, int err)
+{
+	if (skipped <= SKIP_FREE)
+		return 1;
+	return !err && (last < 0 || 2 * own >= skipped);
+}
+
+/* A jump over a few milestones is a build that lacks those steps (no
+ * piecewise capture in an older SGLang) when bad then goes on step by step
+ * with the good run: its next LOOKAHEAD matched lines in the stream each
+ * follow the one before, with no new error among them.  A stalled run
+ * killed later prints a shutdown sequence that matches too, but only
+ * after jumping over most of the run, which JUMP_MAX keeps out. */
+#define LOOKAHEAD 3
+#define JUMP_MAX 8
+#define LOOKAHEAD_LINES 200
+
+static int steps_on(const struct dx_state *st, const struct walk *w, const struct pending *p, size_t g,
+		    size_t i, uint32_t j, int all)
+{
+	const struct log *bad = &st->logs[st->bad];
+	uint16_t s = st->stream[st->bad][i];
+	uint32_t prev = j;
+	int n = 0;
+	for (size_t k = i + 1; k < bad->nlines && k <= i + LOOKAHEAD_LINES && n < LOOKAHEAD; k++) {
+		uint32_t c = st->id[st->bad][k];
+		if (st->stream[st->bad][k] != s || st->hb[c])
+			continue;
+		if (novel_error(st, c))
+			return 0;
+		uint32_t jj = w->b2g[k];
+		if (jj == ALIGN_NONE)
+			continue;
+		if (jj <= prev || (!all && st->stream[g][jj] != st->stream[g][prev]) ||
+		    pending_between(p, st, g, prev, jj, all) > SKIP_FREE)
+			return 0;
+		prev = jj;
+		n++;
+	}
+	return n >= LOOKAHEAD;
+}
+
+static void walk(struct dx_state *st, size_t g, struct walk *w)
+{
+	const struct log *bad = &st->logs[st->bad], *good = &st->logs[g];
+	size_t nb = bad->nlines, ng = good->nlines, ns = st->nstreams;
+	uint32_t *smap = xmalloc(ns * sizeof(*smap));
+	stream_map(st, g, smap);
+	struct align_log a = { st->id[st->bad], st->stream[st->bad], nb, ns };
+	struct align_log b = { st->id[g], st->stream[g], ng, ns };
+	w->b2g = xmalloc((nb ? nb : 1) * sizeof(*w->b2g));
+	w->follow = xcalloc(nb ? nb : 1, 1);
+	align_logs(&a, &b, smap, st->weight, w->b2g);
+	struct pending pend;
+	pending_init(&pend, st, g);
+	/* Per bad stream: the last good line followed, and what bad printed
+	 * since that was not matched. */
+	int64_t *lastg = xmalloc(ns * sizeof(*lastg));
+	uint32_t *own = xcalloc(ns, sizeof(*own));
+	uint8_t *err = xcalloc(ns, 1);
+	for (size_t s = 0; s < ns; s++)
+		lastg[s] = -1;
+	/* nextsame[j]: the next good line with line j's template. */
+	uint32_t *nextsame = xmalloc((ng ? ng : 1) * sizeof(*nextsame));
+	uint32_t *firstof = xmalloc((st->nc ? st->nc : 1) * sizeof(*firstof));
+	for (size_t c = 0; c < st->nc; c++)
+		firstof[c] = ALIGN_NONE;
+	for (size_t j = ng; j-- > 0;) {
+		nextsame[j] = firstof[st->id[g][j]];
+		firstof[st->id[g][j]] = (uint32_t)j;
+	}
+	w->score = 0;
+	w->last = DX_NONE;
+	const uint32_t *id = st->id[st->bad];
+	for (size_t i = 0; i < nb; i++) {
+		uint16_t s = st->stream[st->bad][i];
+		uint32_t c = id[i];
+		if (st->hb[c])
+			continue;
+		uint32_t j = w->b2g[i], skipped = 0;
+		int all = smap[s] == ALIGN_ALL;
+		int ok = j != ALIGN_NONE && (all || lastg[s] < 0 || st->stream[g][lastg[s]] == st->stream[g][j]);
+		if (ok) {
+			skipped = pending_between(&pend, st, g, lastg[s], j, all);
+			ok = follows(skipped, lastg[s], own[s], err[s]) ||
+			     (!err[s] && skipped <= JUMP_MAX && steps_on(st, w, &pend, g, i, j, all));
+		}
+		if (!ok) {
+			/* The aligner may have matched this line further on (a
+			 * look-alike after steps bad never took); the same step
+			 * right after where bad is in the good run follows. */
+			uint32_t k = firstof[c];
+			for (int steps = 0; k != ALIGN_NONE &&
+			     ((int64_t)k <= lastg[s] || (!all && st->stream[g][k] != smap[s])); steps++)
+				k = steps < 64 ? nextsame[k] : ALIGN_NONE;
+			if (k != ALIGN_NONE && (lastg[s] >= 0 || !err[s]) &&
+			    pending_between(&pend, st, g, lastg[s], k, all) <= SKIP_FREE) {
+				j = k;
+				w->b2g[i] = k;
+			} else {
+				own[s]++;
+				if (novel_error(st, c))
+					err[s] = 1;
+				continue;
+			}
+		}
+		w->follow[i] = 1;
+		w->score++;
+		w->last = (int64_t)i;
+		lastg[s] = j;
+		own[s] = 0;
+		err[s] = 0;
+		if (all) {
+			/* One bad stream stands for every rank of good: the
+			 * step is reached on all of them. */
+			for (uint32_t k = firstof[c]; k != ALIGN_NONE; k = nextsame[k])
+				pending_reach(&pend, st, g, k);
+		}
+		pending_reach(&pend, st, g, j);
+	}
+	free(nextsame);
+	free(firstof);
+	free(smap);
+	pending_free(&pend);
+	free(lastg);
+	free(own);
+	free(err);
+}
+
+/* ---- findings ---- */
+
+static int novel_cmp(const void *x, const void *y)
+{
+	const struct dx_novel *a = x, *b = y;
+	if (a->severity != b->severity)
+		return a->severity > b->severity ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+static void find_novel(struct dx_state *st, struct diagnosis *d)
+{
+	size_t nb = st->logs[st->bad].nlines, cap = 0;
+	const uint32_t *id = st->id[st->bad];
+	uint8_t *used = xcalloc(nb ? nb : 1, 1);
+	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
+	uint32_t *where = xmalloc((st->nc ? st->nc : 1) * sizeof(*where));
+	for (size_t i = 0; i < nb; i++) {
+		if (st->tb[id[i]] != TB_START)
+			continue;
+		size_t j = i + 1;
+		int64_t summary = DX_NONE;
+		int isnew = novel(st, id[i]), chained = 0;
+		while (j < nb && st->tb[id[j]] != TB_NO) {
+			/* "During handling of the above exception, another
+			 * exception occurred:" keeps a chain one finding. */
+			if (st->tb[id[j]] == TB_START && summary != DX_NONE && !chained)
+				break;   /* the next traceback */
+			if (st->tb[id[j]] == TB_CHAIN)
+				chained = 1;
+			if (st->tb[id[j]] == TB_START)
+				chained = 0;
+			if (st->tb[id[j]] == TB_EXC)
+				summary = (int64_t)j;
+			isnew |= novel(st, id[j]);
+			j++;
+		}
+		if (!isnew)
+			continue;
+		/* "EngineCore failed to start." just before the traceback is
+		 * its headline, not another finding. */
+		while (i > 0 && !used[i - 1] && novel_error(st, id[i - 1]) &&
+		       st->stream[st->bad][i - 1] == st->stream[st->bad][i])
+			i--;
+		GROW(d->novel, cap, d->nnovel + 1);
+		d->novel[d->nnovel++] = (struct dx_novel){
+			.line = (int64_t)i, .summary = summary != DX_NONE ? summary : (int64_t)j - 1,
+			.nlines = (uint32_t)(j - i), .severity = DX_ERROR, .traceback = 1,
+		};
+		d->novel_lines += j - i;
+		for (size_t k = i; k < j; k++) {
+			used[k] = 1;
+			if (novel(st, id[k]) && !seen[id[k]]) {
+				seen[id[k]] = 1;
+				d->novel_templates++;
+			}
+		}
+		i = j - 1;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		uint32_t c = id[i];
+		if (used[i] || !novel(st, c))
+			continue;
+		d->novel_lines++;
+		if (seen[c] == 2) {
+			d->novel[where[c]].nlines++;
+			continue;
+		}
+		if (!seen[c])
+			d->novel_templates++;
+		seen[c] = 2;
+		GROW(d->novel, cap, d->nnovel + 1);
+		where[c] = (uint32_t)d->nnovel;
+		d->novel[d->nnovel++] = (struct dx_novel){
+			.line = (int64_t)i, .summary = (int64_t)i, .nlines = 1,
+			.severity = st->sev[c], .traceback = 0,
+		};
+	}
+	free(used);
+	free(seen);
+	free(where);
+}
+
+/* ---- changed values ---- */
+
+struct side {
+	struct buf scratch;
+	struct masked m;
+	const char *msg;
+	size_t len;
+};
+
+static void side_load(struct side *sd, const struct log *lg, int64_t i)
+{
+	struct line ln;
+	struct header h;
+	log_line(lg, (size_t)i, &ln, &h, &sd->scratch);
+	sd->msg = ln.text + h.msg_off;
+	sd->len = ln.len - h.msg_off;
+	/* The text may live in scratch, which mask does not touch. */
+	mask_message(sd->msg, sd->len, &sd->m);
+}
+
+static void side_free(struct side *sd)
+{
+	buf_free(&sd->scratch);
+	masked_free(&sd->m);
+}
+
+/* The key of value v: from mask, else the word before '=' or ':'. */
+static void value_key(const struct side *sd, const struct value *v, const char **k, size_t *n)
+{
+	if (v->key_len) {
+		*k = sd->msg + v->key_off;
+		*n = v->key_len;
+		return;
+	}
+	size_t e = v->off;
+	while (e > 0 && (sd->msg[e - 1] == ' ' || sd->msg[e - 1] == '\'' || sd->msg[e - 1] == '"'))
+		e--;
+	if (e == 0 || (sd->msg[e - 1] != '=' && sd->msg[e - 1] != ':')) {
+		*k = NULL;
+		*n = 0;
+		return;
+	}
+	e--;
+	while (e > 0 && sd->msg[e - 1] == ' ')
+		e--;
+	size_t b = e;
+	while (b > 0 && (isalnum((unsigned char)sd->msg[b - 1]) || sd->msg[b - 1] == '_' ||
+			 sd->msg[b - 1] == '-' || sd->msg[b - 1] == '.' || sd->msg[b - 1] == '#'))
+		b--;
+	*k = sd->msg + b;
+	*n = e - b;
+}
+
+static int numeric(int type)
+{
+	return type == V_INT || type == V_FLOAT || type == V_SIZE || type == V_DURATION || type == V_PERCENT;
+}
+
+static double number(const char *s, size_t n)
+{
+	char tmp[64];
+	if (n >= sizeof(tmp))
+		n = sizeof(tmp) - 1;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++)   /* "67,024" */
+		if (tmp[i] != ',')
+			tmp[j++] = tmp[i];
+	tmp[j] = '\0';
+	char *end;
+	double x = strtod(tmp, &end);
+	while (*end == ' ')
+		end++;
+	switch (toupper((unsigned char)*end)) {
+	case 'K': x *= 1e3; break;
+	case 'M': x *= end[1] == 's' ? 1e-3 : 1e6; break;
+	case 'G': x *= 1e9; break;
+	case 'T': x *= 1e12; break;
+	}
+	return x;
+}
+
+static double ratio(double a, double b)
+{
+	a = fabs(a), b = fabs(b);
+	if (a == b)
+		return 1.0;
+	double lo = a < b ? a : b, hi = a < b ? b : a;
+	return lo > 0 ? hi / lo : INFINITY;
+}
+
+static int volatile_key(const char *k, size_t n)
+{
+	static const char *const vk[] = { "seed", "pid", "port", "uuid", "nonce", "timestamp", "date", "_id", NULL };
+	char low[64];
+	if (n >= sizeof(low))
+		n = sizeof(low) - 1;
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)k[i]);
+	low[n] = '\0';
+	static const char *const stop[] = { "id", "is", "are", "was", "of", "to", "in", "at", NULL };
+	for (const char *const *w = stop; *w; w++)
+		if (strcmp(low, *w) == 0)
+			return 1;
+	return has_any(low, vk);
+}
+
+static int same_text(const struct side *a, const struct value *va, const struct side *b, const struct value *vb)
+{
+	return va->len == vb->len && memcmp(a->msg + va->off, b->msg + vb->off, va->len) == 0;
+}
+
+/* What the good runs say about the n values of template c: vary[k] when
+ * value k differs between them (a word), spread[k] the factor by which it
+ * moves (a number).  Compares the first line of c in each good log with
+ * the first good log's. */
+static void good_variation(struct dx_state *st, uint32_t c, size_t n, uint8_t *vary, double *spread)
+{
+	for (size_t k = 0; k < n; k++) {
+		vary[k] = 0;
+		spread[k] = 1.0;
+	}
+	int64_t l0 = -1;
+	struct side a = { 0 }, b = { 0 };
+	for (size_t g = 0; g < st->ngood; g++) {
+		int64_t l = st->first[g * st->nc + c];
+		if (l < 0)
+			continue;
+		if (l0 < 0) {
+			l0 = l;
+			side_load(&a, &st->logs[g], l0);
+			continue;
+		}
+		side_load(&b, &st->logs[g], l);
+		if (a.m.nv != n || b.m.nv != n)
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			const struct value *va = &a.m.v[k], *vb = &b.m.v[k];
+			if (same_text(&a, va, &b, vb))
+				continue;
+			if (numeric(va->type) && numeric(vb->type)) {
+				double r = ratio(number(a.msg + va->off, va->len), number(b.msg + vb->off, vb->len));
+				if (r > spread[k])
+					spread[k] = r;
+			} else {
+				vary[k] = 1;
+			}
+		}
+	}
+	side_free(&a);
+	side_free(&b);
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+/* What a line is, for the report: its message up to the first '=', ':'
+ * or '(' ("server_args"), at most 40 bytes. */
+static char *line_label(const struct side *sd)
+{
+	size_t n = strcspn(sd->msg, "=:(");
+	if (n > sd->len)
+		n = sd->len;
+	if (n > 40)
+		n = 40;
+	while (n && (sd->msg[n - 1] == ' ' || sd->msg[n - 1] == '.'))
+		n--;
+	return dup_n(sd->msg, n);
+}
+
+static void compare_pair(struct dx_state *st, struct diagnosis *d, size_t *cap, uint32_t c,
+			 int64_t bl, int64_t gl)
+{
+	struct side b = { 0 }, g = { 0 };
+	side_load(&b, &st->logs[st->bad], bl);
+	side_load(&g, &st->logs[d->good], gl);
+	if (b.m.nv != g.m.nv || b.m.nv == 0)
+		goto out;
+	size_t keyed = 0;
+	for (size_t k = 0; k < b.m.nv; k++) {
+		const char *kn;
+		size_t kl;
+		value_key(&b, &b.m.v[k], &kn, &kl);
+		keyed += kl > 0;
+	}
+	char *label = NULL;
+	uint8_t *vary = NULL;
+	double *spread = NULL;
+	for (size_t k = 0; k < b.m.nv; k++) {
+		const struct value *vb = &b.m.v[k], *vg = &g.m.v[k];
+		if (same_text(&b, vb, &g, vg))
+			continue;
+		int t = vb->type;
+		if (t == V_HEX || t == V_ID || t == V_IP || t == V_URL || t == V_PATH || t == V_DATE || t == V_TIME)
+			continue;
+		/* Only named values: an unnamed number is a pid, a count, a
+		 * rank as often as it is a setting. */
+		const char *kn;
+		size_t kl;
+		value_key(&b, vb, &kn, &kl);
+		if (!kl || volatile_key(kn, kl))
+			continue;
+		if (!vary) {
+			vary = xmalloc(b.m.nv);
+			spread = xmalloc(b.m.nv * sizeof(*spread));
+			good_variation(st, c, b.m.nv, vary, spread);
+		}
+		if (numeric(t) && numeric(vg->type)) {
+			double r = ratio(number(b.msg + vb->off, vb->len), number(g.msg + vg->off, vg->len));
+			/* In a config dump every setting counts; measured sizes
+			 * and times only when they moved a lot. */
+			int config = (t == V_INT || t == V_FLOAT) && keyed >= 4;
+			if (config ? spread[k] > 1.0 : (r < CHANGE_FACTOR || r < 2 * spread[k]))
+				continue;
+			double big = fmax(fabs(number(b.msg + vb->off, vb->len)), fabs(number(g.msg + vg->off, vg->len)));
+			if (!config && big < 1.0)
+				continue;
+		} else if (vary[k]) {
+			continue;
+		}
+		if (!label)
+			label = line_label(&b);
+		GROW(d->changed, *cap, d->nchanged + 1);
+		char num[24];
+		snprintf(num, sizeof(num), "#%zu", k + 1);
+		d->changed[d->nchanged++] = (struct dx_change){
+			.label = xstrdup(label),
+			.key = kl ? dup_n(kn, kl) : xstrdup(num),
+			.good = dup_n(g.msg + vg->off, vg->len),
+			.bad = dup_n(b.msg + vb->off, vb->len),
+			.good_line = gl, .bad_line = bl,
+		};
+	}
+	free(label);
+	free(vary);
+	free(spread);
+out:
+	side_free(&b);
+	side_free(&g);
+}
+
+/* Each template once: its first following line in bad and the good line
+ * it matches. */
+static void find_changes(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+{
+	size_t nb = st->logs[st->bad].nlines, cap = 0;
+	uint8_t *done = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t i = 0; i < nb; i++) {
+		uint32_t c = st->id[st->bad][i];
+		if (!w->follow[i] || done[c])
+			continue;
+		done[c] = 1;
+		compare_pair(st, d, &cap, c, (int64_t)i, w->b2g[i]);
+	}
+	free(done);
+}
+
+/* ---- timing ---- */
+
+static double secs(int64_t a, int64_t b)
+{
+	return a == TS_NONE || b == TS_NONE ? NAN : (double)(b - a) / 1000.0;
+}
+
+static int64_t first_ts(const struct log *lg)
+{
+	for (size_t i = 0; i < lg->nlines; i++)
+		if (lg->ts[i] != TS_NONE)
+			return lg->ts[i];
+	return TS_NONE;
+}
+
+static void find_milestones(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+{
+	const struct log *good = &st->logs[d->good], *bad = &st->logs[st->bad];
+	int64_t *bfirst = xmalloc((st->nc ? st->nc : 1) * sizeof(*bfirst));
+	for (size_t c = 0; c < st->nc; c++)
+		bfirst[c] = DX_NONE;
+	for (size_t i = bad->nlines; i-- > 0;)
+		if (w->follow[i])
+			bfirst[st->id[st->bad][i]] = (int64_t)i;
+	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
+	size_t cap = 0;
+	int64_t g0 = first_ts(good), b0 = first_ts(bad);
+	for (size_t j = 0; j < good->nlines; j++) {
+		uint32_t c = st->id[d->good][j];
+		if (!st->ms[c] || seen[c])
+			continue;
+		seen[c] = 1;
+		GROW(d->ms, cap, d->nms + 1);
+		int r = st->rule[c];
+		int64_t bl = bfirst[c];
+		d->ms[d->nms++] = (struct dx_milestone){
+			.id = c, .name = r >= 0 ? st->rs->r[r].name : NULL,
+			.final = r >= 0 && st->rs->r[r].final,
+			.good_line = (int64_t)j, .bad_line = bl,
+			.good_off_s = secs(g0, good->ts[j]),
+			.bad_off_s = bl >= 0 ? secs(b0, bad->ts[bl]) : NAN,
+		};
+	}
+	free(seen);
+	/* Slow steps: between consecutive milestones bad reached. */
+	size_t scap = 0;
+	int64_t prev = -1;
+	for (size_t m = 0; m < d->nms; m++) {
+		struct dx_milestone *to = &d->ms[m];
+		if (to->bad_line < 0)
+			continue;
+		if (prev >= 0) {
+			struct dx_milestone *from = &d->ms[prev];
+			double bs = secs(bad->ts[from->bad_line], bad->ts[to->bad_line]), gs = NAN;
+			for (size_t g = 0; g < st->ngood; g++) {
+				int64_t a = st->first[g * st->nc + from->id], b = st->first[g * st->nc + to->id];
+				if (a < 0 || b < 0)
+					continue;
+				double x = secs(st->logs[g].ts[a], st->logs[g].ts[b]);
+				if (!isnan(x) && x >= 0 && (isnan(gs) || x > gs))
+					gs = x;
+			}
+			if (!isnan(bs) && !isnan(gs) && bs > SLOW_FACTOR * gs && bs - gs >= SLOW_MIN_S) {
+				GROW(d->slow, scap, d->nslow + 1);
+				d->slow[d->nslow++] = (struct dx_slow){
+					.from_good = from->good_line, .to_good = to->good_line,
+					.from_bad = from->bad_line, .to_bad = to->bad_line,
+					.good_s = gs, .bad_s = bs,
+				};
+			}
+		}
+		prev = (int64_t)m;
+	}
+	free(bfirst);
+}
+
+/* Good milestone lines after the divergence whose template bad never
+ * reached, one per template. */
+static void find_next(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+{
+	const struct log *good = &st->logs[d->good];
+	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t i = 0; i < st->logs[st->bad].nlines; i++)
+		if (w->follow[i])
+			seen[st->id[st->bad][i]] = 1;
+	size_t cap = 0;
+	for (size_t j = d->good_line >= 0 ? (size_t)d->good_line + 1 : 0; j < good->nlines; j++) {
+		uint32_t c = st->id[d->good][j];
+		if (!st->ms[c] || seen[c])
+			continue;
+		seen[c] = 1;
+		GROW(d->next, cap, d->nnext + 1);
+		d->next[d->nnext++] = (int64_t)j;
+	}
+	free(seen);
+}
+
+/* The good runs' longest silence between the divergence point and their
+ * next milestone. */
+static double good_gap(struct dx_state *st, struct walk *ws, size_t g)
+{
+	const struct log *lg = &st->logs[g];
+	struct walk *w = &ws[g];
+	if (w->last < 0)
+		return NAN;
+	size_t j = w->b2g[w->last];
+	int64_t prev = lg->ts[j];
+	double gap = NAN;
+	for (size_t k = j + 1; k < lg->nlines; k++) {
+		uint32_t c = st->id[g][k];
+		if (lg->ts[k] == TS_NONE || st->hb[c])
+			continue;
+		if (prev != TS_NONE) {
+			double x = (double)(lg->ts[k] - prev) / 1000.0;
+			if (isnan(gap) || x > gap)
+				gap = x;
+		}
+		prev = lg->ts[k];
+		if (st->ms[c] && st->id[g][k] != st->id[g][j])
+			break;
+	}
+	return gap;
+}
+
+static void find_silence(struct dx_state *st, struct diagnosis *d, const struct dx_options *opt)
+{
+	const struct log *bad = &st->logs[st->bad];
+	d->first_ts_bad = first_ts(bad);
+	d->last_ts_bad = d->last_progress_ts = TS_NONE;
+	for (size_t i = bad->nlines; i-- > 0;) {
+		if (bad->ts[i] == TS_NONE)
+			continue;
+		if (d->last_ts_bad == TS_NONE)
+			d->last_ts_bad = bad->ts[i];
+		if (!st->hb[st->id[st->bad][i]]) {
+			d->last_progress_ts = bad->ts[i];
+			break;
+		}
+	}
+	d->silent_s = NAN;
+	if (opt->now_ms != TS_NONE) {
+		if (d->last_progress_ts == TS_NONE)
+			return;
+		int64_t now = opt->now_relative ? d->last_ts_bad + opt->now_ms : opt->now_ms;
+		d->silent_s = (double)(now - d->last_progress_ts) / 1000.0;
+	} else if (strcmp(bad->in.path, "-") != 0) {
+		/* The file was last written when its last line was: the wall
+		 * clock against mtime needs no time zone. */
+		d->silent_s = difftime(time(NULL), bad->in.mtime);
+		if (d->last_progress_ts != TS_NONE)
+			d->silent_s += (double)(d->last_ts_bad - d->last_progress_ts) / 1000.0;
+	}
+}
+
+/* ---- ranks ---- */
+
+/* Natural order: TP2 before TP10. */
+static int rank_cmp(const void *x, const void *y)
+{
+	const char *a = ((const struct dx_rank *)x)->name, *b = ((const struct dx_rank *)y)->name;
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			unsigned long long p = strtoull(a, (char **)&a, 10), q = strtoull(b, (char **)&b, 10);
+			if (p != q)
+				return p < q ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++, b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+{
+	const struct log *bad = &st->logs[st->bad];
+	struct dx_rank *r = xcalloc(st->nstreams, sizeof(*r));
+	for (size_t s = 0; s < st->nstreams; s++)
+		r[s] = (struct dx_rank){ .name = st->snames[s], .last_line = DX_NONE, .last_follow = DX_NONE,
+					 .last_milestone = DX_NONE, .first_error = DX_NONE };
+	for (size_t i = 0; i < bad->nlines; i++) {
+		uint16_t s = st->stream[st->bad][i];
+		uint32_t c = st->id[st->bad][i];
+		r[s].last_line = (int64_t)i;
+		if (w->follow[i]) {
+			r[s].last_follow = (int64_t)i;
+			if (st->step[c])
+				r[s].last_milestone = (int64_t)i;
+		}
+		if (novel_error(st, c)) {
+			if (r[s].errors++ == 0)
+				r[s].first_error = (int64_t)i;
+		}
+	}
+	/* Traceback bodies are untagged: charge them to the rank that
+	 * started the traceback. */
+	for (size_t k = 0; k < d->nnovel; k++) {
+		struct dx_novel *nv = &d->novel[k];
+		uint16_t s = st->stream[st->bad][nv->line];
+		if (!nv->traceback || s == 0)
+			continue;
+		if (r[s].first_error == DX_NONE || r[s].first_error > nv->line)
+			r[s].first_error = nv->line;
+		if (!r[s].errors)
+			r[s].errors = 1;
+	}
+	d->ranks = xcalloc(st->nstreams, sizeof(*d->ranks));
+	for (size_t s = 1; s < st->nstreams; s++)
+		if (r[s].last_line != DX_NONE)
+			d->ranks[d->nranks++] = r[s];
+	free(r);
+	if (d->nranks)
+		qsort(d->ranks, d->nranks, sizeof(*d->ranks), rank_cmp);
+	d->ranks_alike = d->nranks > 1;
+	for (size_t k = 1; k < d->nranks; k++)
+		if (!same_kind(d->ranks[0].name, d->ranks[k].name))
+			d->ranks_alike = 0;
+	d->ranks_same = d->nranks > 1;
+	for (size_t k = 1; k < d->nranks && d->ranks_same; k++) {
+		const struct dx_rank *a = &d->ranks[0], *b = &d->ranks[k];
+		const uint32_t *id = st->id[st->bad];
+		if ((a->last_milestone < 0) != (b->last_milestone < 0) ||
+		    (a->last_milestone >= 0 && id[a->last_milestone] != id[b->last_milestone]) ||
+		    id[a->last_line] != id[b->last_line] || a->errors || b->errors)
+			d->ranks_same = 0;
+	}
+}
+
+/* ---- the verdict ---- */
+
+/* Has bad reached the end of the good run: its final rule milestone, or
+ * else its last learned one, as far as the good run printed it? */
+static int finished(const struct dx_state *st, const struct diagnosis *d, const struct walk *w)
+{
+	const struct dx_milestone *last = NULL;
+	for (size_t m = 0; m < d->nms; m++)
+		if (d->ms[m].final)
+			last = &d->ms[m];
+	if (!last && d->nms)
+		last = &d->ms[d->nms - 1];
+	if (!last || last->bad_line < 0)
+		return 0;
+	/* Reached where the good run printed it last: a step printed all
+	 * along (every rank, every epoch) is not reached by its first. */
+	const struct log *good = d->good_log;
+	size_t lastline = (size_t)last->good_line;
+	for (size_t j = lastline; j < good->nlines; j++)
+		if (st->id[d->good][j] == last->id)
+			lastline = j;
+	for (size_t i = 0; i < st->logs[st->bad].nlines; i++)
+		if (w->follow[i] && w->b2g[i] >= lastline)
+			return 1;
+	return 0;
+}
+
+/* A traceback that only says the process was stopped from outside
+ * (Ctrl-C, SIGTERM from a supervisor) is how a hang ends, not a crash. */
+static int killed(const char *t)
+{
+	static const char *const k[] = { "KeyboardInterrupt", "SIGTERM", "SIGINT", NULL };
+	return has_any(t, k);
+}
+
+static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+{
+	const struct log *bad = &st->logs[st->bad];
+	/* The crash: the first new error after which its rank never followed
+	 * the good run again. */
+	int64_t *lastf = xmalloc(st->nstreams * sizeof(*lastf));
+	for (size_t s = 0; s < st->nstreams; s++)
+		lastf[s] = DX_NONE;
+	for (size_t i = 0; i < bad->nlines; i++)
+		if (w->follow[i])
+			lastf[st->stream[st->bad][i]] = (int64_t)i;
+	/* fbefore[i]: following lines before line i. */
+	size_t *fbefore = xmalloc((bad->nlines + 1) * sizeof(*fbefore));
+	fbefore[0] = 0;
+	for (size_t i = 0; i < bad->nlines; i++)
+		fbefore[i + 1] = fbefore[i] + w->follow[i];
+	d->crash = DX_NONE;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		if (nv->severity != DX_ERROR || killed(st->ctext[st->id[st->bad][nv->summary]]))
+			continue;
+		if (lastf[st->stream[st->bad][nv->line]] > nv->line)
+			continue;
+		/* Other ranks may finish a step after one rank died, but a run
+		 * that goes on following the good one at length survived it. */
+		size_t before = fbefore[nv->line], after = fbefore[bad->nlines] - before;
+		if (after >= 10 && 4 * after > before)
+			continue;
+		if (d->crash == DX_NONE || nv->line < d->novel[d->crash].line)
+			d->crash = (int64_t)k;
+	}
+	free(lastf);
+	free(fbefore);
+	int done = finished(st, d, w);
+	int64_t limit = d->crash != DX_NONE && !done ? d->novel[d->crash].line : (int64_t)bad->nlines;
+	d->bad_line = DX_NONE;
+	for (int64_t i = 0; i < limit; i++)
+		if (w->follow[i])
+			d->bad_line = i;
+	d->good_line = d->bad_line >= 0 ? (int64_t)w->b2g[d->bad_line] : DX_NONE;
+	size_t ng = d->good_log->nlines;
+	d->good_fraction = d->good_line >= 0 && ng ? (double)(d->good_line + 1) / (double)ng : 0.0;
+	if (done) {
+		int clean = d->nchanged == 0 && d->nslow == 0;
+		for (size_t k = 0; k < d->nnovel && clean; k++)
+			if (d->novel[k].severity >= DX_WARNING)
+				clean = 0;
+		d->verdict = clean ? DX_SAME : DX_DIFFERENT;
+	} else if (d->crash != DX_NONE) {
+		d->verdict = DX_CRASHED;
+	} else {
+		/* After the last following line: a few lines of its own (a
+		 * SIGTERM notice) still make a stop, more make another path. */
+		size_t own = 0;
+		for (size_t i = d->bad_line + 1; i < bad->nlines; i++)
+			if (!w->follow[i] && !st->hb[st->id[st->bad][i]])
+				own++;
+		int stopped = own < 3;
+		for (size_t k = 0; k < d->nnovel; k++)
+			if (d->novel[k].line > d->bad_line && killed(st->ctext[st->id[st->bad][d->novel[k].summary]]))
+				stopped = 1;
+		d->verdict = stopped ? DX_STOPPED : DX_DIVERGED;
+	}
+}
+
+void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
+	      const struct ruleset *rs, const struct dx_options *opt,
+	      struct diagnosis *d)
+{
+	memset(d, 0, sizeof(*d));
+	struct dx_state *st = xmalloc(sizeof(*st));
+	build(st, logs, nlogs, tt, rs);
+	d->st = st;
+	d->ngood = st->ngood;
+	d->bad_log = &logs[st->bad];
+	struct walk *ws = xcalloc(st->ngood, sizeof(*ws));
+	size_t best = 0;
+	for (size_t g = 0; g < st->ngood; g++) {
+		walk(st, g, &ws[g]);
+		if (ws[g].score > ws[best].score)
+			best = g;
+	}
+	d->good = best;
+	d->good_log = &logs[best];
+	struct walk *w = &ws[best];
+	find_novel(st, d);
+	if (d->nnovel)
+		qsort(d->novel, d->nnovel, sizeof(*d->novel), novel_cmp);
+	find_changes(st, d, w);
+	find_milestones(st, d, w);
+	decide(st, d, w);
+	find_next(st, d, w);
+	find_silence(st, d, opt);
+	d->good_gap_s = NAN;
+	for (size_t g = 0; g < st->ngood; g++) {
+		double x = good_gap(st, ws, g);
+		if (!isnan(x) && (isnan(d->good_gap_s) || x > d->good_gap_s))
+			d->good_gap_s = x;
+	}
+	find_ranks(st, d, w);
+	d->stream_names = st->snames;
+	d->nstreams = st->nstreams;
+	for (size_t g = 0; g < st->ngood; g++) {
+		free(ws[g].b2g);
+		free(ws[g].follow);
+	}
+	free(ws);
+}
+
+const char *dx_template_text(const struct diagnosis *d, uint32_t id)
+{
+	return id < d->st->nc ? d->st->ctext[id] : "";
+}
+
+uint32_t dx_bad_id(const struct diagnosis *d, int64_t i)
+{
+	return d->st->id[d->st->bad][i];
+}
+
+uint32_t dx_good_id(const struct diagnosis *d, int64_t j)
+{
+	return d->st->id[d->good][j];
+}
+
+void diagnosis_free(struct diagnosis *d)
+{
+	if (!d)
+		return;
+	struct dx_state *st = d->st;
+	if (st) {
+		for (size_t l = 0; l < st->nlogs; l++) {
+			free(st->id[l]);
+			free(st->stream[l]);
+		}
+		free(st->id);
+		free(st->stream);
+		for (size_t s = 0; s < st->nstreams; s++)
+			free(st->snames[s]);
+		free(st->snames);
+		free(st->ctext);
+		free(st->clevel);
+		free(st->has);
+		free(st->cnt);
+		free(st->first);
+		free(st->sev);
+		free(st->tb);
+		free(st->hb);
+		free(st->ms);
+		free(st->weight);
+		free(st->step);
+		free(st->rule);
+		free(st);
+	}
+	for (size_t k = 0; k < d->nchanged; k++) {
+		free(d->changed[k].label);
+		free(d->changed[k].key);
+		free(d->changed[k].good);
+		free(d->changed[k].bad);
+	}
+	free(d->changed);
+	free(d->novel);
+	free(d->next);
+	free(d->ms);
+	free(d->slow);
+	free(d->ranks);
+	memset(d, 0, sizeof(*d));
+}

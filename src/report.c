@@ -1,0 +1,673 @@
+/* report.c — the text and JSON reports of `ddx diff`.
+ *
+ * JSON schema 1 is the one in DESIGN.md, field for field.  Additions
+ * (never renamed or removed once released):
+ *   verdict                 one of "same", "different" (reached the end of
+ *                           the good run but with new warnings/errors,
+ *                           changed values or slow steps), "stopped" (a
+ *                           prefix of the good run), "crashed" (a new error
+ *                           after which its rank made no progress),
+ *                           "diverged" (went on along another path)
+ *   bad.silent_s            null when unknown; seconds since bad's last line
+ *                           that was not a heartbeat (wall clock against the
+ *                           file's mtime, or --now)
+ *   bad.good_gap_s          the good runs' longest gap at the divergence
+ *                           point, or null
+ *   good[].closest          true for the good log reported against
+ *   divergence.bad_text     the text of divergence.bad_line
+ *   divergence.next_expected[].offset_s, .name, .learned
+ *                           seconds after divergence.good_line in the good
+ *                           run (null when no timestamps); the milestone
+ *                           name; learned: from the good logs, not a rule
+ *   crash                   null, or {"bad_line", "text", "summary_line",
+ *                           "summary"} of the error that ended the run
+ *   milestones[].name       the rule's name, or for a learned milestone the
+ *                           template text; bad_line/offsets null if missing
+ *   milestones[].learned    true when no rule names it: a line every good
+ *                           log printed once per rank
+ *   novel[].lines, .template_lines, .summary_line, .summary, .traceback
+ *                           a traceback is one finding; summary is the line
+ *                           that says what was raised
+ *   changed[].label         what the line is ("server_args")
+ *   slow[].from_line, .to_line   the step's lines in the good log
+ *   ranks[].last_milestone  the milestone's name (as in milestones[])
+ *   ranks[].last_milestone_line, .last_line, .last_follow_line, .errors,
+ *           .first_error_line
+ *   ranks_same              every rank stopped at the same point
+ * Line numbers are 1-based; a missing one is null. */
+#include "report.h"
+
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "prefix.h"
+
+/* Quoted lines are cut to this many bytes in text (never in JSON). */
+#define TEXT_WIDTH 110
+#define NEXT_MAX 12
+#define NOVEL_MAX 10
+#define CHANGED_MAX 20
+
+struct quote {
+	struct buf scratch;
+	struct line ln;
+	struct header h;
+};
+
+static void quote_line(struct quote *q, const struct log *lg, int64_t i)
+{
+	log_line(lg, (size_t)i, &q->ln, &q->h, &q->scratch);
+}
+
+/* Untrusted text, cut to width bytes at a UTF-8 boundary with "…". */
+static void put_short(FILE *f, const char *s, size_t n, size_t width)
+{
+	if (n <= width) {
+		put_text(f, s, n);
+		return;
+	}
+	size_t k = width - 1;
+	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	put_text(f, s, k);
+	fputs("…", f);
+}
+
+static void put_msg(FILE *f, const struct log *lg, int64_t i, size_t width)
+{
+	struct quote q = { 0 };
+	quote_line(&q, lg, i);
+	put_short(f, q.ln.text + q.h.msg_off, q.ln.len - q.h.msg_off, width);
+	buf_free(&q.scratch);
+}
+
+static void put_line(FILE *f, const struct log *lg, int64_t i, size_t width)
+{
+	struct quote q = { 0 };
+	quote_line(&q, lg, i);
+	put_short(f, q.ln.text, q.ln.len, width);
+	buf_free(&q.scratch);
+}
+
+static void put_path(FILE *f, const struct log *lg)
+{
+	put_text(f, lg->in.path, strlen(lg->in.path));
+}
+
+static void put_duration(FILE *f, double s)
+{
+	if (s < 60)
+		fprintf(f, "%.*f s", s < 10 ? 1 : 0, s);
+	else if (s < 3600)
+		fprintf(f, "%dm%02ds", (int)s / 60, (int)s % 60);
+	else
+		fprintf(f, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
+}
+
+static const char *ms_name(const struct diagnosis *d, const struct dx_milestone *m)
+{
+	return m->name ? m->name : dx_template_text(d, m->id);
+}
+
+/* The good run's last milestone, where it "went on to". */
+static const struct dx_milestone *final_ms(const struct diagnosis *d)
+{
+	const struct dx_milestone *last = NULL;
+	for (size_t m = 0; m < d->nms; m++)
+		if (d->ms[m].final)
+			last = &d->ms[m];
+	return last ? last : d->nms ? &d->ms[d->nms - 1] : NULL;
+}
+
+static double offset(const struct log *lg, int64_t from, int64_t to)
+{
+	if (from < 0 || to < 0 || lg->ts[from] == TS_NONE || lg->ts[to] == TS_NONE)
+		return NAN;
+	return (double)(lg->ts[to] - lg->ts[from]) / 1000.0;
+}
+
+/* One line of "next in the good run": offset, line, message. */
+static void put_next(FILE *f, const struct diagnosis *d, int64_t j)
+{
+	double s = offset(d->good_log, d->good_line, j);
+	char t[32] = "";
+	if (!isnan(s))
+		snprintf(t, sizeof(t), "+%.1f s", s);
+	fprintf(f, "    %-9s %5lld  ", t, (long long)j + 1);
+	put_msg(f, d->good_log, j, TEXT_WIDTH - 20);
+	fputc('\n', f);
+}
+
+/* Is good line j a milestone named by a rule? */
+static int next_named(const struct diagnosis *d, int64_t j)
+{
+	uint32_t id = dx_good_id(d, j);
+	for (size_t m = 0; m < d->nms; m++)
+		if (d->ms[m].id == id)
+			return d->ms[m].name != NULL;
+	return 0;
+}
+
+static void verdict_sentence(FILE *f, const struct diagnosis *d)
+{
+	const struct log *bad = d->bad_log, *good = d->good_log;
+	static const char *const word[] = { "MATCHES", "FINISHED", "STOPPED", "CRASHED", "DIVERGED" };
+	fprintf(f, "%s", C_BOLD);
+	put_path(f, bad);
+	fprintf(f, " %s%s%s", d->verdict == DX_SAME ? C_GREEN : C_RED, word[d->verdict], C_RESET);
+	const struct dx_milestone *fin = final_ms(d);
+	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
+		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
+		if (fin)
+			put_short(f, ms_name(d, fin), strlen(ms_name(d, fin)), 60);
+		fprintf(f, "\"");
+		if (d->verdict == DX_DIFFERENT)
+			fprintf(f, ") but differs: %zu new findings, %zu changed values, %zu slow steps",
+				d->nnovel, d->nchanged, d->nslow);
+		fprintf(f, ".\n");
+		return;
+	}
+	if (d->verdict == DX_CRASHED) {
+		const struct dx_novel *c = &d->novel[d->crash];
+		fprintf(f, " at line %lld: ", (long long)c->line + 1);
+		put_msg(f, bad, c->summary, 80);
+		if (d->bad_line >= 0) {
+			fprintf(f, " (after \"");
+			put_msg(f, bad, d->bad_line, 60);
+			fprintf(f, "\", line %lld)", (long long)d->bad_line + 1);
+		}
+	} else if (bad->nlines == 0) {
+		fprintf(f, " before printing anything");
+	} else if (d->bad_line < 0) {
+		fprintf(f, " from its first line: nothing in it follows the good run");
+	} else {
+		fprintf(f, " after \"");
+		put_msg(f, bad, d->bad_line, 60);
+		fprintf(f, "\" (line %lld of %zu)", (long long)d->bad_line + 1, bad->nlines);
+	}
+	if (fin && fin->good_line > d->good_line) {
+		fprintf(f, "; good runs went on to \"");
+		put_short(f, ms_name(d, fin), strlen(ms_name(d, fin)), 60);
+		fprintf(f, "\"");
+		double s = offset(good, d->good_line, fin->good_line);
+		if (!isnan(s)) {
+			fputc(' ', f);
+			put_duration(f, s);
+			fprintf(f, " later");
+		}
+	}
+	fprintf(f, ".\n");
+}
+
+/* Index in d->ms of the milestone rank r last reached, or -1. */
+static long rank_step(const struct diagnosis *d, const struct dx_rank *r)
+{
+	if (r->last_milestone < 0)
+		return -1;
+	uint32_t id = dx_bad_id(d, r->last_milestone);
+	for (size_t m = 0; m < d->nms; m++)
+		if (d->ms[m].id == id)
+			return (long)m;
+	return -1;
+}
+
+/* "TP3 stopped first, at "weights loaded"": the ranks whose last
+ * milestone comes earliest in the good run. */
+static void ranks_behind(FILE *f, const struct diagnosis *d)
+{
+	long lo = LONG_MAX, hi = -2;
+	size_t nlo = 0, nhi = 0, first = 0, last = 0;
+	for (size_t k = 0; k < d->nranks; k++) {
+		long m = rank_step(d, &d->ranks[k]);
+		if (m < lo)
+			lo = m, nlo = 0, first = k;
+		nlo += m == lo;
+		if (m > hi)
+			hi = m, nhi = 0, last = k;
+		nhi += m == hi;
+	}
+	if (lo == hi) {
+		fprintf(f, "All %zu ranks reached the same milestone, then stopped at different lines.", d->nranks);
+		return;
+	}
+	const char *n = hi >= 0 ? ms_name(d, &d->ms[hi]) : "";
+	if (nhi == 1 && nlo > 1) {
+		fprintf(f, "Only %s got as far as \"", d->ranks[last].name);
+		put_short(f, n, strlen(n), 60);
+		fprintf(f, "\".");
+		return;
+	}
+	n = lo >= 0 ? ms_name(d, &d->ms[lo]) : "";
+	if (nlo == 1)
+		fprintf(f, "%s stopped first, ", d->ranks[first].name);
+	else
+		fprintf(f, "%zu of %zu ranks stopped first, ", nlo, d->nranks);
+	if (lo < 0) {
+		fprintf(f, "before any milestone.");
+	} else {
+		fprintf(f, "at \"");
+		put_short(f, n, strlen(n), 60);
+		fprintf(f, "\".");
+	}
+}
+
+static void second_sentence(FILE *f, const struct diagnosis *d)
+{
+	int any = 0;
+	if (d->verdict == DX_STOPPED && !isnan(d->silent_s)) {
+		/* Heartbeats after the last step: the log is not silent, but
+		 * nothing moves. */
+		fprintf(f, d->last_progress_ts != d->last_ts_bad ? "No progress for " : "Silent for ");
+		put_duration(f, d->silent_s);
+		if (d->last_progress_ts != d->last_ts_bad)
+			fprintf(f, ", only heartbeats since");
+		if (!isnan(d->good_gap_s)) {
+			fprintf(f, " (good runs' longest gap here: ");
+			put_duration(f, d->good_gap_s);
+			fprintf(f, ")");
+		}
+		fprintf(f, ".");
+		any = 1;
+	}
+	if (d->ranks_alike && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
+		fprintf(f, "%s", any ? " " : "");
+		size_t failed = 0, who = 0;
+		for (size_t k = 0; k < d->nranks; k++)
+			if (d->ranks[k].errors)
+				failed++, who = k;
+		if (d->ranks_same)
+			fprintf(f, "All %zu ranks stopped at the same point.", d->nranks);
+		else if (failed == 1)
+			fprintf(f, "Only %s raised an error.", d->ranks[who].name);
+		else
+			ranks_behind(f, d);
+		any = 1;
+	}
+	if (any)
+		fputc('\n', f);
+}
+
+static void section(FILE *f, const char *name)
+{
+	fprintf(f, "\n  %s%-12s%s ", C_BOLD, name, C_RESET);
+}
+
+void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs)
+{
+	const struct log *bad = d->bad_log, *good = d->good_log;
+	verdict_sentence(f, d);
+	second_sentence(f, d);
+	section(f, "lines");
+	fprintf(f, "bad %zu    good ", bad->nlines);
+	for (size_t g = 0; g + 1 < nlogs; g++)
+		fprintf(f, "%s%zu", g ? ", " : "", logs[g].nlines);
+	fputc('\n', f);
+	section(f, "reached");
+	if (d->bad_line < 0) {
+		fprintf(f, "nothing in common with ");
+		put_path(f, good);
+		fputc('\n', f);
+	} else {
+		fprintf(f, "line %lld ≙ ", (long long)d->bad_line + 1);
+		put_path(f, good);
+		fprintf(f, ":%lld (%.0f%% of the good run)\n", (long long)d->good_line + 1,
+			100.0 * d->good_fraction);
+		fprintf(f, "    %sbad  %5lld%s │ ", C_RED, (long long)d->bad_line + 1, C_RESET);
+		put_line(f, bad, d->bad_line, TEXT_WIDTH);
+		fprintf(f, "\n    %sgood %5lld%s │ ", C_GREEN, (long long)d->good_line + 1, C_RESET);
+		put_line(f, good, d->good_line, TEXT_WIDTH);
+		fputc('\n', f);
+	}
+	if (d->nnext && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
+		fprintf(f, "\n  %snext in the good run (never reached)%s\n", C_BOLD, C_RESET);
+		/* Milestones learned from one good log are every line it printed
+		 * once: when rules name some, show only those. */
+		int named = 0;
+		for (size_t k = 0; k < d->nnext; k++)
+			named += next_named(d, d->next[k]);
+		/* The good run's final milestone is always shown, last. */
+		const struct dx_milestone *fin = final_ms(d);
+		size_t shown = 0, hidden = 0;
+		for (size_t k = 0; k < d->nnext; k++) {
+			int is_final = fin && dx_good_id(d, d->next[k]) == fin->id;
+			if ((d->ngood < 2 && named && !next_named(d, d->next[k])) ||
+			    (!is_final && shown >= NEXT_MAX - 1)) {
+				hidden++;
+				continue;
+			}
+			if (is_final && hidden)
+				fprintf(f, "    ... %zu more (--json lists them)\n", hidden), hidden = 0;
+			shown++;
+			put_next(f, d, d->next[k]);
+		}
+		if (hidden)
+			fprintf(f, "    ... %zu more (--json lists them)\n", hidden);
+	}
+	if (d->crash != DX_NONE) {
+		const struct dx_novel *c = &d->novel[d->crash];
+		section(f, "crash");
+		fprintf(f, "line %lld", (long long)c->line + 1);
+		if (c->traceback)
+			fprintf(f, ", a traceback of %u lines ending at line %lld", c->nlines,
+				(long long)c->summary + 1);
+		fprintf(f, "\n    %5lld │ ", (long long)c->line + 1);
+		put_line(f, bad, c->line, TEXT_WIDTH);
+		if (c->summary != c->line) {
+			fprintf(f, "\n    %5lld │ ", (long long)c->summary + 1);
+			put_line(f, bad, c->summary, TEXT_WIDTH);
+		}
+		fputc('\n', f);
+	}
+	for (size_t k = 0; k < d->nchanged && k < CHANGED_MAX; k++) {
+		const struct dx_change *c = &d->changed[k];
+		if (k == 0 || c->bad_line != d->changed[k - 1].bad_line) {
+			section(f, k == 0 ? "changed" : "");
+			put_text(f, c->label, strlen(c->label));
+			if (c->bad_line == c->good_line)
+				fprintf(f, " (line %lld in both)\n", (long long)c->bad_line + 1);
+			else
+				fprintf(f, " (bad line %lld, good line %lld)\n", (long long)c->bad_line + 1,
+					(long long)c->good_line + 1);
+		}
+		fprintf(f, "    %-28s ", c->key);
+		put_short(f, c->good, strlen(c->good), 40);
+		fprintf(f, " -> ");
+		put_short(f, c->bad, strlen(c->bad), 40);
+		fputc('\n', f);
+	}
+	if (d->nchanged > CHANGED_MAX)
+		fprintf(f, "    ... %zu more\n", d->nchanged - CHANGED_MAX);
+	if (d->nnovel) {
+		section(f, "new in bad");
+		fprintf(f, "%zu templates, %zu lines (errors and warnings first)\n", d->novel_templates,
+			d->novel_lines);
+		for (size_t k = 0; k < d->nnovel && k < NOVEL_MAX; k++) {
+			const struct dx_novel *n = &d->novel[k];
+			fprintf(f, "    %5lld  %s%-7s%s ", (long long)n->summary + 1,
+				n->severity == DX_ERROR ? C_RED : n->severity == DX_WARNING ? C_YELLOW : C_DIM,
+				dx_severity_name(n->severity), C_RESET);
+			put_msg(f, bad, n->summary, TEXT_WIDTH - 20);
+			if (n->traceback)
+				fprintf(f, " (traceback from line %lld)", (long long)n->line + 1);
+			else if (n->nlines > 1)
+				fprintf(f, " (%u lines)", n->nlines);
+			fputc('\n', f);
+		}
+		if (d->nnovel > NOVEL_MAX)
+			fprintf(f, "    ... %zu more\n", d->nnovel - NOVEL_MAX);
+	}
+	if (d->nslow) {
+		section(f, "slow steps");
+		fputc('\n', f);
+		for (size_t k = 0; k < d->nslow; k++) {
+			const struct dx_slow *s = &d->slow[k];
+			fprintf(f, "    ");
+			put_duration(f, s->bad_s);
+			fprintf(f, " (good at most ");
+			put_duration(f, s->good_s);
+			fprintf(f, ") from line %lld to %lld: ", (long long)s->from_bad + 1, (long long)s->to_bad + 1);
+			put_msg(f, bad, s->to_bad, 60);
+			fputc('\n', f);
+		}
+	}
+	if (d->nranks > 1) {
+		section(f, "ranks");
+		if (d->ranks_same) {
+			int64_t lo = d->ranks[0].last_line, hi = lo;
+			for (size_t k = 1; k < d->nranks; k++) {
+				lo = d->ranks[k].last_line < lo ? d->ranks[k].last_line : lo;
+				hi = d->ranks[k].last_line > hi ? d->ranks[k].last_line : hi;
+			}
+			fprintf(f, "all %zu (%s..%s) last printed \"", d->nranks, d->ranks[0].name,
+				d->ranks[d->nranks - 1].name);
+			put_msg(f, bad, d->ranks[0].last_line, 50);
+			fprintf(f, "\" (lines %lld-%lld)\n", (long long)lo + 1, (long long)hi + 1);
+		} else {
+			fputc('\n', f);
+			for (size_t k = 0; k < d->nranks; k++) {
+				const struct dx_rank *r = &d->ranks[k];
+				fprintf(f, "    %-16s last line %5lld  ", r->name, (long long)r->last_line + 1);
+				if (r->last_milestone >= 0) {
+					fprintf(f, "milestone %5lld ", (long long)r->last_milestone + 1);
+					put_msg(f, bad, r->last_milestone, 50);
+				} else {
+					fprintf(f, "no milestone");
+				}
+				if (r->errors)
+					fprintf(f, "  %s%u new errors from line %lld%s", C_RED, r->errors,
+						(long long)r->first_error + 1, C_RESET);
+				fputc('\n', f);
+			}
+		}
+	}
+}
+
+/* ---- JSON ---- */
+
+static void json_str(FILE *f, const char *s)
+{
+	put_json_string(f, s, strlen(s));
+}
+
+static void json_num(FILE *f, double x)
+{
+	if (isnan(x) || isinf(x))
+		fputs("null", f);
+	else
+		fprintf(f, "%.3f", x);
+}
+
+static void json_line(FILE *f, int64_t i)
+{
+	if (i < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%lld", (long long)i + 1);
+}
+
+static void json_msg(FILE *f, const struct log *lg, int64_t i)
+{
+	if (i < 0) {
+		fputs("null", f);
+		return;
+	}
+	struct quote q = { 0 };
+	quote_line(&q, lg, i);
+	put_json_string(f, q.ln.text + q.h.msg_off, q.ln.len - q.h.msg_off);
+	buf_free(&q.scratch);
+}
+
+static void json_ts(FILE *f, int64_t ms)
+{
+	if (ms == TS_NONE) {
+		fputs("null", f);
+		return;
+	}
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	char s[40];
+	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
+	fprintf(f, "\"%s.%03d\"", s, (int)(ms % 1000));
+}
+
+static int64_t last_ts(const struct log *lg)
+{
+	for (size_t i = lg->nlines; i-- > 0;)
+		if (lg->ts[i] != TS_NONE)
+			return lg->ts[i];
+	return TS_NONE;
+}
+
+static int64_t first_ts(const struct log *lg)
+{
+	for (size_t i = 0; i < lg->nlines; i++)
+		if (lg->ts[i] != TS_NONE)
+			return lg->ts[i];
+	return TS_NONE;
+}
+
+void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs)
+{
+	const struct log *bad = d->bad_log, *good = d->good_log;
+	fprintf(f, "{\n  \"schema\": 1,\n  \"bad\": {\"path\": ");
+	json_str(f, bad->in.path);
+	fprintf(f, ", \"lines\": %zu, \"first_ts\": ", bad->nlines);
+	json_ts(f, first_ts(bad));
+	fprintf(f, ", \"last_ts\": ");
+	json_ts(f, last_ts(bad));
+	fprintf(f, ", \"silent_s\": ");
+	json_num(f, d->silent_s);
+	fprintf(f, ", \"good_gap_s\": ");
+	json_num(f, d->good_gap_s);
+	fprintf(f, "},\n  \"good\": [");
+	for (size_t g = 0; g + 1 < nlogs; g++) {
+		fprintf(f, "%s\n    {\"path\": ", g ? "," : "");
+		json_str(f, logs[g].in.path);
+		fprintf(f, ", \"lines\": %zu, \"first_ts\": ", logs[g].nlines);
+		json_ts(f, first_ts(&logs[g]));
+		fprintf(f, ", \"last_ts\": ");
+		json_ts(f, last_ts(&logs[g]));
+		fprintf(f, ", \"closest\": %s}", g == d->good ? "true" : "false");
+	}
+	fprintf(f, "],\n  \"verdict\": \"%s\",\n  \"divergence\": {\"bad_line\": ", dx_verdict_name(d->verdict));
+	json_line(f, d->bad_line);
+	fprintf(f, ", \"good_path\": ");
+	json_str(f, good->in.path);
+	fprintf(f, ", \"good_line\": ");
+	json_line(f, d->good_line);
+	fprintf(f, ", \"good_fraction\": %.3f,\n    \"last_common\": ", d->good_fraction);
+	json_msg(f, good, d->good_line);
+	fprintf(f, ",\n    \"bad_text\": ");
+	json_msg(f, bad, d->bad_line);
+	fprintf(f, ",\n    \"next_expected\": [");
+	for (size_t k = 0; k < d->nnext; k++) {
+		fprintf(f, "%s\n      {\"good_line\": ", k ? "," : "");
+		json_line(f, d->next[k]);
+		fprintf(f, ", \"offset_s\": ");
+		json_num(f, offset(good, d->good_line, d->next[k]));
+		uint32_t id = dx_good_id(d, d->next[k]);
+		const char *name = dx_template_text(d, id);
+		int learned = 1;
+		for (size_t m = 0; m < d->nms; m++)
+			if (d->ms[m].id == id) {
+				name = ms_name(d, &d->ms[m]);
+				learned = d->ms[m].name == NULL;
+			}
+		fprintf(f, ", \"name\": ");
+		json_str(f, name);
+		fprintf(f, ", \"learned\": %s", learned ? "true" : "false");
+		fprintf(f, ", \"text\": ");
+		json_msg(f, good, d->next[k]);
+		fputc('}', f);
+	}
+	fprintf(f, "]},\n  \"crash\": ");
+	if (d->crash == DX_NONE) {
+		fputs("null", f);
+	} else {
+		const struct dx_novel *c = &d->novel[d->crash];
+		fprintf(f, "{\"bad_line\": ");
+		json_line(f, c->line);
+		fprintf(f, ", \"text\": ");
+		json_msg(f, bad, c->line);
+		fprintf(f, ", \"summary_line\": ");
+		json_line(f, c->summary);
+		fprintf(f, ", \"summary\": ");
+		json_msg(f, bad, c->summary);
+		fputc('}', f);
+	}
+	fprintf(f, ",\n  \"milestones\": [");
+	for (size_t m = 0; m < d->nms; m++) {
+		const struct dx_milestone *ms = &d->ms[m];
+		fprintf(f, "%s\n    {\"name\": ", m ? "," : "");
+		json_str(f, ms_name(d, ms));
+		fprintf(f, ", \"good_line\": ");
+		json_line(f, ms->good_line);
+		fprintf(f, ", \"bad_line\": ");
+		json_line(f, ms->bad_line);
+		fprintf(f, ", \"good_offset_s\": ");
+		json_num(f, ms->good_off_s);
+		fprintf(f, ", \"bad_offset_s\": ");
+		json_num(f, ms->bad_off_s);
+		fprintf(f, ", \"status\": \"%s\", \"learned\": %s}", ms->bad_line >= 0 ? "reached" : "missing",
+			ms->name ? "false" : "true");
+	}
+	fprintf(f, "],\n  \"novel\": [");
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *n = &d->novel[k];
+		fprintf(f, "%s\n    {\"bad_line\": ", k ? "," : "");
+		json_line(f, n->line);
+		fprintf(f, ", \"text\": ");
+		json_msg(f, bad, n->line);
+		fprintf(f, ", \"severity\": \"%s\", \"lines\": %u, \"traceback\": %s, \"summary_line\": ",
+			dx_severity_name(n->severity), n->nlines, n->traceback ? "true" : "false");
+		json_line(f, n->summary);
+		fprintf(f, ", \"summary\": ");
+		json_msg(f, bad, n->summary);
+		fputc('}', f);
+	}
+	fprintf(f, "],\n  \"changed\": [");
+	for (size_t k = 0; k < d->nchanged; k++) {
+		const struct dx_change *c = &d->changed[k];
+		fprintf(f, "%s\n    {\"key\": ", k ? "," : "");
+		json_str(f, c->key);
+		fprintf(f, ", \"good\": ");
+		json_str(f, c->good);
+		fprintf(f, ", \"bad\": ");
+		json_str(f, c->bad);
+		fprintf(f, ", \"bad_line\": ");
+		json_line(f, c->bad_line);
+		fprintf(f, ", \"good_line\": ");
+		json_line(f, c->good_line);
+		fprintf(f, ", \"label\": ");
+		json_str(f, c->label);
+		fputc('}', f);
+	}
+	fprintf(f, "],\n  \"slow\": [");
+	for (size_t k = 0; k < d->nslow; k++) {
+		const struct dx_slow *s = &d->slow[k];
+		fprintf(f, "%s\n    {\"from\": ", k ? "," : "");
+		json_msg(f, good, s->from_good);
+		fprintf(f, ", \"to\": ");
+		json_msg(f, good, s->to_good);
+		fprintf(f, ", \"good_s\": ");
+		json_num(f, s->good_s);
+		fprintf(f, ", \"bad_s\": ");
+		json_num(f, s->bad_s);
+		fprintf(f, ", \"from_line\": ");
+		json_line(f, s->from_good);
+		fprintf(f, ", \"to_line\": ");
+		json_line(f, s->to_good);
+		fputc('}', f);
+	}
+	fprintf(f, "],\n  \"ranks\": [");
+	for (size_t k = 0; k < d->nranks; k++) {
+		const struct dx_rank *r = &d->ranks[k];
+		fprintf(f, "%s\n    {\"rank\": ", k ? "," : "");
+		json_str(f, r->name);
+		fprintf(f, ", \"last_bad_line\": ");
+		json_line(f, r->last_follow);
+		fprintf(f, ", \"last_milestone\": ");
+		if (r->last_milestone >= 0) {
+			uint32_t id = dx_bad_id(d, r->last_milestone);
+			const char *name = dx_template_text(d, id);
+			for (size_t m = 0; m < d->nms; m++)
+				if (d->ms[m].id == id)
+					name = ms_name(d, &d->ms[m]);
+			json_str(f, name);
+		} else {
+			fputs("null", f);
+		}
+		fprintf(f, ", \"last_milestone_line\": ");
+		json_line(f, r->last_milestone);
+		fprintf(f, ", \"last_line\": ");
+		json_line(f, r->last_line);
+		fprintf(f, ", \"last_follow_line\": ");
+		json_line(f, r->last_follow);
+		fprintf(f, ", \"errors\": %u, \"first_error_line\": ", r->errors);
+		json_line(f, r->first_error);
+		fputc('}', f);
+	}
+	fprintf(f, "],\n  \"ranks_same\": %s,\n  \"processes\": []\n}\n", d->ranks_same ? "true" : "false");
+}

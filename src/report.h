@@ -1,0 +1,15 @@
+/* report.h — printing a diagnosis: text for people, JSON (schema 1) for
+ * programs.  All log text goes through put_text / put_json_string. */
+#ifndef DDX_REPORT_H
+#define DDX_REPORT_H
+
+#include <stdio.h>
+
+#include "diagnose.h"
+
+/* The text report; the first line is a one-sentence verdict. */
+void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs);
+/* The JSON report, schema 1 (see the top of report.c). */
+void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs);
+
+#endif
