@@ -476,6 +476,8 @@ struct ctx {
 	struct owner *owners;
 	size_t nowners, owners_cap;
 	size_t denied;            /* processes whose fds we may not read */
+	struct buf readers;       /* "pid 12 (tail), ..." that only read the log */
+	size_t nreaders;
 };
 
 static int cmp_sock(const void *a, const void *b)
@@ -547,9 +549,22 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Look at every fd of one process: does it hold the log, which listening
- * sockets does it have. */
-static void scan_fds(struct ctx *c, int pfd, int pid)
+/* Whether fd (of the process at pfd) was opened read-only, from its
+ * fdinfo "flags:" line (octal).  Unreadable counts as not read-only. */
+static int read_only_fd(int pfd, const char *fd)
+{
+	char name[300], info[1024];
+	snprintf(name, sizeof(name), "fdinfo/%s", fd);
+	if (read_small(pfd, name, info, sizeof(info)) < 0)
+		return 0;
+	const char *p = strstr(info, "flags:");
+	return p && (strtoul(p + 6, NULL, 8) & O_ACCMODE) == O_RDONLY;
+}
+
+/* Look at every fd of one process: does it write the log, which
+ * listening sockets does it have.  A process that only reads the log
+ * (tail -f, less, ddx watch) is not behind it. */
+static void scan_fds(struct ctx *c, int pfd, int pid, const char *comm)
 {
 	int dfd = open_dir_at(pfd, "fd");
 	if (dfd < 0) {
@@ -562,7 +577,7 @@ static void scan_fds(struct ctx *c, int pfd, int pid)
 		close(dfd);
 		return;
 	}
-	int fds[256], nfds = 0;
+	int fds[256], nfds = 0, reads = 0;
 	struct dirent *e;
 	/* Sort the log fds so fd 1 comes before fd 2 whatever readdir says. */
 	while ((e = readdir(d))) {
@@ -586,8 +601,11 @@ static void scan_fds(struct ctx *c, int pfd, int pid)
 			link[ln] = '\0';
 			is_log = strcmp(link, c->deleted_link) == 0;
 		}
-		if (is_log && nfds < (int)(sizeof(fds) / sizeof(fds[0])))
+		if (is_log && read_only_fd(pfd, e->d_name)) {
+			reads = 1;
+		} else if (is_log && nfds < (int)(sizeof(fds) / sizeof(fds[0]))) {
 			fds[nfds++] = fd;
+		}
 		const struct sock_ent *se = sock ? find_sock(c, sock) : NULL;
 		if (se && se->listen) {
 			GROW(c->owners, c->owners_cap, c->nowners + 1);
@@ -595,6 +613,8 @@ static void scan_fds(struct ctx *c, int pfd, int pid)
 		}
 	}
 	closedir(d);
+	if (reads && !nfds)
+		buf_printf(&c->readers, "%spid %d (%s)", c->nreaders++ ? ", " : "", pid, comm);
 	qsort(fds, (size_t)nfds, sizeof(int), cmp_int);
 	for (int i = 0; i < nfds; i++)
 		add_holder(c, pid, fds[i]);
@@ -627,7 +647,7 @@ static int scan_all(struct ctx *c)
 		GROW(c->all, c->all_cap, c->nall + 1);
 		c->all[c->nall].pid = pid;
 		c->all[c->nall++].ppid = st.ppid;
-		scan_fds(c, pfd, pid);
+		scan_fds(c, pfd, pid, st.comm);
 		close(pfd);
 	}
 	closedir(d);
@@ -649,17 +669,16 @@ static char *describe_epoll(const struct ctx *c, int pfd, long fd, int depth)
 		long t = strtol(p + 4, NULL, 10);
 		if (n < 3) {
 			char *what = describe_fd(c, pfd, t, depth + 1);
-			buf_printf(&b, "%s%ld %s", n ? ", " : "", t, what);
+			buf_printf(&b, "%sfd %ld (%s)", n ? ", " : "", t, what);
 			free(what);
 		}
 		n++;
 	}
 	char *s;
 	if (n == 0)
-		s = xstrdup("epoll, no fds");
+		s = xstrdup("epoll watching nothing");
 	else
-		s = fmt_str("epoll on %d fd%s: %s%s", n, n == 1 ? "" : "s", b.p,
-			    n > 3 ? ", ..." : "");
+		s = fmt_str("epoll watching %s%s", b.p, n > 3 ? ", ..." : "");
 	buf_free(&b);
 	return s;
 }
@@ -1279,12 +1298,23 @@ static void log_of_pid(struct ctx *c, struct proc_report *r, int pid)
 	}
 }
 
+static void ctx_free(struct ctx *c)
+{
+	close(c->rootfd);
+	free(c->socks);
+	free(c->all);
+	free(c->holders);
+	free(c->owners);
+	free(c->deleted_link);
+	buf_free(&c->readers);
+}
+
 int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_report *r)
 {
 	struct proc_opts opts = *o;
 	if (!opts.root)
 		opts.root = "/proc";
-	struct ctx c = { .o = &opts };
+	struct ctx c = { .o = &opts, .readers.max = 512 };
 	memset(r, 0, sizeof(*r));
 	r->silent_s = NAN;
 	r->sample_s = opts.sample_ms / 1000.0;
@@ -1322,8 +1352,9 @@ int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_re
 		r->log_path = xstrdup(log_path);
 		r->log_deleted = 1;
 	} else {
-		close(c.rootfd);
-		return error("cannot stat '%s': %s", log_path, strerror(errno));
+		int e = errno;
+		ctx_free(&c);
+		return error("cannot stat '%s': %s", log_path, strerror(e));
 	}
 
 	load_net(&c, r);
@@ -1331,15 +1362,13 @@ int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_re
 	if (rc == 0 && r->log_deleted && !opts.npids && !c.nholders)
 		rc = error("cannot open '%s': No such file or directory", log_path);
 	if (rc < 0) {
-		close(c.rootfd);
-		free(c.socks);
-		free(c.all);
-		free(c.holders);
-		free(c.owners);
-		free(c.deleted_link);
+		ctx_free(&c);
 		proc_report_free(r);
 		return -1;
 	}
+	if (c.nreaders)
+		push_str(&r->notes, &r->nnotes,
+			 fmt_str("not counted, as they only read the log: %s", c.readers.p));
 	if (c.denied)
 		push_str(&r->notes, &r->nnotes,
 			 fmt_str("%zu process%s could not be checked for the log: permission denied",
@@ -1432,12 +1461,7 @@ int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_re
 	free(set);
 	free(order);
 	free(depths);
-	close(c.rootfd);
-	free(c.socks);
-	free(c.all);
-	free(c.holders);
-	free(c.owners);
-	free(c.deleted_link);
+	ctx_free(&c);
 	return 0;
 }
 
@@ -1637,8 +1661,10 @@ static void text_process(FILE *f, const struct proc_report *r, const struct proc
 	fmt_kb(rss, sizeof(rss), p->rss_kb);
 	if (p->age_s >= 0)
 		fmt_duration(age, sizeof(age), p->age_s);
-	fprintf(f, "%*sstate    %c, ppid %d, %d thread%s", ind, "", p->state, p->ppid, p->threads,
-		p->threads == 1 ? "" : "s");
+	fprintf(f, "%*sstate    %c%s, ppid %d, %d thread%s", ind, "", p->state,
+		p->state == 'Z' ? " (zombie: exited, not reaped by its parent)" :
+		p->state == 'D' ? " (uninterruptible sleep)" : p->state == 'T' ? " (stopped)" : "",
+		p->ppid, p->threads, p->threads == 1 ? "" : "s");
 	if (p->thread_states[0])
 		fprintf(f, " (%s)", p->thread_states);
 	fprintf(f, ", rss %s, age %s\n", rss, age);
@@ -1647,7 +1673,7 @@ static void text_process(FILE *f, const struct proc_report *r, const struct proc
 		fprintf(f, ", +%.2f s in the last %.1f s%s", p->cpu_s_delta, r->sample_s,
 			cpu_moving(p, r->sample_s) ? "" : " (no progress)");
 	fputc('\n', f);
-	if (p->syscall || p->wchan) {
+	if (p->syscall || (p->wchan && *p->wchan)) {
 		fprintf(f, "%*sin       ", ind, "");
 		if (p->syscall) {
 			text(f, p->syscall);
