@@ -8,7 +8,7 @@
  *   -t N    every process also starts N threads blocked in futex
  *   -l      listen on 127.0.0.1, on a free port, and log "port=N"
  *   -p      log "port=N" for a port that is free and NOT listening
- *   -w      the parent waits for its children (wait4) instead of MODE
+ *   -w      the parent waits for its first child (wait4) instead of MODE
  *   -z      fork one more child that exits at once and is never reaped
  *   -a SEC  every process ends itself after SEC seconds (default 120),
  *           so a test that fails to clean up leaves nothing behind
@@ -128,10 +128,13 @@ int main(int argc, char **argv)
 	int ready[2];
 	if (pipe(ready) < 0)
 		return 2;
+	pid_t first = 0;
 	for (int i = 0; i < children; i++) {
 		pid_t pid = fork();
 		if (pid < 0)
 			return 2;
+		if (!first)
+			first = pid;
 		if (pid == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			alarm((unsigned)alarm_s);
@@ -165,7 +168,9 @@ int main(int argc, char **argv)
 	start_threads(threads);
 	printf("[helper] INFO ready\n");
 	if (wait_kids) {
-		while (wait(NULL) > 0 || errno == EINTR)
+		/* The first child only, as a launcher would: a wait for any
+		 * child would reap the zombie of -z. */
+		while (waitpid(first, NULL, 0) < 0 && errno == EINTR)
 			;
 		return 0;
 	}
