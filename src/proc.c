@@ -1076,6 +1076,18 @@ static void order_tree(const struct ctx *c, const int *set, size_t n, int ppid, 
 	}
 }
 
+/* A sampling interval: "1 s", "1.5 s", "200 ms". */
+static void fmt_interval(char *out, size_t cap, double s)
+{
+	long ms = lround(s * 1000);
+	if (ms < 1000)
+		snprintf(out, cap, "%ld ms", ms);
+	else if (ms % 1000 == 0)
+		snprintf(out, cap, "%ld s", ms / 1000);
+	else
+		snprintf(out, cap, "%.1f s", s);
+}
+
 static void fmt_duration(char *out, size_t cap, double s)
 {
 	long v = (long)(s + 0.5);
@@ -1108,7 +1120,7 @@ static void blocked_summary(const struct proc_report *r, struct buf *b, size_t n
 		if (p->gone || p->state == 'Z' || cpu_moving(p, r->sample_s))
 			continue;
 		const char *w = p->syscall && strcmp(p->syscall, "none") != 0 ? p->syscall :
-				p->wchan && *p->wchan ? p->wchan : "?";
+				p->wchan && *p->wchan ? p->wchan : "unreadable";
 		int k;
 		for (k = 0; k < n && strcmp(names[k], w) != 0; k++)
 			;
@@ -1169,7 +1181,9 @@ static void make_verdict(struct proc_report *r)
 		} else {
 			buf_printf(&b, ", ");
 			blocked_summary(r, &b, alive);
-			buf_printf(&b, ", no CPU progress in %.1f s", r->sample_s);
+			char iv[32];
+			fmt_interval(iv, sizeof(iv), r->sample_s);
+			buf_printf(&b, ", no CPU progress in %s", iv);
 			r->liveness = r->port && r->port_in_tree ? "idle" : "hung";
 		}
 	}
@@ -1200,10 +1214,11 @@ static void sleep_ms(int ms)
 		;
 }
 
-/* The log's stat, by name or (when deleted) through a holder's fd. */
+/* The log's stat, by name or through a holder's fd when its name is
+ * gone or came from an fd link. */
 static int stat_log(const struct ctx *c, const struct proc_report *r, struct stat *st)
 {
-	if (!r->log_deleted)
+	if (!r->log_deleted && !c->o->npids)
 		return stat(r->log_path, st);
 	if (!c->nholders)
 		return -1;
@@ -1272,9 +1287,9 @@ static double read_btime(int rootfd)
 	return bt;
 }
 
-/* In pid mode: the log is the regular file the first process's stdout
- * (else stderr) is. */
-static void log_of_pid(struct ctx *c, struct proc_report *r, int pid)
+/* In pid mode: the log is the regular file that pid's stdout (else
+ * stderr) is.  Returns 1 when there is one. */
+static int log_of_pid(struct ctx *c, struct proc_report *r, int pid)
 {
 	for (int fd = 1; fd <= 2; fd++) {
 		char name[64], link[PATH_MAX];
@@ -1294,8 +1309,9 @@ static void log_of_pid(struct ctx *c, struct proc_report *r, int pid)
 		if (r->log_deleted)
 			link[len - 10] = '\0';
 		r->log_path = xstrdup(link);
-		return;
+		return 1;
 	}
+	return 0;
 }
 
 static void ctx_free(struct ctx *c)
@@ -1332,7 +1348,8 @@ int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_re
 
 	struct stat lst;
 	if (opts.npids) {
-		log_of_pid(&c, r, opts.pids[0]);
+		for (size_t i = 0; i < opts.npids && !log_of_pid(&c, r, opts.pids[i]); i++)
+			;
 	} else if (stat(log_path, &lst) == 0) {
 		c.have_log = 1;
 		c.log_dev = lst.st_dev;
@@ -1394,6 +1411,7 @@ int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_re
 				added++;
 			}
 	}
+	qsort(set, nset, sizeof(int), cmp_int);
 	int *order = xmalloc((nset + 1) * sizeof(int)), *depths = xmalloc((nset + 1) * sizeof(int));
 	size_t norder = 0;
 	order_tree(&c, set, nset, 0, 0, order, &norder, depths);
@@ -1565,7 +1583,7 @@ void proc_report_json(FILE *f, const struct proc_report *r)
 		fputs(", \"cpu_s_delta\": ", f);
 		json_num(f, p->cpu_s_delta, 2);
 		fprintf(f, ", \"threads\": %d, \"thread_states\": ", p->threads);
-		json_str(f, p->thread_states);
+		json_str(f, p->thread_states[0] ? p->thread_states : NULL);
 		fprintf(f, ", \"rss_kb\": %ld, \"start_time\": ", p->rss_kb);
 		if (p->start_epoch > 0) {
 			char ts[32];
@@ -1649,7 +1667,7 @@ static void text_process(FILE *f, const struct proc_report *r, const struct proc
 		return;
 	}
 	if (p->holds_log) {
-		fprintf(f, "%*slog      ", ind, "");
+		fprintf(f, "%*slog        ", ind, "");
 		for (int k = 0; k < p->nlog_fds; k++) {
 			int fd = p->log_fds[k];
 			fprintf(f, "%sfd %d%s", k ? ", " : "", fd,
@@ -1661,20 +1679,23 @@ static void text_process(FILE *f, const struct proc_report *r, const struct proc
 	fmt_kb(rss, sizeof(rss), p->rss_kb);
 	if (p->age_s >= 0)
 		fmt_duration(age, sizeof(age), p->age_s);
-	fprintf(f, "%*sstate    %c%s, ppid %d, %d thread%s", ind, "", p->state,
+	fprintf(f, "%*sstate      %c%s, ppid %d, %d thread%s", ind, "", p->state,
 		p->state == 'Z' ? " (zombie: exited, not reaped by its parent)" :
 		p->state == 'D' ? " (uninterruptible sleep)" : p->state == 'T' ? " (stopped)" : "",
 		p->ppid, p->threads, p->threads == 1 ? "" : "s");
 	if (p->thread_states[0])
 		fprintf(f, " (%s)", p->thread_states);
 	fprintf(f, ", rss %s, age %s\n", rss, age);
-	fprintf(f, "%*scpu      %.2f s", ind, "", p->cpu_s);
-	if (!isnan(p->cpu_s_delta))
-		fprintf(f, ", +%.2f s in the last %.1f s%s", p->cpu_s_delta, r->sample_s,
+	fprintf(f, "%*scpu        %.2f s", ind, "", p->cpu_s);
+	if (!isnan(p->cpu_s_delta)) {
+		char iv[32];
+		fmt_interval(iv, sizeof(iv), r->sample_s);
+		fprintf(f, ", +%.2f s in the last %s%s", p->cpu_s_delta, iv,
 			cpu_moving(p, r->sample_s) ? "" : " (no progress)");
+	}
 	fputc('\n', f);
 	if (p->syscall || (p->wchan && *p->wchan)) {
-		fprintf(f, "%*sin       ", ind, "");
+		fprintf(f, "%*sin         ", ind, "");
 		if (p->syscall) {
 			text(f, p->syscall);
 			if (p->syscall_arg) {
@@ -1691,7 +1712,7 @@ static void text_process(FILE *f, const struct proc_report *r, const struct proc
 	}
 	for (size_t k = 0; k < p->nlistening; k++) {
 		const struct proc_sock *s = &p->listening[k];
-		fprintf(f, "%*slistens  %s ", ind, "", s->proto);
+		fprintf(f, "%*slistens    %s ", ind, "", s->proto);
 		if (strcmp(s->proto, "unix") == 0) {
 			text(f, s->addr);
 		} else {
@@ -1701,9 +1722,9 @@ static void text_process(FILE *f, const struct proc_report *r, const struct proc
 		fputc('\n', f);
 	}
 	if (p->gpu_mem_mib >= 0)
-		fprintf(f, "%*sgpu      %ld MiB\n", ind, "", p->gpu_mem_mib);
+		fprintf(f, "%*sgpu        %ld MiB\n", ind, "", p->gpu_mem_mib);
 	for (size_t k = 0; k < p->nunreadable; k++) {
-		fprintf(f, "%*sunread   ", ind, "");
+		fprintf(f, "%*sunreadable ", ind, "");
 		text(f, p->unreadable[k]);
 		fputc('\n', f);
 	}

@@ -20,8 +20,8 @@ struct proc_opts {
 	 * laid out like /proc (see the convention in proc.c). */
 	const char *root;
 	/* Inspect these processes (and their descendants) instead of the
-	 * holders of a log; the log is then the file their stdout or stderr
-	 * is, if any. */
+	 * holders of a log; the log is then the regular file that the first
+	 * of them to have one has as stdout (or stderr). */
 	const int *pids;
 	size_t npids;
 	int sample_ms;        /* CPU sampling interval; 0 = no sample */
