@@ -111,8 +111,7 @@ static int slurp_at(int dirfd, const char *name, struct buf *b)
 	close(fd);
 	if (e)
 		return -e;
-	buf_putc(b, '\0');
-	b->len--;
+	buf_append(b, "", 0);   /* b->p is a string even for an empty file */
 	return 0;
 }
 
@@ -124,7 +123,7 @@ static ssize_t read_small(int dirfd, const char *name, char *buf, size_t cap)
 	if (fd < 0)
 		return -open_errno(dirfd, name);
 	size_t len = 0;
-	ssize_t n;
+	ssize_t n = 0;
 	while (len < cap - 1 && (n = read(fd, buf + len, cap - 1 - len)) > 0)
 		len += (size_t)n;
 	int e = len == 0 && n < 0 ? errno : 0;
@@ -489,6 +488,8 @@ static int cmp_sock(const void *a, const void *b)
 static const struct sock_ent *find_sock(const struct ctx *c, uint64_t inode)
 {
 	struct sock_ent key = { .s.inode = inode };
+	if (!c->nsocks)
+		return NULL;
 	return bsearch(&key, c->socks, c->nsocks, sizeof(key), cmp_sock);
 }
 
@@ -579,7 +580,6 @@ static void scan_fds(struct ctx *c, int pfd, int pid, const char *comm)
 	}
 	int fds[256], nfds = 0, reads = 0;
 	struct dirent *e;
-	/* Sort the log fds so fd 1 comes before fd 2 whatever readdir says. */
 	while ((e = readdir(d))) {
 		int fd = parse_num(e->d_name);
 		if (fd < 0)
@@ -597,9 +597,13 @@ static void scan_fds(struct ctx *c, int pfd, int pid, const char *comm)
 			link[ln] = '\0';
 			sock = socket_inode(link);
 		}
-		if (!is_log && c->deleted_link && (ln >= 0 || (ln = readlinkat(dfd, e->d_name, link, sizeof(link) - 1)) > 0)) {
-			link[ln] = '\0';
-			is_log = strcmp(link, c->deleted_link) == 0;
+		if (!is_log && c->deleted_link) {
+			if (ln < 0)
+				ln = readlinkat(dfd, e->d_name, link, sizeof(link) - 1);
+			if (ln > 0) {
+				link[ln] = '\0';
+				is_log = strcmp(link, c->deleted_link) == 0;
+			}
 		}
 		if (is_log && read_only_fd(pfd, e->d_name)) {
 			reads = 1;
@@ -615,6 +619,7 @@ static void scan_fds(struct ctx *c, int pfd, int pid, const char *comm)
 	closedir(d);
 	if (reads && !nfds)
 		buf_printf(&c->readers, "%spid %d (%s)", c->nreaders++ ? ", " : "", pid, comm);
+	/* fd 1 before fd 2, whatever order readdir gave. */
 	qsort(fds, (size_t)nfds, sizeof(int), cmp_int);
 	for (int i = 0; i < nfds; i++)
 		add_holder(c, pid, fds[i]);
@@ -659,7 +664,7 @@ static char *describe_fd(const struct ctx *c, int pfd, long fd, int depth);
 
 static char *describe_epoll(const struct ctx *c, int pfd, long fd, int depth)
 {
-	char name[64], info[4096];
+	char name[64], info[16384];
 	snprintf(name, sizeof(name), "fdinfo/%ld", fd);
 	if (depth > 0 || read_small(pfd, name, info, sizeof(info)) < 0)
 		return xstrdup("epoll");
@@ -677,8 +682,10 @@ static char *describe_epoll(const struct ctx *c, int pfd, long fd, int depth)
 	char *s;
 	if (n == 0)
 		s = xstrdup("epoll watching nothing");
+	else if (n > 3)
+		s = fmt_str("epoll watching %s and %d more", b.p, n - 3);
 	else
-		s = fmt_str("epoll watching %s%s", b.p, n > 3 ? ", ..." : "");
+		s = fmt_str("epoll watching %s", b.p);
 	buf_free(&b);
 	return s;
 }
