@@ -1556,14 +1556,9 @@ static void iso_time(char *out, size_t cap, double epoch)
 	strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-void proc_report_json(FILE *f, const struct proc_report *r)
+void proc_processes_json(FILE *f, const struct proc_report *r)
 {
-	fputs("{\n  \"schema\": 1,\n  \"log\": {\"path\": ", f);
-	json_str(f, r->log_path);
-	fputs(", \"silent_s\": ", f);
-	json_num(f, r->silent_s, 1);
-	fprintf(f, ", \"deleted\": %s, \"grew\": %s},\n  \"processes\": [",
-		r->log_deleted ? "true" : "false", r->log_grew ? "true" : "false");
+	fputc('[', f);
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct proc_info *p = &r->procs[i];
 		fprintf(f, "%s\n    {\"pid\": %d, \"ppid\": %d, \"depth\": %d, \"comm\": ",
@@ -1622,7 +1617,19 @@ void proc_report_json(FILE *f, const struct proc_report *r)
 		}
 		fputs("]}", f);
 	}
-	fputs(r->nprocs ? "\n  ],\n  \"port\": " : "],\n  \"port\": ", f);
+	fputs(r->nprocs ? "\n  ]" : "]", f);
+}
+
+void proc_report_json(FILE *f, const struct proc_report *r)
+{
+	fputs("{\n  \"schema\": 1,\n  \"log\": {\"path\": ", f);
+	json_str(f, r->log_path);
+	fputs(", \"silent_s\": ", f);
+	json_num(f, r->silent_s, 1);
+	fprintf(f, ", \"deleted\": %s, \"grew\": %s},\n  \"processes\": ",
+		r->log_deleted ? "true" : "false", r->log_grew ? "true" : "false");
+	proc_processes_json(f, r);
+	fputs(",\n  \"port\": ", f);
 	if (r->port) {
 		fprintf(f, "{\"expected\": %u, \"from_line\": %zu, \"text\": ", r->port, r->port_line);
 		json_str(f, r->port_text);

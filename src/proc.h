@@ -103,6 +103,8 @@ void proc_report_free(struct proc_report *r);
  * trailing newline) or as text for a terminal. */
 void proc_report_json(FILE *f, const struct proc_report *r);
 void proc_report_text(FILE *f, const struct proc_report *r);
+/* Just the "processes" array of the JSON report, for `ddx diff`. */
+void proc_processes_json(FILE *f, const struct proc_report *r);
 
 /* Exposed for the unit tests. */
 
