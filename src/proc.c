@@ -659,6 +659,16 @@ static int scan_all(struct ctx *c)
 	return 0;
 }
 
+/* "tcp 127.0.0.1:8000", "tcp6 [::]:8000", "unix /run/x.sock" or "unix
+ * socket"; the caller frees it. */
+static char *sock_name(const struct proc_sock *s)
+{
+	if (strcmp(s->proto, "unix") == 0)
+		return s->addr[0] ? fmt_str("unix %s", s->addr) : xstrdup("unix socket");
+	int v6 = strcmp(s->proto, "tcp6") == 0;
+	return fmt_str("%s %s%s%s:%u", s->proto, v6 ? "[" : "", s->addr, v6 ? "]" : "", s->port);
+}
+
 /* What kind of thing fd is in process directory pfd. */
 static char *describe_fd(const struct ctx *c, int pfd, long fd, int depth);
 
@@ -703,13 +713,10 @@ static char *describe_fd(const struct ctx *c, int pfd, long fd, int depth)
 		const struct sock_ent *se = find_sock(c, ino);
 		if (!se)
 			return xstrdup("socket");
-		if (strcmp(se->s.proto, "unix") == 0)
-			return fmt_str("unix socket%s%s%s", se->s.addr[0] ? " " : "", se->s.addr,
-				       se->listen ? " (listening)" : "");
-		return fmt_str("%s %s%s%s:%u%s", se->s.proto,
-			       strcmp(se->s.proto, "tcp6") == 0 ? "[" : "", se->s.addr,
-			       strcmp(se->s.proto, "tcp6") == 0 ? "]" : "", se->s.port,
-			       se->listen ? " (listening)" : "");
+		char *name = sock_name(&se->s);
+		char *s = fmt_str("%s%s", name, se->listen ? " (listening)" : "");
+		free(name);
+		return s;
 	}
 	if (strncmp(link, "pipe:", 5) == 0)
 		return xstrdup("pipe");
@@ -1725,15 +1732,11 @@ static void text_process(FILE *f, const struct proc_report *r, const struct proc
 		fputc('\n', f);
 	}
 	for (size_t k = 0; k < p->nlistening; k++) {
-		const struct proc_sock *s = &p->listening[k];
-		fprintf(f, "%*slistens    %s ", ind, "", s->proto);
-		if (strcmp(s->proto, "unix") == 0) {
-			text(f, s->addr);
-		} else {
-			int v6 = strcmp(s->proto, "tcp6") == 0;
-			fprintf(f, "%s%s%s:%u", v6 ? "[" : "", s->addr, v6 ? "]" : "", s->port);
-		}
+		char *name = sock_name(&p->listening[k]);
+		fprintf(f, "%*slistens    ", ind, "");
+		text(f, name);
 		fputc('\n', f);
+		free(name);
 	}
 	if (p->gpu_mem_mib >= 0)
 		fprintf(f, "%*sgpu        %ld MiB\n", ind, "", p->gpu_mem_mib);
