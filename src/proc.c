@@ -440,6 +440,20 @@ int proc_parse_interval(const char *s)
 
 /* ---- the inspection ---- */
 
+/* Read and parse dirfd/name, a stat file.  -1 when it is gone (the
+ * process or thread exited) or malformed. */
+static int read_stat(int dirfd, const char *name, struct proc_stat *st)
+{
+	char buf[2048];
+	ssize_t n = read_small(dirfd, name, buf, sizeof(buf));
+	return n < 0 ? -1 : proc_parse_stat(buf, (size_t)n, st);
+}
+
+static double cpu_of(const struct proc_stat *st, long hz)
+{
+	return (double)(st->utime + st->stime) / (double)hz;
+}
+
 struct sock_ent {
 	struct proc_sock s;
 	int listen;
@@ -642,10 +656,8 @@ static int scan_all(struct ctx *c)
 		int pfd = open_dir_at(c->rootfd, e->d_name);
 		if (pfd < 0)
 			continue;   /* vanished */
-		char sbuf[2048];
 		struct proc_stat st;
-		ssize_t n = read_small(pfd, "stat", sbuf, sizeof(sbuf));
-		if (n < 0 || proc_parse_stat(sbuf, (size_t)n, &st) < 0) {
+		if (read_stat(pfd, "stat", &st) < 0) {
 			close(pfd);
 			continue;   /* vanished */
 		}
@@ -777,11 +789,10 @@ static void read_threads(struct proc_info *p, int pfd)
 	while ((e = readdir(d))) {
 		if (parse_pid(e->d_name) < 0)
 			continue;
-		char name[300], sbuf[2048];
+		char name[300];
 		struct proc_stat st;
 		snprintf(name, sizeof(name), "%s/stat", e->d_name);
-		ssize_t n = read_small(tfd, name, sbuf, sizeof(sbuf));
-		if (n < 0 || proc_parse_stat(sbuf, (size_t)n, &st) < 0)
+		if (read_stat(tfd, name, &st) < 0)
 			continue;   /* the thread exited */
 		const char *k = strchr(state_order, st.state);
 		if (k && st.state)
@@ -802,13 +813,12 @@ static void read_threads(struct proc_info *p, int pfd)
 
 static int read_cpu(const struct ctx *c, int pid, double *cpu)
 {
-	char name[32], sbuf[2048];
+	char name[32];
 	struct proc_stat st;
 	snprintf(name, sizeof(name), "%d/stat", pid);
-	ssize_t n = read_small(c->rootfd, name, sbuf, sizeof(sbuf));
-	if (n < 0 || proc_parse_stat(sbuf, (size_t)n, &st) < 0)
+	if (read_stat(c->rootfd, name, &st) < 0)
 		return -1;
-	*cpu = (double)(st.utime + st.stime) / (double)c->hz;
+	*cpu = cpu_of(&st, c->hz);
 	return 0;
 }
 
@@ -819,8 +829,7 @@ static void read_details(const struct ctx *c, struct proc_info *p, double uptime
 	snprintf(name, sizeof(name), "%d", p->pid);
 	int pfd = open_dir_at(c->rootfd, name);
 	struct proc_stat st;
-	ssize_t n = pfd < 0 ? -1 : read_small(pfd, "stat", sbuf, sizeof(sbuf));
-	if (n < 0 || proc_parse_stat(sbuf, (size_t)n, &st) < 0) {
+	if (pfd < 0 || read_stat(pfd, "stat", &st) < 0) {
 		p->gone = 1;
 		push_str(&p->unreadable, &p->nunreadable, xstrdup("process exited during inspection"));
 		if (pfd >= 0)
@@ -831,7 +840,7 @@ static void read_details(const struct ctx *c, struct proc_info *p, double uptime
 	p->state = st.state;
 	p->ppid = st.ppid;
 	p->threads = st.threads;
-	p->cpu_s = (double)(st.utime + st.stime) / (double)c->hz;
+	p->cpu_s = cpu_of(&st, c->hz);
 	p->rss_kb = st.rss_pages * c->page_kb;
 	double start = (double)st.starttime / (double)c->hz;
 	p->age_s = uptime >= 0 ? uptime - start : -1;
@@ -854,7 +863,7 @@ static void read_details(const struct ctx *c, struct proc_info *p, double uptime
 	buf_free(&b);
 
 	char wbuf[256];
-	n = read_small(pfd, "wchan", wbuf, sizeof(wbuf));
+	ssize_t n = read_small(pfd, "wchan", wbuf, sizeof(wbuf));
 	if (n < 0) {
 		add_unreadable(p, "wchan", (int)-n);
 	} else {
