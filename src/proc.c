@@ -478,7 +478,9 @@ struct ctx {
 	ino_t log_ino;
 	char *deleted_link;       /* "ABSPATH (deleted)" when the name is gone */
 	/* all processes, and who holds what */
-	struct { int pid, ppid; } *all;
+	struct pid_pair {
+		int pid, ppid;
+	} *all;                   /* sorted by pid after the scan */
 	size_t nall, all_cap;
 	struct holder {
 		int pid;
@@ -639,6 +641,11 @@ static void scan_fds(struct ctx *c, int pfd, int pid, const char *comm)
 		add_holder(c, pid, fds[i]);
 }
 
+static int cmp_pair(const void *a, const void *b)
+{
+	return cmp_int(&((const struct pid_pair *)a)->pid, &((const struct pid_pair *)b)->pid);
+}
+
 static int scan_all(struct ctx *c)
 {
 	int dup_fd = dup(c->rootfd);
@@ -668,7 +675,17 @@ static int scan_all(struct ctx *c)
 		close(pfd);
 	}
 	closedir(d);
+	if (c->nall)
+		qsort(c->all, c->nall, sizeof(*c->all), cmp_pair);
 	return 0;
+}
+
+/* The parent of pid as the scan saw it, or -1. */
+static int ppid_of(const struct ctx *c, int pid)
+{
+	struct pid_pair key = { pid, 0 };
+	const struct pid_pair *p = c->nall ? bsearch(&key, c->all, c->nall, sizeof(key), cmp_pair) : NULL;
+	return p ? p->ppid : -1;
 }
 
 /* "tcp 127.0.0.1:8000", "tcp6 [::]:8000", "unix /run/x.sock" or "unix
@@ -826,6 +843,11 @@ static int read_cpu(const struct ctx *c, int pid, double *cpu)
 static void read_details(const struct ctx *c, struct proc_info *p, double uptime, double btime)
 {
 	char name[32], sbuf[2048];
+	if (ppid_of(c, p->pid) < 0) {   /* a pid given that the scan did not see */
+		p->gone = 1;
+		push_str(&p->unreadable, &p->nunreadable, xstrdup("no such process"));
+		return;
+	}
 	snprintf(name, sizeof(name), "%d", p->pid);
 	int pfd = open_dir_at(c->rootfd, name);
 	struct proc_stat st;
@@ -1084,10 +1106,7 @@ static void order_tree(const struct ctx *c, const int *set, size_t n, int ppid, 
 		       int *out, size_t *nout, int *depths)
 {
 	for (size_t i = 0; i < n; i++) {
-		int pp = -1;
-		for (size_t k = 0; k < c->nall; k++)
-			if (c->all[k].pid == set[i])
-				pp = c->all[k].ppid;
+		int pp = ppid_of(c, set[i]);
 		int root = !in_set(set, n, pp);
 		if (depth == 0 ? !root : pp != ppid)
 			continue;
@@ -1164,7 +1183,7 @@ static void blocked_summary(const struct proc_report *r, struct buf *b, size_t n
 		buf_printf(b, "%s%s %d", k ? ", " : "", names[k], counts[k]);
 }
 
-static void make_verdict(struct proc_report *r)
+static void make_verdict(struct proc_report *r, int by_pid)
 {
 	struct buf b = { 0 };
 	size_t alive = 0, zombies = 0, dstate = 0, moving = 0, sampled = 0;
@@ -1183,7 +1202,7 @@ static void make_verdict(struct proc_report *r)
 	}
 	if (alive == 0) {
 		r->liveness = "exited";
-		buf_printf(&b, "nobody holds the log");
+		buf_printf(&b, by_pid ? "no process alive" : "nobody holds the log");
 		if (zombies)
 			buf_printf(&b, " (%zu zombie%s left)", zombies, zombies == 1 ? "" : "s");
 	} else {
@@ -1495,7 +1514,7 @@ int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_re
 		read_gpu(r);
 	if (opts.stacks && norder)
 		read_stacks(&opts, r);
-	make_verdict(r);
+	make_verdict(r, opts.npids > 0);
 
 	free(cpu0);
 	free(ok0);
@@ -1693,7 +1712,11 @@ static void text_process(FILE *f, const struct proc_report *r, const struct proc
 	fputc('\n', f);
 	ind += 4;
 	if (p->gone) {
-		fprintf(f, "%*sexited during inspection\n", ind, "");
+		for (size_t k = 0; k < p->nunreadable; k++) {
+			fprintf(f, "%*s", ind, "");
+			text(f, p->unreadable[k]);
+			fputc('\n', f);
+		}
 		return;
 	}
 	if (p->holds_log) {
