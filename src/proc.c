@@ -1270,7 +1270,15 @@ static int stat_log(const struct ctx *c, const struct proc_report *r, struct sta
 }
 
 /* Find the port the log names, and who listens on it. */
-static void check_port(struct ctx *c, struct proc_report *r, const int *set, size_t nset)
+static int in_report(const struct proc_report *r, int pid)
+{
+	for (size_t i = 0; i < r->nprocs; i++)
+		if (r->procs[i].pid == pid)
+			return 1;
+	return 0;
+}
+
+static void check_port(const struct ctx *c, struct proc_report *r)
 {
 	char *path = NULL;
 	if (r->log_deleted || c->o->npids) {
@@ -1300,9 +1308,9 @@ static void check_port(struct ctx *c, struct proc_report *r, const int *set, siz
 			r->port_listening = 1;
 			for (size_t k = 0; k < c->nowners; k++)
 				if (c->owners[k].inode == se->s.inode) {
-					if (in_set(set, nset, c->owners[k].pid))
-						r->port_in_tree = 1;
-					if (!r->port_pid || in_set(set, nset, c->owners[k].pid))
+					int mine = in_report(r, c->owners[k].pid);
+					r->port_in_tree |= mine;
+					if (!r->port_pid || mine)
 						r->port_pid = c->owners[k].pid;
 				}
 		}
@@ -1367,6 +1375,127 @@ static void ctx_free(struct ctx *c)
 	buf_free(&c->readers);
 }
 
+/* Identify the log: by device and inode, or, when its name is gone, by
+ * the "PATH (deleted)" text of the fd links; in pid mode, from the pids'
+ * stdout. */
+static int find_log(struct ctx *c, struct proc_report *r, const char *log_path)
+{
+	struct stat st;
+	if (c->o->npids) {
+		for (size_t i = 0; i < c->o->npids && !log_of_pid(c, r, c->o->pids[i]); i++)
+			;
+		return 0;
+	}
+	if (stat(log_path, &st) == 0) {
+		c->have_log = 1;
+		c->log_dev = st.st_dev;
+		c->log_ino = st.st_ino;
+		r->log_path = xstrdup(log_path);
+		return 0;
+	}
+	if (errno != ENOENT)
+		return error("cannot stat '%s': %s", log_path, strerror(errno));
+	char *dir = xstrdup(log_path), *slash = strrchr(dir, '/');
+	const char *base = slash ? slash + 1 : log_path;
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	char real[PATH_MAX];
+	if (realpath(slash ? dir : ".", real))
+		c->deleted_link = fmt_str("%s%s%s (deleted)", real,
+					  strcmp(real, "/") == 0 ? "" : "/", base);
+	free(dir);
+	r->log_path = xstrdup(log_path);
+	r->log_deleted = 1;
+	return 0;
+}
+
+/* Fill r->procs with the roots (holders, or the pids given) and every
+ * descendant, such as the workers a launcher forked, parents before
+ * children. */
+static void build_tree(const struct ctx *c, struct proc_report *r)
+{
+	const struct proc_opts *o = c->o;
+	int *set = xmalloc((c->nall + o->npids + 1) * sizeof(int));
+	size_t nset = 0;
+	for (size_t i = 0; i < o->npids; i++)
+		if (!in_set(set, nset, o->pids[i]))
+			set[nset++] = o->pids[i];
+	for (size_t i = 0; !o->npids && i < c->nholders; i++)
+		set[nset++] = c->holders[i].pid;
+	for (size_t added = 1; added;) {
+		added = 0;
+		for (size_t k = 0; k < c->nall; k++)
+			if (in_set(set, nset, c->all[k].ppid) && !in_set(set, nset, c->all[k].pid)) {
+				set[nset++] = c->all[k].pid;
+				added++;
+			}
+	}
+	qsort(set, nset, sizeof(int), cmp_int);
+	int *order = xmalloc((nset + 1) * sizeof(int)), *depths = xmalloc((nset + 1) * sizeof(int));
+	size_t norder = 0;
+	order_tree(c, set, nset, 0, 0, order, &norder, depths);
+	for (size_t i = 0; i < nset; i++)   /* pids given that are not in /proc */
+		if (!in_set(order, norder, set[i])) {
+			depths[norder] = 0;
+			order[norder++] = set[i];
+		}
+	r->procs = xcalloc(norder + 1, sizeof(*r->procs));
+	r->nprocs = norder;
+	for (size_t i = 0; i < norder; i++) {
+		struct proc_info *p = &r->procs[i];
+		p->pid = order[i];
+		p->depth = depths[i];
+		p->state = '?';
+		p->cpu_s_delta = NAN;
+		p->age_s = -1;
+		p->gpu_mem_mib = -1;
+		for (size_t k = 0; k < c->nholders; k++)
+			if (c->holders[k].pid == p->pid) {
+				p->holds_log = 1;
+				p->nlog_fds = c->holders[k].nfds;
+				memcpy(p->log_fds, c->holders[k].fds, sizeof(p->log_fds));
+			}
+	}
+	free(set);
+	free(order);
+	free(depths);
+}
+
+/* Read every process twice, sample_ms apart, for its CPU time, and the
+ * log's size and mtime the same way; the details come from the second
+ * reading, so they say where the processes are after the sample. */
+static void sample(const struct ctx *c, struct proc_report *r)
+{
+	struct stat st0, st1;
+	int have0 = r->log_path && stat_log(c, r, &st0) == 0;
+	double *cpu0 = xcalloc(r->nprocs + 1, sizeof(double));
+	int *ok0 = xcalloc(r->nprocs + 1, sizeof(int));
+	int64_t t0 = now_ms();
+	for (size_t i = 0; i < r->nprocs; i++)
+		ok0[i] = read_cpu(c, r->procs[i].pid, &cpu0[i]) == 0;
+	if (c->o->sample_ms > 0 && r->nprocs) {
+		int64_t left = t0 + c->o->sample_ms - now_ms();
+		if (left > 0)
+			sleep_ms((int)left);
+	}
+	double uptime = read_uptime(c->rootfd), btime = read_btime(c->rootfd);
+	for (size_t i = 0; i < r->nprocs; i++) {
+		struct proc_info *p = &r->procs[i];
+		read_details(c, p, uptime, btime);
+		if (c->o->sample_ms > 0 && ok0[i] && !p->gone)
+			p->cpu_s_delta = p->cpu_s - cpu0[i];
+	}
+	if (r->log_path && stat_log(c, r, &st1) == 0) {
+		r->silent_s = now_real() - mtime_of(&st1);
+		if (r->silent_s < 0)
+			r->silent_s = 0;
+		r->log_grew = c->o->sample_ms > 0 && have0 &&
+			      (st1.st_size != st0.st_size || mtime_of(&st1) != mtime_of(&st0));
+	}
+	free(cpu0);
+	free(ok0);
+}
+
 int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_report *r)
 {
 	struct proc_opts opts = *o;
@@ -1388,36 +1517,11 @@ int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_re
 		snprintf(c.arch, sizeof(c.arch), "%s", uname(&u) == 0 ? u.machine : "?");
 	}
 
-	struct stat lst;
-	if (opts.npids) {
-		for (size_t i = 0; i < opts.npids && !log_of_pid(&c, r, opts.pids[i]); i++)
-			;
-	} else if (stat(log_path, &lst) == 0) {
-		c.have_log = 1;
-		c.log_dev = lst.st_dev;
-		c.log_ino = lst.st_ino;
-		r->log_path = xstrdup(log_path);
-	} else if (errno == ENOENT) {
-		/* Deleted while still open: the fd links read "PATH (deleted)". */
-		char *dir = xstrdup(log_path), *slash = strrchr(dir, '/');
-		const char *base = slash ? slash + 1 : log_path;
-		if (slash)
-			*(slash == dir ? slash + 1 : slash) = '\0';
-		char real[PATH_MAX];
-		if (realpath(slash ? dir : ".", real))
-			c.deleted_link = fmt_str("%s%s%s (deleted)", real,
-						 strcmp(real, "/") == 0 ? "" : "/", base);
-		free(dir);
-		r->log_path = xstrdup(log_path);
-		r->log_deleted = 1;
-	} else {
-		int e = errno;
-		ctx_free(&c);
-		return error("cannot stat '%s': %s", log_path, strerror(e));
+	int rc = find_log(&c, r, log_path);
+	if (rc == 0) {
+		load_net(&c, r);
+		rc = scan_all(&c);
 	}
-
-	load_net(&c, r);
-	int rc = scan_all(&c);
 	if (rc == 0 && r->log_deleted && !opts.npids && !c.nholders)
 		rc = error("cannot open '%s': No such file or directory", log_path);
 	if (rc < 0) {
@@ -1432,95 +1536,15 @@ int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_re
 		push_str(&r->notes, &r->nnotes,
 			 fmt_str("%zu process%s could not be checked for the log: permission denied",
 				 c.denied, c.denied == 1 ? "" : "es"));
-
-	/* The set: the roots (holders, or the pids given) and every
-	 * descendant, such as the workers a launcher forked. */
-	int *set = xmalloc((c.nall + opts.npids + 1) * sizeof(int));
-	size_t nset = 0;
-	if (opts.npids) {
-		for (size_t i = 0; i < opts.npids; i++)
-			if (!in_set(set, nset, opts.pids[i]))
-				set[nset++] = opts.pids[i];
-	} else {
-		for (size_t i = 0; i < c.nholders; i++)
-			set[nset++] = c.holders[i].pid;
-	}
-	for (size_t added = 1; added;) {
-		added = 0;
-		for (size_t k = 0; k < c.nall; k++)
-			if (in_set(set, nset, c.all[k].ppid) && !in_set(set, nset, c.all[k].pid)) {
-				set[nset++] = c.all[k].pid;
-				added++;
-			}
-	}
-	qsort(set, nset, sizeof(int), cmp_int);
-	int *order = xmalloc((nset + 1) * sizeof(int)), *depths = xmalloc((nset + 1) * sizeof(int));
-	size_t norder = 0;
-	order_tree(&c, set, nset, 0, 0, order, &norder, depths);
-	for (size_t i = 0; i < nset; i++)   /* pids not in /proc (given, gone) */
-		if (!in_set(order, norder, set[i])) {
-			depths[norder] = 0;
-			order[norder++] = set[i];
-		}
-
-	r->procs = xcalloc(norder + 1, sizeof(*r->procs));
-	r->nprocs = norder;
-	for (size_t i = 0; i < norder; i++) {
-		struct proc_info *p = &r->procs[i];
-		p->pid = order[i];
-		p->depth = depths[i];
-		p->state = '?';
-		p->cpu_s_delta = NAN;
-		p->age_s = -1;
-		p->gpu_mem_mib = -1;
-		for (size_t k = 0; k < c.nholders; k++)
-			if (c.holders[k].pid == p->pid) {
-				p->holds_log = 1;
-				p->nlog_fds = c.holders[k].nfds;
-				memcpy(p->log_fds, c.holders[k].fds, sizeof(p->log_fds));
-			}
-	}
-
-	/* Sample CPU time and the log's size over the interval. */
-	struct stat st0, st1;
-	int have0 = r->log_path && stat_log(&c, r, &st0) == 0;
-	double *cpu0 = xcalloc(norder + 1, sizeof(double));
-	int *ok0 = xcalloc(norder + 1, sizeof(int));
-	int64_t t0 = now_ms();
-	for (size_t i = 0; i < norder; i++)
-		ok0[i] = read_cpu(&c, r->procs[i].pid, &cpu0[i]) == 0;
-	if (opts.sample_ms > 0 && norder) {
-		int64_t left = t0 + opts.sample_ms - now_ms();
-		if (left > 0)
-			sleep_ms((int)left);
-	}
-	double uptime = read_uptime(c.rootfd), btime = read_btime(c.rootfd);
-	for (size_t i = 0; i < norder; i++) {
-		struct proc_info *p = &r->procs[i];
-		read_details(&c, p, uptime, btime);
-		if (opts.sample_ms > 0 && ok0[i] && !p->gone)
-			p->cpu_s_delta = p->cpu_s - cpu0[i];
-	}
-	if (r->log_path && stat_log(&c, r, &st1) == 0) {
-		r->silent_s = now_real() - mtime_of(&st1);
-		if (r->silent_s < 0)
-			r->silent_s = 0;
-		r->log_grew = opts.sample_ms > 0 && have0 &&
-			      (st1.st_size != st0.st_size || mtime_of(&st1) != mtime_of(&st0));
-	}
+	build_tree(&c, r);
+	sample(&c, r);
 	if (r->log_path)
-		check_port(&c, r, order, norder);
-	if (opts.gpu && norder)
+		check_port(&c, r);
+	if (opts.gpu && r->nprocs)
 		read_gpu(r);
-	if (opts.stacks && norder)
+	if (opts.stacks && r->nprocs)
 		read_stacks(&opts, r);
 	make_verdict(r, opts.npids > 0);
-
-	free(cpu0);
-	free(ok0);
-	free(set);
-	free(order);
-	free(depths);
 	ctx_free(&c);
 	return 0;
 }
