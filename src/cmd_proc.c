@@ -1,0 +1,124 @@
+/* cmd_proc.c — `ddx proc LOG | PID...`: forensics of the live processes
+ * behind a log (proc.c does the reading).
+ *
+ * Exit status: 0 when the processes are busy (CPU moving or the log
+ * growing), idle (see below) or their state is unknown; 1 when they are
+ * hung, or exited (nobody holds the log: like pgrep(1), "found nothing
+ * alive"); 2 on error.
+ *
+ * `--json` prints DESIGN.md's `ddx proc --json` schema 1.  Additions to
+ * it, all optional for readers:
+ *   log:        "deleted" (the name is gone, read through a holder's fd),
+ *               "grew" (the log grew during the sample)
+ *   processes:  "depth" (0 = a root of the tree, children +1), "comm",
+ *               "holds_log" (false for a descendant that does not hold the
+ *               log but belongs to the tree), "syscall_arg" (its first
+ *               argument decoded: "fd 5: eventfd", "0x7f.. FUTEX_WAIT"),
+ *               "cpu_s" (utime+stime), "thread_states" ("11 S, 1 R"),
+ *               "start_time" (ISO-8601 UTC), "age_s", "stack" (py-spy's
+ *               dump, or null); "listening" holds objects
+ *               {"proto": "tcp"|"tcp6", "addr": "127.0.0.1", "port": 8000}
+ *               or {"proto": "unix", "path": "/run/x.sock"};
+ *               "syscall" is a name, "running", "none" (in the kernel but
+ *               not in a syscall) or "syscall N" for an unknown number
+ *   port:       null when the log names none; else also "text" (the line,
+ *               cut to 200 bytes), "in_tree" (one of the processes
+ *               listens), "pid" (the listener, when it could be seen)
+ *   top level:  "sample_s", "verdict" (the sentence the text output
+ *               starts with), "notes" (things said once, such as "no
+ *               NVIDIA driver (libnvidia-ml not found)")
+ *   liveness:   also "idle": alive, no CPU progress, but the port the log
+ *               names is listening in the tree: a server waiting for
+ *               requests, not a hang.
+ * "hung" does not weigh how long the log has been silent (a baseline is
+ * needed for that: `ddx watch`); silent_s says it. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "proc.h"
+#include "util.h"
+
+/* A PID argument: all digits, and not the name of an existing file. */
+static int pid_arg(const char *s)
+{
+	struct stat st;
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v <= 0 || v > 1 << 30 || stat(s, &st) == 0)
+		return -1;
+	return (int)v;
+}
+
+int cmd_proc(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "sample", required_argument, NULL, 's' },
+		{ "stacks", no_argument, NULL, 'S' },
+		{ "stack-timeout", required_argument, NULL, 'T' },
+		{ "proc-root", required_argument, NULL, 'R' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct proc_opts o = { .sample_ms = 1000, .gpu = 1 };
+	int json = 0, c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'J': json = 1; break;
+		case 'S': o.stacks = 1; break;
+		case 's':
+			if ((o.sample_ms = proc_parse_interval(optarg)) < 0)
+				die("invalid --sample '%s' (expected e.g. 1s or 500ms)", optarg);
+			break;
+		case 'T':
+			if ((o.stack_timeout_ms = proc_parse_interval(optarg)) <= 0)
+				die("invalid --stack-timeout '%s' (expected e.g. 5s)", optarg);
+			break;
+		case 'R':
+			/* A fixture tree's pids are not this machine's: NVML
+			 * would answer about other processes. */
+			o.root = optarg;
+			o.gpu = 0;
+			break;
+		default: return EXIT_TROUBLE;
+		}
+	}
+	int nargs = argc - optind;
+	if (nargs < 1) {
+		print_command_help(find_command("proc"));
+		return EXIT_TROUBLE;
+	}
+	const char *log = NULL;
+	int *pids = xmalloc((size_t)nargs * sizeof(int));
+	for (int i = 0; i < nargs; i++) {
+		const char *a = argv[optind + i];
+		pids[i] = pid_arg(a);
+		if (pids[i] > 0)
+			continue;
+		if (nargs > 1) {
+			free(pids);
+			die("'%s' is not a pid (give one LOG, or PIDs)", a);
+		}
+		log = a;
+	}
+	if (!log) {
+		o.pids = pids;
+		o.npids = (size_t)nargs;
+	}
+	struct proc_report r;
+	int rc = proc_inspect(log, &o, &r);
+	free(pids);
+	if (rc < 0)
+		return EXIT_TROUBLE;
+	if (json) {
+		proc_report_json(stdout, &r);
+		putchar('\n');
+	} else {
+		proc_report_text(stdout, &r);
+	}
+	int hung = strcmp(r.liveness, "hung") == 0 || strcmp(r.liveness, "exited") == 0;
+	proc_report_free(&r);
+	return hung ? EXIT_DIVERGED : EXIT_SAME;
+}

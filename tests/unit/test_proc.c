@@ -1,0 +1,184 @@
+/* test_proc.c — the /proc parsers of proc.c, and the port a log names. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "proc.h"
+#include "test.h"
+
+static void test_stat(void)
+{
+	struct proc_stat st;
+	const char *plain = "4711 (python3) S 4700 4711 4700 0 -1 4194560 1000 0 0 0 "
+			    "250 50 0 0 20 0 12 0 123456 1000000 2048 18446744073709551615 1 1 0 0 0 0";
+	CHECK_INT(proc_parse_stat(plain, strlen(plain), &st), 0);
+	CHECK_STR(st.comm, "python3");
+	CHECK_INT(st.state, 'S');
+	CHECK_INT(st.ppid, 4700);
+	CHECK_INT(st.utime, 250);
+	CHECK_INT(st.stime, 50);
+	CHECK_INT(st.threads, 12);
+	CHECK_INT(st.starttime, 123456);
+	CHECK_INT(st.rss_pages, 2048);
+
+	/* A name with spaces and parentheses, even ") S 1 (": only the last
+	 * ')' ends it. */
+	const char *evil = "77 (a) S 1 (b c) R) D 1 77 77 0 -1 0 0 0 0 0 5 6 0 0 20 0 3 0 99 0 10 0";
+	CHECK_INT(proc_parse_stat(evil, strlen(evil), &st), 0);
+	CHECK_STR(st.comm, "a) S 1 (b c) R");
+	CHECK_INT(st.state, 'D');
+	CHECK_INT(st.ppid, 1);
+	CHECK_INT(st.utime, 5);
+	CHECK_INT(st.threads, 3);
+
+	const char *zombie = "9 (sglang::sched) Z 8 8 8 0 -1 4227148 0 0 0 0 0 0 0 0 20 0 1 0 500 0 0 0";
+	CHECK_INT(proc_parse_stat(zombie, strlen(zombie), &st), 0);
+	CHECK_INT(st.state, 'Z');
+	CHECK_STR(st.comm, "sglang::sched");
+
+	CHECK_INT(proc_parse_stat("12 (cut", 7, &st), -1);
+	CHECK_INT(proc_parse_stat("12 (x) S", 8, &st), -1);
+	CHECK_INT(proc_parse_stat("", 0, &st), -1);
+}
+
+static void test_syscall(void)
+{
+	long nr;
+	unsigned long a[6];
+	CHECK_INT(proc_parse_syscall("202 0x7f0000001000 0x80 0x0 0x0 0x0 0x0 0x7ffd 0x7f00\n", &nr, a), 0);
+	CHECK_INT(nr, 202);
+	CHECK_INT(a[0], 0x7f0000001000UL);
+	CHECK_INT(a[1], 0x80);
+	CHECK_INT(proc_parse_syscall("running\n", &nr, a), 0);
+	CHECK_INT(nr, -2);
+	CHECK_INT(proc_parse_syscall("-1 0x7ffd5 0x7f00\n", &nr, a), 0);
+	CHECK_INT(nr, -1);
+	CHECK_INT(proc_parse_syscall("0 0x3\n", &nr, a), -1);
+	CHECK_INT(proc_parse_syscall("", &nr, a), -1);
+
+	CHECK_STR(proc_syscall_name("x86_64", 202), "futex");
+	CHECK_STR(proc_syscall_name("x86_64", 232), "epoll_wait");
+	CHECK_STR(proc_syscall_name("x86_64", 0), "read");
+	CHECK_STR(proc_syscall_name("x86_64", 61), "wait4");
+	CHECK_STR(proc_syscall_name("aarch64", 98), "futex");
+	CHECK_STR(proc_syscall_name("aarch64", 22), "epoll_pwait");
+	CHECK_STR(proc_syscall_name("aarch64", 63), "read");
+	CHECK_STR(proc_syscall_name("aarch64", 73), "ppoll");
+	CHECK(proc_syscall_name("aarch64", 232) == NULL);   /* no epoll_wait there */
+	CHECK(proc_syscall_name("x86_64", 9999) == NULL);
+	CHECK(proc_syscall_name("riscv64", 98) == NULL);
+}
+
+static void test_net(void)
+{
+	struct proc_sock s;
+	int listen;
+	CHECK_INT(proc_parse_tcp_line("  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+				      0, &s, &listen), -1);
+	CHECK_INT(proc_parse_tcp_line("   0: 0100007F:1F40 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 51234 1 0000000000000000 100 0 0 10 0",
+				      0, &s, &listen), 0);
+	CHECK_STR(s.proto, "tcp");
+	CHECK_STR(s.addr, "127.0.0.1");
+	CHECK_INT(s.port, 8000);
+	CHECK_INT(s.inode, 51234);
+	CHECK_INT(listen, 1);
+	CHECK_INT(proc_parse_tcp_line("   3: 00000000:7530 0100007F:D431 01 00000000:00000000 00:00000000 00000000     0        0 777 1 0 20 4 30 10 -1",
+				      0, &s, &listen), 0);
+	CHECK_STR(s.addr, "0.0.0.0");
+	CHECK_INT(s.port, 30000);
+	CHECK_INT(listen, 0);
+	CHECK_INT(proc_parse_tcp_line("   0: 00000000000000000000000000000000:1F40 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 999 1 0 100 0 0 10 0",
+				      1, &s, &listen), 0);
+	CHECK_STR(s.proto, "tcp6");
+	CHECK_STR(s.addr, "::");
+	CHECK_INT(s.port, 8000);
+	CHECK_INT(listen, 1);
+	CHECK_INT(proc_parse_tcp_line("   1: 00000000000000000000000001000000:2328 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 998 1 0 100 0 0 10 0",
+				      1, &s, &listen), 0);
+	CHECK_STR(s.addr, "::1");
+	CHECK_INT(s.port, 9000);
+	/* A v4 line read as v6 is malformed, not a wrong address. */
+	CHECK_INT(proc_parse_tcp_line("   0: 0100007F:1F40 00000000:0000 0A 00000000:00000000 00:00000000 00000000 0 0 1 1",
+				      1, &s, &listen), -1);
+
+	CHECK_INT(proc_parse_unix_line("Num       RefCount Protocol Flags    Type St Inode Path", &s, &listen), -1);
+	CHECK_INT(proc_parse_unix_line("0000000000000000: 00000002 00000000 00010000 0001 01 4242 /run/sglang.sock", &s, &listen), 0);
+	CHECK_STR(s.proto, "unix");
+	CHECK_STR(s.addr, "/run/sglang.sock");
+	CHECK_INT(s.inode, 4242);
+	CHECK_INT(listen, 1);
+	CHECK_INT(proc_parse_unix_line("0000000000000000: 00000003 00000000 00000000 0001 03 4243", &s, &listen), 0);
+	CHECK_STR(s.addr, "");
+	CHECK_INT(listen, 0);
+}
+
+/* The port found in text, or 0; *line gets the 1-based line of it. */
+static unsigned port_of(const char *text, size_t *line)
+{
+	unsigned port;
+	size_t off;
+	if (!proc_find_port(text, strlen(text), &port, &off))
+		return 0;
+	*line = 1;
+	for (size_t i = 0; i < off; i++)
+		*line += text[i] == '\n';
+	return port;
+}
+
+static void test_port(void)
+{
+	size_t line = 0;
+	CHECK_INT(port_of("[2026-02-23 00:36:54] server_args=ServerArgs(model_path='m', "
+			  "host='127.0.0.1', port=30000, nccl_port=None, dist_init_addr=None)", &line), 30000);
+	CHECK_INT(line, 1);
+	CHECK_INT(port_of("INFO 04-18 14:12:51 api_server.py:841] args: Namespace(host=None, "
+			  "port=8000, uvicorn_log_level='info')", &line), 8000);
+	CHECK_INT(port_of("{'model_tag': '/m', 'host': '::', 'port': 11457, 'x': 1}", &line), 11457);
+	CHECK_INT(port_of("{\"host\": \"::\", \"port\": 8001}", &line), 8001);
+	CHECK_INT(port_of("python -m sglang.launch_server --model-path m --port 30012 --tp 2", &line), 30012);
+	CHECK_INT(port_of("vllm serve m --port=8002", &line), 8002);
+	CHECK_INT(port_of("line one\nline two\n[2025-03-08 12:29:29] INFO:     Uvicorn running on "
+			  "http://0.0.0.0:30000 (Press CTRL+C to quit)\n", &line), 30000);
+	CHECK_INT(line, 3);
+	CHECK_INT(port_of("INFO 05-12 02:46:33 [api_server.py:1090] Starting vLLM API server on "
+			  "http://0.0.0.0:8000", &line), 8000);
+	CHECK_INT(port_of("(APIServer pid=1) INFO [api_server.py:594] Starting vLLM server on "
+			  "http://[::]:8003", &line), 8003);
+	/* Not the server's own port. */
+	CHECK_INT(port_of("nccl_port=29500, disaggregation_bootstrap_port=8998", &line), 0);
+	CHECK_INT(port_of("--nccl-port 29500 --master-port=1234", &line), 0);
+	CHECK_INT(port_of("report=1 import=2 support=3 port=", &line), 0);
+	CHECK_INT(port_of("port=99999 port=0", &line), 0);
+	CHECK_INT(port_of("connecting to http://10.0.0.1:8000", &line), 0);
+	CHECK_INT(port_of("port=123456", &line), 0);
+	/* The last mention wins: a restarted server logs its new port. */
+	CHECK_INT(port_of("port=8000\nrestart\nport=8001\n", &line), 8001);
+	CHECK_INT(line, 3);
+	CHECK_INT(port_of("running on http://x:8000", &line), 8000);
+	CHECK_INT(port_of("port", &line), 0);
+	CHECK_INT(port_of("", &line), 0);
+}
+
+static void test_interval(void)
+{
+	CHECK_INT(proc_parse_interval("1s"), 1000);
+	CHECK_INT(proc_parse_interval("500ms"), 500);
+	CHECK_INT(proc_parse_interval("2"), 2000);
+	CHECK_INT(proc_parse_interval("0"), 0);
+	CHECK_INT(proc_parse_interval("1.5s"), 1500);
+	CHECK_INT(proc_parse_interval("-1s"), -1);
+	CHECK_INT(proc_parse_interval("1m"), -1);
+	CHECK_INT(proc_parse_interval("s"), -1);
+	CHECK_INT(proc_parse_interval("2h"), -1);
+	CHECK_INT(proc_parse_interval("7200s"), -1);
+	CHECK_INT(proc_parse_interval("nan"), -1);
+}
+
+int main(void)
+{
+	test_stat();
+	test_syscall();
+	test_net();
+	test_port();
+	test_interval();
+	return test_report();
+}
