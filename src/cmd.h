@@ -14,6 +14,7 @@ int cmd_phases(int argc, char **argv);
 int cmd_templates(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_proc(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 /* Parse "-j N" / "--jobs=N" style counts; dies on nonsense. */
 int parse_jobs(const char *s);

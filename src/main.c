@@ -88,6 +88,30 @@ static const struct cmd commands[] = {
 	  "  --proc-root DIR   read DIR instead of /proc (for testing)\n"
 	  "\n"
 	  "Exit status 1 means hung or exited; busy, idle and unknown exit 0.\n" },
+	{ "watch", cmd_watch, "[OPTIONS] LOG --ref GOOD [GOOD...]",
+	  "Follow LOG while a run writes it, against logs of good runs: print a\n"
+	  "line for each milestone it reaches (k of n, where the good run was at\n"
+	  "it, the next one and when the good run reached it), and on a terminal\n"
+	  "a status line on stderr.  Follows the log through truncation, rotation\n"
+	  "and renaming.  Ends when the run reaches the good run's final milestone\n"
+	  "(exit 0), or when it hangs: no line but heartbeats for longer than\n"
+	  "FACTOR times the good runs' longest gap at that point plus the\n"
+	  "minimum silence; or when it crashed and stayed quiet for the minimum\n"
+	  "silence; or at the timeout.  Then it prints the report `ddx diff`\n"
+	  "would, with the processes that hold the log, and exits 1.\n"
+	  "\n"
+	  "  --ref GOOD        a log of a good run (repeatable; more GOODs may\n"
+	  "                    follow LOG)\n"
+	  "  --factor F        times the good runs' longest gap (default 5)\n"
+	  "  --min-silence T   plus this much quiet (default 60s; 500ms, 2m)\n"
+	  "  --timeout T       give up after T (default never): exit 1, with a\n"
+	  "                    message saying it is not a hang\n"
+	  "  --interval T      look at the log every T (default 1s)\n"
+	  "  --sample T        CPU sample of the processes on a hang (default 1s)\n"
+	  "  --rules FILE      add or override milestone rules\n"
+	  "\n"
+	  "As a startup watchdog:\n"
+	  "  server ... >log 2>&1 & ddx watch log --ref good.log || kill $!\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -17,6 +17,8 @@
  *   -R N        after line N, rotate PATH: rename it to PATH.1, so the
  *               next line creates a new PATH (needs -o)
  *   -T N        after line N, truncate PATH to nothing (needs -o)
+ * A rotation or truncation happens after the pause before line N + 1,
+ * so a reader has that long to read line N first.
  *   -a SEC      end after SEC seconds whatever happens (default 120),
  *               so a test that fails to clean up leaves nothing behind
  * Writes each line with one write(2), so a reader never sees half of
@@ -123,16 +125,16 @@ int main(int argc, char **argv)
 		}
 		if (t >= 0)
 			prev = t;
-		put(out, line, (size_t)n);
-		if (k == rotate) {
+		if (k - 1 == rotate) {
 			char *to = malloc(strlen(out) + 3);
 			sprintf(to, "%s.1", out);
 			if (rename(out, to) < 0)
 				die("rename");
 			free(to);
 		}
-		if (k == trunc_at && truncate(out, 0) < 0)
+		if (k - 1 == trunc_at && truncate(out, 0) < 0)
 			die("truncate");
+		put(out, line, (size_t)n);
 	}
 	free(line);
 	fclose(in);

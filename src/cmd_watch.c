@@ -1,0 +1,655 @@
+/* cmd_watch.c — `ddx watch LOG --ref GOOD...`: follow a growing log
+ * against good runs, say where the run is, and call a hang when it has
+ * been quiet for longer than the good runs ever were at that point.
+ *
+ * Following.  The log is read by path, incrementally, into one buffer that
+ * holds everything read so far.  Each poll (--interval) stats the path
+ * and the open file: a file that got shorter was truncated (copytruncate)
+ * and is read again from its start; a path that names another inode was
+ * rotated or replaced, so the old file is read to its end and the new one
+ * from its start; a path that is gone leaves the open file to follow.  The
+ * buffer keeps what was read before, so the run's earlier milestones stay
+ * reached across all of these.
+ *
+ * Analysing.  When the buffer grew, the whole pipeline runs again over the
+ * good logs and the buffer, exactly as `ddx diff` does (log_load,
+ * diagnose): simple, and for a startup log of a few thousand lines a few
+ * milliseconds.  For a log that grows without end, an analysis waits at
+ * least nine times as long as the previous one took after it, so the
+ * analyses take at most a tenth of the time, however long the log gets.
+ *
+ * Deciding.  Progress is a new line that is not a heartbeat (diagnose
+ * tells them apart); the wall clock since the last progress is the
+ * silence.  A hang is a silence longer than --factor times the good runs'
+ * longest gap after the point the run reached, plus --min-silence.  A
+ * crash (a new error after which the run made no progress) ends the watch
+ * once it has been quiet for --min-silence.  Reaching the good run's final
+ * milestone ends it with success.
+ *
+ * Output.  One line on stdout per milestone reached and per rotation or
+ * truncation; on a terminal, also a status line on stderr, redrawn in
+ * place.  On a hang, crash or --timeout, the report `ddx diff` would print
+ * (with the processes that hold the log), and exit 1.  A timeout is a
+ * failure too, since a watchdog asks "did it come up in time", but the
+ * message says it is no hang. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "diagnose.h"
+#include "log.h"
+#include "proc.h"
+#include "report.h"
+#include "rules.h"
+
+/* An analysis waits this many times its predecessor's cost after it. */
+#define THROTTLE 9
+
+struct follow {
+	const char *path;
+	int fd;                /* the file being read; -1 before it exists */
+	dev_t dev;
+	ino_t ino;
+	off_t pos;             /* bytes of that file read */
+	struct buf text;       /* everything read, across rotations */
+	int gone;              /* said that the name is gone */
+	int waiting;           /* said that the file does not exist yet */
+};
+
+struct watch {
+	const char *path;
+	char **goods;
+	size_t ngood;
+	const struct ruleset *rs;
+	double factor, min_silence, timeout;
+	int interval_ms, jobs;
+	struct proc_opts po;
+	struct follow f;
+	int status;            /* stderr is a terminal: draw a status line */
+	int status_shown;
+	double start;          /* wall clock, seconds */
+	double last_read;      /* when the buffer last grew */
+	double last_progress;  /* when its last non-heartbeat line came */
+	int64_t progress_line; /* that line, as of the last analysis */
+	size_t analysed;       /* buffer length at the last analysis */
+	int64_t next_ms;       /* monotonic: no analysis before this */
+	int have;              /* the fields below hold an analysis */
+	struct tmpl_table tt;
+	struct log *logs;      /* goods, then the watched log */
+	struct diagnosis d;
+	char **said;           /* milestones announced, by name */
+	size_t nsaid, saidcap;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* "90", "90s", "1.5m", "2h", "500ms": seconds, or -1. */
+static double parse_seconds(const char *s)
+{
+	char *end;
+	double x = strtod(s, &end);
+	if (end == s || !(x >= 0) || isinf(x))
+		return -1;
+	if (strcmp(end, "ms") == 0)
+		return x / 1000;
+	if (*end == '\0' || strcmp(end, "s") == 0)
+		return x;
+	if (strcmp(end, "m") == 0)
+		return x * 60;
+	if (strcmp(end, "h") == 0)
+		return x * 3600;
+	return -1;
+}
+
+/* ---- output ---- */
+
+static void clear_status(struct watch *w)
+{
+	if (w->status_shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		w->status_shown = 0;
+	}
+}
+
+/* A progress line on stdout, the status line out of its way. */
+static void say(struct watch *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct watch *w, const char *fmt, ...)
+{
+	clear_status(w);
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
+
+/* Untrusted text (a learned milestone is a log line's template) in a
+ * progress line. */
+static void say_name(const char *s)
+{
+	putchar('"');
+	put_text(stdout, s, strlen(s) > 80 ? 80 : strlen(s));
+	putchar('"');
+}
+
+/* ---- following ---- */
+
+/* Read what the open file has past pos. */
+static int drain(struct follow *f)
+{
+	char chunk[1 << 16];
+	for (;;) {
+		ssize_t n = pread(f->fd, chunk, sizeof(chunk), f->pos);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error("cannot read '%s': %s", f->path, strerror(errno));
+		if (n == 0)
+			return 0;
+		if (buf_append(&f->text, chunk, (size_t)n) < 0)
+			return error("cannot read '%s': larger than %zu bytes", f->path,
+				     (size_t)INPUT_MAX_SIZE);
+		f->pos += n;
+	}
+}
+
+/* Before text from another file or from the start again: a line cut
+ * short stays a line of its own. */
+static void end_line(struct follow *f)
+{
+	if (f->text.len && f->text.p[f->text.len - 1] != '\n')
+		buf_putc(&f->text, '\n');
+}
+
+static int reopen(struct follow *f)
+{
+	struct stat st;
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;   /* gone again: the next poll sees to it */
+		return error("cannot open '%s': %s", f->path, strerror(errno));
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error("cannot follow '%s': not a regular file", f->path);
+	}
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = fd;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	f->pos = 0;
+	return 1;
+}
+
+/* One poll: notice truncation, rotation and removal, read what is new.
+ * Returns 0, or -1 after printing an error. */
+static int follow_poll(struct watch *w)
+{
+	struct follow *f = &w->f;
+	struct stat byname, byfd;
+	int named = stat(f->path, &byname) == 0;
+	if (!named && errno != ENOENT)
+		return error("cannot stat '%s': %s", f->path, strerror(errno));
+	if (f->fd < 0) {
+		if (!named) {
+			if (!f->waiting)
+				say(w, "waiting for '%s' to appear\n", f->path);
+			f->waiting = 1;
+			return 0;
+		}
+		if (reopen(f) < 0)
+			return -1;
+		if (f->fd < 0)
+			return 0;
+	}
+	if (fstat(f->fd, &byfd) < 0)
+		return error("cannot stat '%s': %s", f->path, strerror(errno));
+	if (byfd.st_size < f->pos) {
+		say(w, "'%s' was truncated: reading it again from its start\n", f->path);
+		end_line(f);
+		f->pos = 0;
+	}
+	if (drain(f) < 0)
+		return -1;
+	if (named && (byname.st_dev != f->dev || byname.st_ino != f->ino)) {
+		say(w, "'%s' is a new file (rotated or replaced): reading it from its start\n", f->path);
+		end_line(f);
+		if (reopen(f) < 0 || drain(f) < 0)
+			return -1;
+		f->gone = 0;
+	} else if (!named && !f->gone) {
+		say(w, "'%s' was removed or renamed: following the file still open\n", f->path);
+		f->gone = 1;
+	} else if (named) {
+		f->gone = 0;
+	}
+	return 0;
+}
+
+/* ---- analysing ---- */
+
+static void drop_analysis(struct watch *w)
+{
+	if (!w->have)
+		return;
+	diagnosis_free(&w->d);
+	for (size_t i = 0; i <= w->ngood; i++)
+		log_free(&w->logs[i]);
+	tmpl_free(&w->tt);
+	w->have = 0;
+}
+
+/* Run the pipeline over the good logs and what was read, as `ddx diff`
+ * does.  Returns 0, or -1 after printing an error. */
+static int analyse(struct watch *w)
+{
+	int64_t t0 = now_ms();
+	drop_analysis(w);
+	tmpl_init(&w->tt);
+	size_t n = 0;
+	for (; n < w->ngood; n++)
+		if (log_load(&w->logs[n], w->goods[n], (int)n, LOG_FULL, w->jobs, &w->tt) < 0)
+			goto fail;
+	struct input in;
+	char *copy = xmalloc(w->f.text.len + 1);
+	memcpy(copy, w->f.text.p ? w->f.text.p : "", w->f.text.len);
+	if (input_from_memory(&in, w->path, copy, w->f.text.len, (time_t)w->last_read) < 0)
+		goto fail;
+	log_load_input(&w->logs[n], &in, (int)n, LOG_FULL, w->jobs, &w->tt);
+	struct dx_options o = { .now_ms = TS_NONE };
+	diagnose(w->logs, w->ngood + 1, &w->tt, w->rs, &o, &w->d);
+	w->have = 1;
+	w->analysed = w->f.text.len;
+	int64_t t1 = now_ms();
+	w->next_ms = t1 + THROTTLE * (t1 - t0);
+	return 0;
+fail:
+	while (n-- > 0)
+		log_free(&w->logs[n]);
+	tmpl_free(&w->tt);
+	return -1;
+}
+
+/* The milestones that count: those rules name when there are any (the
+ * learned ones are then mostly incidental lines), else all. */
+static int counts(const struct diagnosis *d, const struct dx_milestone *m)
+{
+	for (size_t k = 0; k < d->nms; k++)
+		if (d->ms[k].name)
+			return m->name != NULL;
+	return 1;
+}
+
+struct where {
+	size_t n, k;                     /* k of n reached (the furthest) */
+	const struct dx_milestone *at;   /* the furthest reached, or NULL */
+	const struct dx_milestone *next; /* the next one after it, or NULL */
+};
+
+static void where_is(const struct diagnosis *d, struct where *wh)
+{
+	memset(wh, 0, sizeof(*wh));
+	for (size_t m = 0; m < d->nms; m++) {
+		if (!counts(d, &d->ms[m]))
+			continue;
+		wh->n++;
+		if (d->ms[m].bad_line >= 0) {
+			wh->k = wh->n;
+			wh->at = &d->ms[m];
+			wh->next = NULL;
+		} else if (!wh->next) {
+			wh->next = &d->ms[m];
+		}
+	}
+}
+
+static int said(const struct watch *w, const char *name)
+{
+	for (size_t i = 0; i < w->nsaid; i++)
+		if (strcmp(w->said[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* " at +41.2 s" when the offset is known. */
+static void say_offset(const char *what, double s)
+{
+	if (!isnan(s))
+		printf("%s+%.1f s", what, s);
+}
+
+/* One line per milestone reached since the last analysis, in the good
+ * run's order, with where the good run was at it and what comes next. */
+static void announce(struct watch *w)
+{
+	const struct diagnosis *d = &w->d;
+	size_t n = 0, k = 0;
+	for (size_t m = 0; m < d->nms; m++)
+		n += counts(d, &d->ms[m]);
+	for (size_t m = 0; m < d->nms; m++) {
+		const struct dx_milestone *ms = &d->ms[m];
+		if (!counts(d, ms))
+			continue;
+		k++;
+		const char *name = dx_milestone_name(d, ms);
+		if (ms->bad_line < 0 || said(w, name))
+			continue;
+		GROW(w->said, w->saidcap, w->nsaid + 1);
+		w->said[w->nsaid++] = xstrdup(name);
+		clear_status(w);
+		printf("[%zu/%zu] ", k, n);
+		say_name(name);
+		printf(" at line %lld", (long long)ms->bad_line + 1);
+		say_offset(", ", ms->bad_off_s);
+		printf(" (good run: line %lld, %.0f%%", (long long)ms->good_line + 1,
+		       100.0 * (double)(ms->good_line + 1) / (double)d->good_log->nlines);
+		say_offset(", ", ms->good_off_s);
+		printf(")");
+		for (size_t x = m + 1; x < d->nms; x++)
+			if (counts(d, &d->ms[x])) {
+				printf("; next ");
+				say_name(dx_milestone_name(d, &d->ms[x]));
+				say_offset(" at good ", d->ms[x].good_off_s);
+				break;
+			}
+		putchar('\n');
+	}
+	fflush(stdout);
+}
+
+/* The silence after which the run counts as hung, at the point it is. */
+static double limit_s(const struct watch *w)
+{
+	double gap = w->have && !isnan(w->d.good_gap_s) ? w->d.good_gap_s : 0;
+	return w->factor * gap + w->min_silence;
+}
+
+static void fmt_secs(char *out, size_t cap, double s)
+{
+	if (s < 60)
+		snprintf(out, cap, "%.*f s", s < 10 ? 1 : 0, s);
+	else if (s < 3600)
+		snprintf(out, cap, "%dm%02ds", (int)s / 60, (int)s % 60);
+	else
+		snprintf(out, cap, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
+}
+
+static void draw_status(struct watch *w, double silence)
+{
+	if (!w->status || !w->have)
+		return;
+	struct where wh;
+	where_is(&w->d, &wh);
+	struct buf b = { 0 };
+	char q[32], lim[32];
+	fmt_secs(q, sizeof(q), silence);
+	fmt_secs(lim, sizeof(lim), limit_s(w));
+	buf_printf(&b, "[%zu/%zu] %s, %.0f%% of the good run", wh.k, wh.n,
+		   wh.at ? dx_milestone_name(&w->d, wh.at) : "nothing yet", 100.0 * w->d.good_fraction);
+	if (wh.next) {
+		buf_printf(&b, "; next %s", dx_milestone_name(&w->d, wh.next));
+		if (!isnan(wh.next->good_off_s))
+			buf_printf(&b, " (good +%.0f s)", wh.next->good_off_s);
+	}
+	buf_printf(&b, "; quiet %s of %s", q, lim);
+	struct winsize ws;
+	size_t cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10 ? ws.ws_col : 80;
+	size_t len = b.len;
+	if (len > cols - 1) {
+		len = cols - 1;
+		while (len > 0 && ((unsigned char)b.p[len] & 0xc0) == 0x80)
+			len--;
+	}
+	fputs("\r\033[K", stderr);
+	put_text(stderr, b.p, len);
+	fflush(stderr);
+	w->status_shown = 1;
+	buf_free(&b);
+}
+
+/* The end: a sentence, then the report `ddx diff` would print. */
+static int finish_bad(struct watch *w, const char *why)
+{
+	clear_status(w);
+	struct where wh;
+	where_is(&w->d, &wh);
+	printf("%s%s", C_BOLD, w->path);
+	printf(" %s%s: %s", C_RED, why, C_RESET);
+	if (wh.at) {
+		printf("last milestone ");
+		say_name(dx_milestone_name(&w->d, wh.at));
+		printf(" (%zu of %zu, line %lld)", wh.k, wh.n, (long long)wh.at->bad_line + 1);
+	} else {
+		printf("no milestone reached (of %zu)", wh.n);
+	}
+	printf(", %zu lines.\n\n", w->logs[w->ngood].nlines);
+	/* The silence as the watch measured it, up to now, rather than
+	 * diagnose's guess from when the log was last read. */
+	w->d.silent_s = wall_now() - w->last_progress;
+	struct proc_report pr, *live = NULL;
+	fflush(stdout);
+	if (proc_inspect(w->path, &w->po, &pr) == 0)
+		live = &pr;
+	report_text(stdout, &w->d, w->logs, w->ngood + 1, live);
+	proc_report_free(live);
+	return EXIT_DIVERGED;
+}
+
+static int finish_good(struct watch *w)
+{
+	clear_status(w);
+	const struct dx_milestone *fin = dx_final_milestone(&w->d);
+	printf("%s%s%s%s reached the final milestone ", C_BOLD, C_GREEN, w->path, C_RESET);
+	say_name(dx_milestone_name(&w->d, fin));
+	printf(" at line %lld", (long long)fin->bad_line + 1);
+	say_offset(", ", fin->bad_off_s);
+	say_offset(" (good run: ", fin->good_off_s);
+	printf("%s", isnan(fin->good_off_s) ? "" : ")");
+	if (w->d.verdict == DX_DIFFERENT)
+		printf("; it differs from the good runs: %zu new findings, %zu changed values, %zu slow steps"
+		       " (ddx diff tells)", w->d.nnovel, w->d.nchanged, w->d.nslow);
+	printf(".\n");
+	return EXIT_SAME;
+}
+
+/* After an analysis: did the run make progress, is it up? */
+static void took_in(struct watch *w, int first, double mtime)
+{
+	const struct diagnosis *d = &w->d;
+	if (d->last_progress != w->progress_line) {
+		w->progress_line = d->last_progress;
+		w->last_progress = w->last_read;
+		/* Watching a log that was already quiet: heartbeats since
+		 * its last step do not make it fresher. */
+		if (first && d->last_ts_bad != TS_NONE && d->last_progress_ts != TS_NONE)
+			w->last_progress = mtime - (double)(d->last_ts_bad - d->last_progress_ts) / 1000.0;
+	}
+	announce(w);
+}
+
+static int watch_loop(struct watch *w)
+{
+	w->start = wall_now();
+	w->last_read = w->last_progress = w->start;
+	w->progress_line = DX_NONE;
+	if (follow_poll(w) < 0)
+		return EXIT_TROUBLE;
+	struct stat st;
+	double mtime = w->start;
+	if (w->f.fd >= 0 && fstat(w->f.fd, &st) == 0 && w->f.text.len)
+		mtime = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+	w->last_read = mtime;
+	if (analyse(w) < 0)
+		return EXIT_TROUBLE;
+	const struct dx_milestone *fin = dx_final_milestone(&w->d);
+	printf("watching %s against %s", w->path, w->goods[w->d.good]);
+	if (fin) {
+		struct where wh;
+		where_is(&w->d, &wh);
+		printf(": %zu milestones, the last ", wh.n);
+		say_name(dx_milestone_name(&w->d, fin));
+		say_offset(" at ", fin->good_off_s);
+		printf(" into it");
+	}
+	printf("\n");
+	took_in(w, 1, mtime);
+	for (;;) {
+		if (w->d.verdict == DX_SAME || w->d.verdict == DX_DIFFERENT)
+			return finish_good(w);
+		double now = wall_now(), silence = now - w->last_progress;
+		int timed_out = w->timeout > 0 && now - w->start >= w->timeout;
+		int crashed = w->d.verdict == DX_CRASHED && silence > w->min_silence;
+		int hung = silence > limit_s(w);
+		if ((timed_out || crashed || hung) && w->f.text.len != w->analysed) {
+			/* Lines not analysed yet may be the progress that clears
+			 * it. */
+			if (analyse(w) < 0)
+				return EXIT_TROUBLE;
+			took_in(w, 0, now);
+			continue;
+		}
+		if (crashed)
+			return finish_bad(w, "CRASHED");
+		if (hung) {
+			char q[32], gap[32], lim[32], why[160];
+			fmt_secs(q, sizeof(q), silence);
+			fmt_secs(lim, sizeof(lim), limit_s(w));
+			if (isnan(w->d.good_gap_s))
+				snprintf(why, sizeof(why), "HUNG, no progress for %s (limit %s)", q, lim);
+			else {
+				fmt_secs(gap, sizeof(gap), w->d.good_gap_s);
+				snprintf(why, sizeof(why), "HUNG, no progress for %s (limit %g x %s + %g s = %s)",
+					 q, w->factor, gap, w->min_silence, lim);
+			}
+			return finish_bad(w, why);
+		}
+		if (timed_out) {
+			char t[32], why[96];
+			fmt_secs(t, sizeof(t), w->timeout);
+			snprintf(why, sizeof(why), "TIMED OUT after %s before the final milestone (not a hang)", t);
+			return finish_bad(w, why);
+		}
+		draw_status(w, silence);
+		struct timespec ts = { w->interval_ms / 1000, (long)(w->interval_ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+		size_t before = w->f.text.len;
+		if (follow_poll(w) < 0)
+			return EXIT_TROUBLE;
+		if (w->f.text.len != before)
+			w->last_read = wall_now();
+		if (w->f.text.len != w->analysed && now_ms() >= w->next_ms) {
+			if (analyse(w) < 0)
+				return EXIT_TROUBLE;
+			took_in(w, 0, w->last_read);
+		}
+	}
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "ref", required_argument, NULL, 'g' },
+		{ "factor", required_argument, NULL, 'f' },
+		{ "min-silence", required_argument, NULL, 'm' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "sample", required_argument, NULL, 's' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct watch w = { .factor = 5, .min_silence = 60, .interval_ms = 1000,
+			   .jobs = default_jobs(), .po = { .sample_ms = 1000, .gpu = 1 },
+			   .f = { .fd = -1, .text = { .max = INPUT_MAX_SIZE } } };
+	char **refs = xcalloc((size_t)argc + 1, sizeof(*refs));
+	char **rulefiles = xcalloc((size_t)argc + 1, sizeof(*rulefiles));
+	size_t nrefs = 0, nrules = 0;
+	double x;
+	int c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g': refs[nrefs++] = optarg; break;
+		case 'r': rulefiles[nrules++] = optarg; break;
+		case 'f':
+			if ((w.factor = parse_seconds(optarg)) < 0)
+				die("invalid --factor '%s' (expected a number such as 5 or 2.5)", optarg);
+			break;
+		case 'm':
+			if ((w.min_silence = parse_seconds(optarg)) < 0)
+				die("invalid --min-silence '%s' (expected e.g. 60s, 2m or 500ms)", optarg);
+			break;
+		case 't':
+			if ((w.timeout = parse_seconds(optarg)) <= 0)
+				die("invalid --timeout '%s' (expected e.g. 30m, 1h or 90s)", optarg);
+			break;
+		case 'i':
+			if ((x = parse_seconds(optarg)) <= 0 || x > 3600)
+				die("invalid --interval '%s' (expected e.g. 1s or 200ms)", optarg);
+			w.interval_ms = x * 1000 < 1 ? 1 : (int)(x * 1000);
+			break;
+		case 's':
+			if ((w.po.sample_ms = proc_parse_interval(optarg)) < 0)
+				die("invalid --sample '%s' (expected e.g. 1s or 500ms)", optarg);
+			break;
+		default:
+			free(refs);
+			free(rulefiles);
+			return EXIT_TROUBLE;
+		}
+	}
+	/* `--ref A B C`: the arguments after LOG are more good logs. */
+	for (int i = optind + 1; i < argc; i++)
+		refs[nrefs++] = argv[i];
+	if (optind >= argc || nrefs == 0) {
+		free(refs);
+		free(rulefiles);
+		print_command_help(find_command("watch"));
+		return EXIT_TROUBLE;
+	}
+	if (nrefs > 63)
+		die("too many good logs (%zu): at most 63", nrefs);
+	w.path = w.f.path = argv[optind];
+	if (strcmp(w.path, "-") == 0)
+		die("cannot follow standard input: give the log's path");
+	struct ruleset rs = { 0 };
+	int rc = rules_init(&rs, rulefiles, nrules);
+	free(rulefiles);
+	if (rc == 0) {
+		w.rs = &rs;
+		w.goods = refs;
+		w.ngood = nrefs;
+		w.logs = xcalloc(nrefs + 1, sizeof(*w.logs));
+		w.status = isatty(STDERR_FILENO);
+		rc = watch_loop(&w);
+		clear_status(&w);
+	} else {
+		rc = EXIT_TROUBLE;
+	}
+	drop_analysis(&w);
+	free(w.logs);
+	for (size_t i = 0; i < w.nsaid; i++)
+		free(w.said[i]);
+	free(w.said);
+	if (w.f.fd >= 0)
+		close(w.f.fd);
+	buf_free(&w.f.text);
+	rules_free(&rs);
+	free(refs);
+	return rc;
+}
