@@ -2,7 +2,7 @@
 # `make bench` runs the benchmarks.  `make SAN=1` builds into build-san/ with
 # AddressSanitizer and UndefinedBehaviorSanitizer.
 
-PKGS    := zlib libzstd
+PKGS    := zlib libzstd sqlite3
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= -g
