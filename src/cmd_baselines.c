@@ -43,11 +43,15 @@ static int list(struct store *st)
 		arena_free(&a);
 		return EXIT_TROUBLE;
 	}
+	int width = 4;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(bs[i].name) > (size_t)width)
+			width = strlen(bs[i].name) > 60 ? 60 : (int)strlen(bs[i].name);
 	if (n == 0)
 		printf("no baselines yet (see 'ddx help learn')\n");
 	else
-		printf("%-24s %4s %9s %9s %9s  %-7s %s\n", "NAME", "RUNS", "LINES", "SIZE", "STORED",
-		       "ENGINE", "UPDATED (UTC)");
+		printf("%-*s %4s %9s %9s %9s  %-7s %s\n", width, "NAME", "RUNS", "LINES", "SIZE",
+		       "STORED", "ENGINE", "UPDATED (UTC)");
 	for (size_t i = 0; i < n; i++) {
 		char sz[16], stored[16], date[32];
 		human_size(bs[i].size, sz);
@@ -55,7 +59,7 @@ static int list(struct store *st)
 		date_str(bs[i].updated, date, sizeof(date));
 		put_text(stdout, bs[i].name, strlen(bs[i].name));
 		printf("%*s %4zu %9llu %9s %9s  %-7s %s\n",
-		       strlen(bs[i].name) < 24 ? (int)(24 - strlen(bs[i].name)) : 0, "",
+		       strlen(bs[i].name) < (size_t)width ? width - (int)strlen(bs[i].name) : 0, "",
 		       bs[i].nruns, (unsigned long long)bs[i].lines, sz, stored, bs[i].engine, date);
 	}
 	free(bs);

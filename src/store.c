@@ -107,6 +107,8 @@ static int db_error(struct store *st, const char *what)
 	int code = sqlite3_errcode(st->db);
 	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
 		return error("'%s': %s: the store is locked by another process", st->path, what);
+	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+		return error("'%s': not a ddx store (corrupt: %s)", st->path, sqlite3_errmsg(st->db));
 	return error("'%s': %s: %s", st->path, what, sqlite3_errmsg(st->db));
 }
 
@@ -270,6 +272,20 @@ static int check_header(const char *path)
 		return error("'%s': not a ddx store (not an SQLite database)", path);
 	uint32_t app = be32(h + 68), cookie = be32(h + 40), version = be32(h + 60);
 	if (app == APP_ID) {
+		/* The page count is valid when the header says so (SQLite
+		 * 3.7.0+), and is what the file holds unless a WAL holds more. */
+		uint64_t psize = (uint64_t)h[16] << 8 | h[17];
+		uint64_t pages = be32(h + 92) == be32(h + 24) ? be32(h + 28) : 0;
+		struct buf wal = { 0 };
+		buf_printf(&wal, "%s-wal", path);
+		struct stat ws;
+		int has_wal = stat(wal.p, &ws) == 0 && ws.st_size > 0;
+		buf_free(&wal);
+		if (psize == 1)
+			psize = 65536;
+		if (!has_wal && (uint64_t)sb.st_size < pages * psize)
+			return error("'%s': not a ddx store (truncated: %llu of %llu bytes)", path,
+				     (unsigned long long)sb.st_size, (unsigned long long)(pages * psize));
 		if (version > STORE_VERSION)
 			return error("'%s': not a ddx store this ddx can read (schema version %u; "
 				     "this ddx knows up to %d: upgrade ddx)", path, version, STORE_VERSION);
@@ -329,6 +345,19 @@ fail:
 	return -1;
 }
 
+/* Read the schema, the first thing SQLite needs from the file: damage
+ * there makes the file unusable as a store, and is said so.  Damage
+ * further in shows up in the query that meets it. */
+static int check_schema(struct store *st)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master", -1, &s, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : db_error(st, "cannot open the store");
+}
+
 struct store *store_open(const char *path, int mode, int *missing)
 {
 	struct stat sb;
@@ -364,10 +393,12 @@ struct store *store_open(const char *path, int mode, int *missing)
 	}
 	sqlite3_busy_timeout(st->db, BUSY_MS);
 	sqlite3_extended_result_codes(st->db, 0);
-	/* WAL: readers never block the writer.  synchronous=FULL: a committed
-	 * learn survives a power cut too, not only a killed process. */
-	if (exec(st, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; "
-		     "PRAGMA foreign_keys = ON") < 0) {
+	/* WAL: readers never block the writer (a reader leaves the journal
+	 * mode alone: an exported store stays one file).  synchronous=FULL:
+	 * a committed learn survives a power cut too, not only a kill. */
+	if (exec(st, mode == STORE_WRITE ? "PRAGMA journal_mode = WAL" : "SELECT 1") < 0 ||
+	    exec(st, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON") < 0 ||
+	    check_schema(st) < 0) {
 		store_close(st);
 		return NULL;
 	}
@@ -950,7 +981,8 @@ out:
 	return r;
 }
 
-/* One text value of a query on the attached import, or NULL. */
+/* Whether the attached import is a ddx store this ddx reads, undamaged;
+ * sets *version to its schema version. */
 static int import_check(struct store *st, const char *file, int64_t *version)
 {
 	int64_t app = query_int(st, "PRAGMA imp.application_id");
