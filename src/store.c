@@ -384,8 +384,9 @@ struct store *store_open(const char *path, int mode, int *missing)
 	}
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-		    (mode == STORE_WRITE ? SQLITE_OPEN_CREATE : 0);
+	/* CREATE even for a reader, whose file exists by now: export
+	 * attaches a new file, which takes the main connection's flags. */
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
 		error("cannot open '%s': %s", path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
 		store_close(st);
@@ -912,7 +913,9 @@ static int exec_id(struct store *st, const char *sql, int64_t id)
 	return step_done(st, s);
 }
 
-static int attach(struct store *st, const char *file, const char *as)
+/* Attach file as schema `as`; errors name shown, the file the user
+ * named. */
+static int attach(struct store *st, const char *file, const char *as, const char *shown)
 {
 	char sql[64];
 	snprintf(sql, sizeof(sql), "ATTACH DATABASE ? AS %s", as);
@@ -922,8 +925,9 @@ static int attach(struct store *st, const char *file, const char *as)
 	bind_str(s, 1, file);
 	int rc = sqlite3_step(s);
 	sqlite3_finalize(s);
+	/* errstr, not errmsg: the message names the file we chose. */
 	if (rc != SQLITE_DONE)
-		return error("cannot open '%s': %s", file, sqlite3_errmsg(st->db));
+		return error("cannot open '%s': %s", shown, sqlite3_errstr(sqlite3_errcode(st->db)));
 	return 0;
 }
 
@@ -938,7 +942,7 @@ int store_export(struct store *st, const char *name, const char *file)
 	struct buf tmp = { 0 };
 	buf_printf(&tmp, "%s.tmp%ld", file, (long)getpid());
 	unlink(tmp.p);
-	if (attach(st, tmp.p, "exp") < 0) {
+	if (attach(st, tmp.p, "exp", file) < 0) {
 		buf_free(&tmp);
 		return -1;
 	}
@@ -1062,7 +1066,7 @@ int store_import(struct store *st, const char *file, size_t *nb, size_t *nr)
 	int h = check_header(file);
 	if (h <= 0)
 		return h < 0 ? -1 : error("'%s': not a ddx store (empty)", file);
-	if (attach(st, file, "imp") < 0)
+	if (attach(st, file, "imp", file) < 0)
 		return -1;
 	int64_t version;
 	int r = -1;
