@@ -286,7 +286,9 @@ static void test_round_trip(void)
 	store_close(st2);
 	stat(exp, &after);
 	CHECK(before.st_mtime == after.st_mtime && before.st_size == after.st_size);
-	CHECK(!exists(tmp_path("sg.ddx-wal")));
+	char *wal = tmp_path("sg.ddx-wal");
+	CHECK(!exists(wal));
+	free(wal);
 
 	CHECK_INT(store_remove(st, "sg"), 1);
 	CHECK_INT(store_remove(st, "sg"), 0);
