@@ -206,6 +206,29 @@ static int run_file(struct store *st, const struct run *r)
 	return fd;
 }
 
+/* bad read from a pipe cannot be read twice: keep what was read as a run
+ * of its own, to hand on as a file. */
+static int keep_input(const struct input *in)
+{
+	int fd = memfd_create("ddx-bad", MFD_CLOEXEC);
+	if (fd < 0)
+		return error("cannot keep '%s': %s", in->path, strerror(errno));
+	struct timespec ts[2] = { { .tv_sec = in->mtime }, { .tv_sec = in->mtime } };
+	for (size_t off = 0; off < in->size;) {
+		ssize_t w = write(fd, in->data + off, in->size - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			error("cannot keep '%s': %s", in->path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		off += (size_t)w;
+	}
+	futimens(fd, ts);
+	return fd;
+}
+
 /* A baseline as a candidate for a bad log. */
 struct cand {
 	struct baseline b;
@@ -574,8 +597,19 @@ int cmd_check(int argc, char **argv)
 		paths[i] = p.p;
 		labels[i] = l.p;
 	}
-	paths[npaths - 1] = xstrdup(badpath);
 	labels[npaths - 1] = xstrdup(badpath);
+	struct stat sb;
+	int again = strcmp(badpath, "-") == 0 ? fstat(STDIN_FILENO, &sb) == 0 : stat(badpath, &sb) == 0;
+	if (!again || !S_ISREG(sb.st_mode)) {
+		int fd = keep_input(&bad.in);
+		if (fd < 0)
+			goto out;
+		struct buf p = { 0 };
+		buf_printf(&p, "/proc/self/fd/%d", fd);
+		paths[npaths - 1] = p.p;
+	} else {
+		paths[npaths - 1] = xstrdup(badpath);
+	}
 	log_free(&bad);
 	rc = overlap_report(paths, labels, npaths, jobs);
 out:

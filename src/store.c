@@ -708,13 +708,15 @@ static int has_content(struct store *st, int64_t baseline, uint64_t hash, uint64
 static int64_t baseline_id(struct store *st, const char *name, int64_t now)
 {
 	sqlite3_stmt *s = prepare(st, "INSERT INTO baseline (name, created, updated) VALUES (?, ?, ?)"
-				      " ON CONFLICT (name) DO UPDATE SET updated = excluded.updated"
-				      " RETURNING id");
+				      " ON CONFLICT (name) DO NOTHING");
 	if (!s)
 		return -1;
 	bind_str(s, 1, name);
 	sqlite3_bind_int64(s, 2, now);
 	sqlite3_bind_int64(s, 3, now);
+	if (step_done(st, s) < 0 || !(s = prepare(st, "SELECT id FROM baseline WHERE name = ?")))
+		return -1;
+	bind_str(s, 1, name);
 	int64_t id = -1;
 	if (sqlite3_step(s) == SQLITE_ROW)
 		id = sqlite3_column_int64(s, 0);
@@ -722,6 +724,17 @@ static int64_t baseline_id(struct store *st, const char *name, int64_t now)
 		db_error(st, "cannot create the baseline");
 	sqlite3_finalize(s);
 	return id;
+}
+
+/* Record that baseline id changed now. */
+static int touch(struct store *st, int64_t id, int64_t now)
+{
+	sqlite3_stmt *s = prepare(st, "UPDATE baseline SET updated = ? WHERE id = ?");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, now);
+	sqlite3_bind_int64(s, 2, id);
+	return step_done(st, s);
 }
 
 static int insert_chunks(struct store *st, int64_t run, const struct chunk *c, size_t n)
@@ -814,7 +827,7 @@ int store_learn(struct store *st, const char *name, struct run *runs, size_t n, 
 	*added = 0;
 	if (exec(st, "BEGIN IMMEDIATE") < 0)
 		return -1;
-	int64_t b = baseline_id(st, name, now_s());
+	int64_t now = now_s(), b = baseline_id(st, name, now);
 	if (b < 0)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
@@ -829,11 +842,12 @@ int store_learn(struct store *st, const char *name, struct run *runs, size_t n, 
 			goto fail;
 		if (dup)
 			continue;
+		runs[i].added = now;
 		if (insert_run(st, b, &runs[i]) < 0)
 			goto fail;
 		++*added;
 	}
-	if (exec(st, "COMMIT") < 0)
+	if ((*added && touch(st, b, now) < 0) || exec(st, "COMMIT") < 0)
 		goto fail;
 	return 0;
 fail:
@@ -1088,8 +1102,11 @@ int store_import(struct store *st, const char *file, size_t *nb, size_t *nr)
 				break;
 			++*nb;
 		}
+		size_t before = *nr;
 		if (sqlite3_column_type(s, 2) != SQLITE_NULL &&
 		    import_run(st, sqlite3_column_int64(s, 2), into, version, nr) < 0)
+			break;
+		if (*nr > before && touch(st, into, now) < 0)
 			break;
 	}
 	sqlite3_finalize(s);

@@ -64,7 +64,7 @@ struct run {
 	uint64_t lines;
 	int64_t first_ts, last_ts;  /* ms, or TS_NONE */
 	int64_t mtime;       /* the file's modification time, s */
-	int64_t added;       /* when it was learned, s */
+	int64_t added;       /* when it was learned, s (store_learn sets it) */
 	const char *format;  /* header format name, "sglang" */
 	const char *engine;  /* "sglang", "vllm" or "other" */
 	const char *pipeline;  /* fingerprint of the ddx that made tmpl */
