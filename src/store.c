@@ -245,6 +245,17 @@ static uint32_t be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* Whether path has a write-ahead log with something in it. */
+static int has_wal(const char *path)
+{
+	struct buf wal = { 0 };
+	buf_printf(&wal, "%s-wal", path);
+	struct stat ws;
+	int r = stat(wal.p, &ws) == 0 && ws.st_size > 0;
+	buf_free(&wal);
+	return r;
+}
+
 /* Decide from the file's first 100 bytes (the SQLite header) whether path
  * may be opened as a store, before SQLite touches it: a foreign file must
  * not gain a journal or WAL, or be "recovered".  Returns 1 for a ddx
@@ -276,14 +287,9 @@ static int check_header(const char *path)
 		 * 3.7.0+), and is what the file holds unless a WAL holds more. */
 		uint64_t psize = (uint64_t)h[16] << 8 | h[17];
 		uint64_t pages = be32(h + 92) == be32(h + 24) ? be32(h + 28) : 0;
-		struct buf wal = { 0 };
-		buf_printf(&wal, "%s-wal", path);
-		struct stat ws;
-		int has_wal = stat(wal.p, &ws) == 0 && ws.st_size > 0;
-		buf_free(&wal);
 		if (psize == 1)
 			psize = 65536;
-		if (!has_wal && (uint64_t)sb.st_size < pages * psize)
+		if ((uint64_t)sb.st_size < pages * psize && !has_wal(path))
 			return error("'%s': not a ddx store (truncated: %llu of %llu bytes)", path,
 				     (unsigned long long)sb.st_size, (unsigned long long)(pages * psize));
 		if (version > STORE_VERSION)
@@ -377,7 +383,9 @@ struct store *store_open(const char *path, int mode, int *missing)
 		int r = check_header(path);
 		if (r < 0)
 			return NULL;
-		if (r == 0 && mode == STORE_READ) {
+		/* An empty header with a WAL: a store whose first learn was
+		 * killed before SQLite copied the WAL back; opening recovers it. */
+		if (r == 0 && mode == STORE_READ && !has_wal(path)) {
 			*missing = 1;
 			return NULL;
 		}
