@@ -214,7 +214,7 @@ int cmd_baselines(int argc, char **argv)
 		printf("no baselines yet (see 'ddx help learn')\n");
 		rc = EXIT_SAME;
 	} else if (missing) {
-		error("no baselines yet: '%s' does not exist (see 'ddx help learn')", path);
+		error("no baselines yet in '%s' (see 'ddx help learn')", path);
 	} else if (!st) {
 		/* store_open said why */
 	} else if (s == 0) {

@@ -104,7 +104,7 @@ static struct store *open_store(const char *opt, int mode)
 	int missing;
 	struct store *st = store_open(path, mode, &missing);
 	if (missing)
-		error("no baselines yet: '%s' does not exist (see 'ddx help learn')", path);
+		error("no baselines yet in '%s' (see 'ddx help learn')", path);
 	free(path);
 	return st;
 }
