@@ -69,11 +69,11 @@ static void templates_of(struct run *r, const struct tmpl_table *tt)
 						.first_line = tt->t[i].first_line };
 }
 
-/* What learn keeps of a loaded log, besides its content. */
+/* What learn keeps of a loaded log, besides its content; strings in a. */
 static void describe(struct run *r, const struct log *lg, const struct tmpl_table *tt,
 		     struct arena *a)
 {
-	r->name = lg->in.path;
+	r->name = arena_strndup(a, lg->in.path, strlen(lg->in.path));
 	r->lines = lg->nlines;
 	r->first_ts = r->last_ts = TS_NONE;
 	for (size_t i = 0; i < lg->nlines && r->first_ts == TS_NONE; i++)
@@ -146,7 +146,6 @@ int cmd_learn(int argc, char **argv)
 			break;
 		}
 		describe(&runs[i], &lg, &tts[i], &a);
-		runs[i].name = arena_strndup(&a, lg.in.path, strlen(lg.in.path));
 		store_compress(&runs[i], lg.in.data, lg.in.size);
 		log_free(&lg);
 	}

@@ -405,7 +405,7 @@ struct store *store_open(const char *path, int mode, int *missing)
 	/* WAL: readers never block the writer (a reader leaves the journal
 	 * mode alone: an exported store stays one file).  synchronous=FULL:
 	 * a committed learn survives a power cut too, not only a kill. */
-	if (exec(st, mode == STORE_WRITE ? "PRAGMA journal_mode = WAL" : "SELECT 1") < 0 ||
+	if ((mode == STORE_WRITE && exec(st, "PRAGMA journal_mode = WAL") < 0) ||
 	    exec(st, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON") < 0 ||
 	    check_schema(st) < 0) {
 		store_close(st);
