@@ -252,7 +252,8 @@ static void add_ids(struct cand *c, struct tmpl_table *all, const struct run_tmp
 
 /* Intern the templates of c's runs into all: the stored ones, or, for a
  * run stored by a ddx whose pipeline differs, ones made afresh from its
- * content. */
+ * content, which replace the stored ones (so that this happens once; a
+ * failure to store them only costs time and is not fatal). */
 static int cand_templates(struct store *st, struct cand *c, struct tmpl_table *all, int jobs)
 {
 	for (size_t i = 0; i < c->nruns; i++) {
@@ -274,6 +275,9 @@ static int cand_templates(struct store *st, struct cand *c, struct tmpl_table *a
 		close(fd);
 		if (ok) {
 			templates_of(&fresh, &tt);
+			fresh.id = r->id;
+			fresh.pipeline = pipeline_id();
+			store_refresh(st, &fresh);
 			add_ids(c, all, fresh.tmpl, fresh.ntmpl);
 			free(fresh.tmpl);
 			log_free(&lg);

@@ -168,6 +168,17 @@ static int64_t query_int(struct store *st, const char *sql)
 	return v;
 }
 
+/* Run sql with one integer parameter bound to every '?'. */
+static int exec_id(struct store *st, const char *sql, int64_t id)
+{
+	sqlite3_stmt *s = prepare(st, sql);
+	if (!s)
+		return -1;
+	for (int i = 1; i <= sqlite3_bind_parameter_count(s); i++)
+		sqlite3_bind_int64(s, i, id);
+	return step_done(st, s);
+}
+
 static void bind_text(sqlite3_stmt *s, int i, const char *p, size_t n)
 {
 	sqlite3_bind_text64(s, i, p, n, SQLITE_TRANSIENT, SQLITE_UTF8);
@@ -784,6 +795,29 @@ static int insert_config(struct store *st, int64_t run, const struct kv *cfg, si
 	return 0;
 }
 
+static int insert_templates(struct store *st, const struct run *r)
+{
+	sqlite3_stmt *s = prepare(st, "INSERT INTO template (run, level, text, count, first_line)"
+				      " VALUES (?, ?, ?, ?, ?)");
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < r->ntmpl; i++) {
+		const struct run_tmpl *t = &r->tmpl[i];
+		sqlite3_bind_int64(s, 1, r->id);
+		sqlite3_bind_int(s, 2, t->level);
+		bind_text(s, 3, t->text, t->len);
+		sqlite3_bind_int64(s, 4, (sqlite3_int64)t->count);
+		sqlite3_bind_int64(s, 5, (sqlite3_int64)t->first_line);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			sqlite3_finalize(s);
+			return db_error(st, "cannot store the templates");
+		}
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
 static int insert_run(struct store *st, int64_t baseline, struct run *r)
 {
 	char hex[17];
@@ -808,25 +842,8 @@ static int insert_run(struct store *st, int64_t baseline, struct run *r)
 	if (step_done(st, s) < 0)
 		return -1;
 	r->id = sqlite3_last_insert_rowid(st->db);
-	if (insert_chunks(st, r->id, r->chunks, r->nchunks) < 0)
+	if (insert_chunks(st, r->id, r->chunks, r->nchunks) < 0 || insert_templates(st, r) < 0)
 		return -1;
-	s = prepare(st, "INSERT INTO template (run, level, text, count, first_line) VALUES (?, ?, ?, ?, ?)");
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < r->ntmpl; i++) {
-		const struct run_tmpl *t = &r->tmpl[i];
-		sqlite3_bind_int64(s, 1, r->id);
-		sqlite3_bind_int(s, 2, t->level);
-		bind_text(s, 3, t->text, t->len);
-		sqlite3_bind_int64(s, 4, (sqlite3_int64)t->count);
-		sqlite3_bind_int64(s, 5, (sqlite3_int64)t->first_line);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			sqlite3_finalize(s);
-			return db_error(st, "cannot store the templates");
-		}
-		sqlite3_reset(s);
-	}
-	sqlite3_finalize(s);
 	return insert_config(st, r->id, r->cfg, r->ncfg);
 }
 
@@ -863,6 +880,28 @@ fail:
 	for (size_t i = 0; i < n; i++)
 		runs[i].id = 0;
 	*added = 0;
+	return -1;
+}
+
+int store_refresh(struct store *st, const struct run *r)
+{
+	/* A store shipped read-only (an export beside a deployment) keeps
+	 * its templates: check then remakes them each time. */
+	if (sqlite3_db_readonly(st->db, "main") == 1)
+		return 0;
+	if (exec(st, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	sqlite3_stmt *s = prepare(st, "UPDATE run SET pipeline = ? WHERE id = ?");
+	if (!s)
+		goto fail;
+	bind_str(s, 1, r->pipeline);
+	sqlite3_bind_int64(s, 2, r->id);
+	if (step_done(st, s) < 0 || exec_id(st, "DELETE FROM template WHERE run = ?", r->id) < 0 ||
+	    insert_templates(st, r) < 0 || exec(st, "COMMIT") < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
 }
 
@@ -924,16 +963,6 @@ fail:
 	return -1;
 }
 
-/* Run sql with one integer parameter bound to every '?'. */
-static int exec_id(struct store *st, const char *sql, int64_t id)
-{
-	sqlite3_stmt *s = prepare(st, sql);
-	if (!s)
-		return -1;
-	for (int i = 1; i <= sqlite3_bind_parameter_count(s); i++)
-		sqlite3_bind_int64(s, i, id);
-	return step_done(st, s);
-}
 
 /* Attach file as schema `as`; errors name shown, the file the user
  * named. */

@@ -125,6 +125,10 @@ void store_run_release(struct run *r);
 int store_learn(struct store *st, const char *name, struct run *runs, size_t n,
 		size_t *added);
 
+/* Replace the stored templates of run r->id by r's, made by the pipeline
+ * r->pipeline, in one transaction.  Does nothing on a read-only store. */
+int store_refresh(struct store *st, const struct run *r);
+
 /* Write the content of run id to fd, decompressed: the bytes learned. */
 int store_run_write(struct store *st, int64_t id, int fd);
 
