@@ -889,8 +889,14 @@ int store_refresh(struct store *st, const struct run *r)
 	 * its templates: check then remakes them each time. */
 	if (sqlite3_db_readonly(st->db, "main") == 1)
 		return 0;
-	if (exec(st, "BEGIN IMMEDIATE") < 0)
-		return -1;
+	/* Nor does a check wait long behind a learn for it: it is a cache. */
+	sqlite3_busy_timeout(st->db, 1000);
+	int rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	sqlite3_busy_timeout(st->db, BUSY_MS);
+	if (rc == SQLITE_BUSY)
+		return 0;
+	if (rc != SQLITE_OK)
+		return db_error(st, "store error");
 	sqlite3_stmt *s = prepare(st, "UPDATE run SET pipeline = ? WHERE id = ?");
 	if (!s)
 		goto fail;

@@ -126,7 +126,8 @@ int store_learn(struct store *st, const char *name, struct run *runs, size_t n,
 		size_t *added);
 
 /* Replace the stored templates of run r->id by r's, made by the pipeline
- * r->pipeline, in one transaction.  Does nothing on a read-only store. */
+ * r->pipeline, in one transaction.  Does nothing on a read-only store,
+ * or when another process has held the store for a second. */
 int store_refresh(struct store *st, const struct run *r);
 
 /* Write the content of run id to fd, decompressed: the bytes learned. */
