@@ -390,8 +390,10 @@ static void quote(const char *s, size_t n)
 }
 
 /* The comparison of bad (the last of paths) with the good runs before it,
- * each shown under its label.  This is what `ddx diff` will do; until it
- * is here, a summary of which templates the two sides share. */
+ * each shown under its label: the report of `ddx diff`, which check is to
+ * call here as diff_run(paths, labels, nlogs, &args) once diff can take
+ * its logs from the caller.  Until then, which templates the two sides
+ * share. */
 static int overlap_report(char **paths, char **labels, size_t nlogs, int jobs)
 {
 	struct tmpl_table tt;
