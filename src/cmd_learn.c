@@ -228,6 +228,9 @@ static int keep_input(const struct input *in)
 	return fd;
 }
 
+/* Good runs a comparison takes at most (ddx diff's limit). */
+#define MAX_GOOD 63
+
 /* A baseline as a candidate for a bad log. */
 struct cand {
 	struct baseline b;
@@ -588,17 +591,22 @@ int cmd_check(int argc, char **argv)
 		putchar('\n');
 	}
 	/* The good runs as files, then bad: what `ddx diff` takes. */
-	npaths = pick->nruns + 1;
+	/* The comparison takes at most MAX_GOOD good runs: the latest. */
+	size_t first = pick->nruns > MAX_GOOD ? pick->nruns - MAX_GOOD : 0;
+	if (first)
+		printf("  (compared with its %d latest runs of %zu)\n", MAX_GOOD, pick->nruns);
+	npaths = pick->nruns - first + 1;
 	paths = xcalloc(npaths, sizeof(*paths));
 	labels = xcalloc(npaths, sizeof(*labels));
-	for (size_t i = 0; i < pick->nruns; i++) {
-		int fd = run_file(st, &pick->runs[i]);
+	for (size_t i = 0; i + 1 < npaths; i++) {
+		const struct run *r = &pick->runs[first + i];
+		int fd = run_file(st, r);
 		if (fd < 0)
 			goto out;
 		struct buf p = { 0 }, l = { 0 };
 		buf_printf(&p, "/proc/self/fd/%d", fd);
-		const char *base = strrchr(pick->runs[i].name, '/');
-		buf_printf(&l, "%s:%s", pick->b.name, base ? base + 1 : pick->runs[i].name);
+		const char *base = strrchr(r->name, '/');
+		buf_printf(&l, "%s:%s", pick->b.name, base ? base + 1 : r->name);
 		paths[i] = p.p;
 		labels[i] = l.p;
 	}
