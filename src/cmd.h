@@ -2,6 +2,8 @@
 #ifndef DDX_CMD_H
 #define DDX_CMD_H
 
+#include <stdint.h>
+
 struct cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -14,6 +16,9 @@ int cmd_phases(int argc, char **argv);
 int cmd_templates(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_proc(int argc, char **argv);
+int cmd_learn(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_baselines(int argc, char **argv);
 
 /* Parse "-j N" / "--jobs=N" style counts; dies on nonsense. */
 int parse_jobs(const char *s);
@@ -22,5 +27,7 @@ int default_jobs(void);
 /* Print `ddx help NAME` to stdout. */
 void print_command_help(const struct cmd *c);
 const struct cmd *find_command(const char *name);
+/* n bytes as "1.2 MB" into buf (16 bytes). */
+void human_size(uint64_t n, char *buf);
 
 #endif

@@ -81,6 +81,38 @@ static const struct cmd commands[] = {
 	  "  --proc-root DIR   read DIR instead of /proc (for testing)\n"
 	  "\n"
 	  "Exit status 1 means hung or exited; busy, idle and unknown exit 0.\n" },
+	{ "learn", cmd_learn, "[--store PATH] [-j N] NAME GOOD...",
+	  "Keep the good logs as the baseline NAME in the store: their content,\n"
+	  "compressed, and what was learned from them (templates with counts,\n"
+	  "lines, first and last timestamps, header format, engine, the\n"
+	  "configuration they print).  Learning more runs under an existing NAME\n"
+	  "adds them; a run whose content is already there is not added twice.\n"
+	  "\n"
+	  "  --store PATH the store (default: $DDX_STORE, else\n"
+	  "               $XDG_DATA_HOME/ddx/baselines.db, else\n"
+	  "               ~/.local/share/ddx/baselines.db)\n"
+	  "  -j, --jobs N use N threads (default: the CPUs, at most 8)\n" },
+	{ "check", cmd_check, "[--store PATH] [--baseline NAME] [-j N] BAD",
+	  "Compare BAD with a stored baseline.  Without --baseline, pick the\n"
+	  "baseline that fits BAD best (the share of BAD's templates it knows,\n"
+	  "rarer templates counting more; the engine; the configuration) and say\n"
+	  "which and why.\n"
+	  "\n"
+	  "  --baseline NAME  compare with this baseline\n"
+	  "  --store PATH     the store (as for learn)\n"
+	  "  -j, --jobs N     use N threads (default: the CPUs, at most 8)\n" },
+	{ "baselines", cmd_baselines, "[--store PATH] [list | show NAME | cat NAME [RUN] | rm NAME | export NAME FILE | import FILE]",
+	  "Manage the stored baselines.\n"
+	  "\n"
+	  "  list              name, runs, lines, size, engine, last update (default)\n"
+	  "  show NAME         each run: lines, size, templates, format, engine,\n"
+	  "                    time span and main configuration (--config: all of it)\n"
+	  "  cat NAME [RUN]    write run RUN (1, 2, ...) as it was learned to stdout\n"
+	  "  rm NAME           remove a baseline\n"
+	  "  export NAME FILE  write the baseline alone to FILE, a store of its own\n"
+	  "                    (a SQLite file) to share or keep beside a deployment\n"
+	  "  import FILE       add the baselines of an exported FILE; runs already\n"
+	  "                    stored under the same name are not added twice\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
