@@ -1,4 +1,9 @@
-/* cmd_diff.c — `ddx diff GOOD... BAD`: the differential report. */
+/* cmd_diff.c — `ddx diff GOOD... BAD`: the differential report.
+ *
+ * When the bad log is a file, the report also says whether it is still
+ * alive: proc_inspect() looks for the processes that hold it open for
+ * writing.  That is one scan of /proc when nobody does; only when some
+ * process does is its CPU time sampled (--sample, 1 s by default). */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +12,7 @@
 #include "diagnose.h"
 #include "log.h"
 #include "prefix.h"
+#include "proc.h"
 #include "report.h"
 #include "rules.h"
 
@@ -44,9 +50,12 @@ int cmd_diff(int argc, char **argv)
 		{ "now", required_argument, NULL, 'N' },
 		{ "rules", required_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "sample", required_argument, NULL, 's' },
+		{ "no-proc", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int json = 0, jobs = default_jobs(), c;
+	int json = 0, jobs = default_jobs(), c, no_proc = 0;
+	struct proc_opts po = { .sample_ms = 1000, .gpu = 1 };
 	struct dx_options o = { .now_ms = TS_NONE };
 	char **rulefiles = xcalloc((size_t)argc + 1, sizeof(*rulefiles));
 	size_t nrules = 0;
@@ -61,6 +70,11 @@ int cmd_diff(int argc, char **argv)
 			break;
 		case 'r': rulefiles[nrules++] = optarg; break;
 		case 'j': jobs = parse_jobs(optarg); break;
+		case 's':
+			if ((po.sample_ms = proc_parse_interval(optarg)) < 0)
+				die("invalid --sample '%s' (expected e.g. 1s or 500ms)", optarg);
+			break;
+		case 'P': no_proc = 1; break;
 		default:
 			free(rulefiles);
 			return EXIT_TROUBLE;
@@ -96,11 +110,18 @@ int cmd_diff(int argc, char **argv)
 	}
 	struct diagnosis d;
 	diagnose(logs, (size_t)nlogs, &tt, &rs, &o, &d);
+	/* A log read from stdin has no holders to find; /proc trouble costs
+	 * the live section, not the report. */
+	const char *bad = argv[argc - 1];
+	struct proc_report pr, *live = NULL;
+	if (!no_proc && strcmp(bad, "-") != 0 && proc_inspect(bad, &po, &pr) == 0)
+		live = &pr;
 	if (json)
-		report_json(stdout, &d, logs, (size_t)nlogs);
+		report_json(stdout, &d, logs, (size_t)nlogs, live);
 	else
-		report_text(stdout, &d, logs, (size_t)nlogs);
+		report_text(stdout, &d, logs, (size_t)nlogs, live);
 	rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
+	proc_report_free(live);
 	diagnosis_free(&d);
 	for (int i = 0; i < nlogs; i++)
 		log_free(&logs[i]);

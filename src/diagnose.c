@@ -1315,6 +1315,10 @@ static void find_silence(struct dx_state *st, struct diagnosis *d, const struct 
 {
 	const struct log *bad = &st->logs[st->bad];
 	d->first_ts_bad = first_ts(bad);
+	d->last_progress = DX_NONE;
+	for (size_t i = bad->nlines; i-- > 0 && d->last_progress == DX_NONE;)
+		if (!st->hb[st->id[st->bad][i]])
+			d->last_progress = (int64_t)i;
 	d->last_ts_bad = d->last_progress_ts = TS_NONE;
 	for (size_t i = bad->nlines; i-- > 0;) {
 		if (bad->ts[i] == TS_NONE)
@@ -1422,12 +1426,7 @@ static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct wa
  * else its last learned one, as far as the good run printed it? */
 static int finished(const struct dx_state *st, const struct diagnosis *d, const struct walk *w)
 {
-	const struct dx_milestone *last = NULL;
-	for (size_t m = 0; m < d->nms; m++)
-		if (d->ms[m].final)
-			last = &d->ms[m];
-	if (!last && d->nms)
-		last = &d->ms[d->nms - 1];
+	const struct dx_milestone *last = dx_final_milestone(d);
 	if (!last || last->bad_line < 0)
 		return 0;
 	/* Reached where the good run printed it last: a step printed all
@@ -1558,6 +1557,20 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		free(ws[g].follow);
 	}
 	free(ws);
+}
+
+const char *dx_milestone_name(const struct diagnosis *d, const struct dx_milestone *m)
+{
+	return m->name ? m->name : dx_template_text(d, m->id);
+}
+
+const struct dx_milestone *dx_final_milestone(const struct diagnosis *d)
+{
+	const struct dx_milestone *last = NULL;
+	for (size_t m = 0; m < d->nms; m++)
+		if (d->ms[m].final)
+			last = &d->ms[m];
+	return last ? last : d->nms ? &d->ms[d->nms - 1] : NULL;
 }
 
 const char *dx_template_text(const struct diagnosis *d, uint32_t id)

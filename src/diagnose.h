@@ -95,6 +95,7 @@ struct diagnosis {
 	int ranks_alike;      /* the streams are ranks (TP0, TP1, ...), not
 			       * different processes (APIServer, EngineCore) */
 	int64_t first_ts_bad, last_ts_bad, last_progress_ts;
+	int64_t last_progress;  /* bad's last line that is not a heartbeat */
 	double silent_s;      /* since the last line that was not a heartbeat; NAN */
 	double good_gap_s;    /* the good runs' longest gap at this point; NAN */
 	char **stream_names;  /* owned */
@@ -116,6 +117,11 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	      struct diagnosis *d);
 void diagnosis_free(struct diagnosis *d);
 
+/* A milestone's name: its rule's, or a learned one's template text. */
+const char *dx_milestone_name(const struct diagnosis *d, const struct dx_milestone *m);
+/* The good run's final milestone, where a run is up: the last one a
+ * "final" rule names, else the last milestone; NULL when there are none. */
+const struct dx_milestone *dx_final_milestone(const struct diagnosis *d);
 /* The text of canonical template id (names learned milestones). */
 const char *dx_template_text(const struct diagnosis *d, uint32_t id);
 /* Canonical template id of bad's line i (0-based). */

@@ -346,6 +346,22 @@ int input_open(struct input *in, const char *path, size_t max)
 	return 0;
 }
 
+int input_from_memory(struct input *in, const char *path, char *data, size_t size,
+		      time_t mtime)
+{
+	memset(in, 0, sizeof(*in));
+	in->path = xstrdup(path);
+	in->data = data;
+	in->size = size;
+	in->mtime = mtime;
+	in->kind = "file";
+	if (finish(in, path, INPUT_MAX_SIZE) < 0) {
+		input_close(in);
+		return -1;
+	}
+	return 0;
+}
+
 void input_close(struct input *in)
 {
 	release(in);

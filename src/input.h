@@ -47,6 +47,13 @@ struct input {
  * and returns -1; nothing is left allocated.  max_size 0 = INPUT_MAX_SIZE. */
 int input_open(struct input *in, const char *path, size_t max_size);
 void input_close(struct input *in);
+/* Make data[0..size) (malloc'd; in takes it over, also on failure) the
+ * content of in, named path, as if read from a file last written at
+ * mtime: for text ddx gathered itself, such as the growing log `ddx
+ * watch` follows.  Decompresses and refuses binary data as input_open
+ * does.  Returns 0, or -1 after printing an error. */
+int input_from_memory(struct input *in, const char *path, char *data, size_t size,
+		      time_t mtime);
 
 enum {
 	LINE_CUT = 1,        /* longer than INPUT_LINE_MAX: the rest was dropped */

@@ -262,10 +262,21 @@ static void merge(struct log *lg, struct piece *pc, struct tmpl_table *tt, int o
 int log_load(struct log *lg, const char *path, int index, unsigned flags,
 	     int threads, struct tmpl_table *tt)
 {
+	struct input in;
+	if (input_open(&in, path, 0) < 0) {
+		memset(lg, 0, sizeof(*lg));
+		return -1;
+	}
+	log_load_input(lg, &in, index, flags, threads, tt);
+	return 0;
+}
+
+void log_load_input(struct log *lg, struct input *in, int index, unsigned flags,
+		    int threads, struct tmpl_table *tt)
+{
 	memset(lg, 0, sizeof(*lg));
 	lg->index = index;
-	if (input_open(&lg->in, path, 0) < 0)
-		return -1;
+	lg->in = *in;
 	int64_t year_ms;
 	detect(lg, &year_ms);
 	if (threads < 1)
@@ -296,7 +307,6 @@ int log_load(struct log *lg, const char *path, int index, unsigned flags,
 		piece_free(&pcs[i]);
 	}
 	free(pcs);
-	return 0;
 }
 
 void log_free(struct log *lg)

@@ -41,6 +41,9 @@ struct log {
  * after printing an error naming the file. */
 int log_load(struct log *lg, const char *path, int index, unsigned flags,
 	     int threads, struct tmpl_table *tt);
+/* The same for an input already open: lg takes *in over. */
+void log_load_input(struct log *lg, struct input *in, int index, unsigned flags,
+		    int threads, struct tmpl_table *tt);
 void log_free(struct log *lg);
 
 /* Re-read line i (0-based): its clean text, header and masked form, for

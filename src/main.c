@@ -10,12 +10,15 @@
 #include "util.h"
 
 static const struct cmd commands[] = {
-	{ "diff", cmd_diff, "[--json] [--now TIME] [--rules FILE] [-j N] GOOD... BAD",
+	{ "diff", cmd_diff, "[--json] [--now TIME] [--rules FILE] [-j N] [--sample T | --no-proc] GOOD... BAD",
 	  "Compare the log of a failed or silent run (the last argument) with logs\n"
 	  "of good runs: say whether it stopped, crashed or went another way, the\n"
 	  "good line its last step corresponds to, the good run's next milestones,\n"
 	  "lines only it has, configuration values that changed, slow steps, and\n"
-	  "how far each rank got.\n"
+	  "how far each rank got.  When processes still hold the bad log open for\n"
+	  "writing, a last section says what they are blocked in, whether their\n"
+	  "CPU time moves and whether the port the log names listens (as `ddx\n"
+	  "proc` does): hung, busy or idle.\n"
 	  "\n"
 	  "  --json        print the report as JSON (schema 1)\n"
 	  "  --now TIME    take TIME as now for \"silent for\": +SECONDS after the\n"
@@ -25,6 +28,10 @@ static const struct cmd commands[] = {
 	  "                `ddx help phases`); without rules, milestones are\n"
 	  "                learned: lines every good log prints once per rank\n"
 	  "  -j, --jobs N  use N threads to read each log\n"
+	  "  --sample T    sample the CPU time of the processes that hold the bad\n"
+	  "                log over T (default 1s; 500ms; 0); nobody holding it\n"
+	  "                costs one scan of /proc and no wait\n"
+	  "  --no-proc     do not look for the processes behind the bad log\n"
 	  "\n"
 	  "Exit status: 0 when the bad log matches the good runs, 1 otherwise.\n" },
 	{ "phases", cmd_phases, "[--json] [--rules FILE]... LOG",

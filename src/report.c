@@ -34,6 +34,17 @@
  *   ranks[].last_milestone_line, .last_line, .last_follow_line, .errors,
  *           .first_error_line
  *   ranks_same              every rank stopped at the same point
+ *   processes               `ddx proc --json`'s processes array (see
+ *                           cmd_proc.c): the processes that hold the bad
+ *                           log open and their descendants; [] when nobody
+ *                           does or they were not looked for
+ *   liveness                as in `ddx proc --json`: "hung", "busy",
+ *                           "idle", "exited" (nobody holds the log),
+ *                           "unknown"; null when not looked for (--no-proc,
+ *                           stdin, no /proc)
+ *   live_verdict            proc's sentence ("3 processes alive, all
+ *                           blocked in futex, ...: hung") when processes
+ *                           hold the log, else null
  * Line numbers are 1-based; a missing one is null. */
 #include "report.h"
 
@@ -48,6 +59,7 @@
 #define NEXT_MAX 12
 #define NOVEL_MAX 10
 #define CHANGED_MAX 20
+#define LIVE_MAX 12
 
 struct quote {
 	struct buf scratch;
@@ -105,21 +117,6 @@ static void put_duration(FILE *f, double s)
 		fprintf(f, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
 }
 
-static const char *ms_name(const struct diagnosis *d, const struct dx_milestone *m)
-{
-	return m->name ? m->name : dx_template_text(d, m->id);
-}
-
-/* The good run's last milestone, where it "went on to". */
-static const struct dx_milestone *final_ms(const struct diagnosis *d)
-{
-	const struct dx_milestone *last = NULL;
-	for (size_t m = 0; m < d->nms; m++)
-		if (d->ms[m].final)
-			last = &d->ms[m];
-	return last ? last : d->nms ? &d->ms[d->nms - 1] : NULL;
-}
-
 static double offset(const struct log *lg, int64_t from, int64_t to)
 {
 	if (from < 0 || to < 0 || lg->ts[from] == TS_NONE || lg->ts[to] == TS_NONE)
@@ -156,11 +153,11 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 	fprintf(f, "%s", C_BOLD);
 	put_path(f, bad);
 	fprintf(f, " %s%s%s", d->verdict == DX_SAME ? C_GREEN : C_RED, word[d->verdict], C_RESET);
-	const struct dx_milestone *fin = final_ms(d);
+	const struct dx_milestone *fin = dx_final_milestone(d);
 	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
 		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
 		if (fin)
-			put_short(f, ms_name(d, fin), strlen(ms_name(d, fin)), 60);
+			put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), 60);
 		fprintf(f, "\"");
 		if (d->verdict == DX_DIFFERENT)
 			fprintf(f, ") but differs: %zu new findings, %zu changed values, %zu slow steps",
@@ -188,7 +185,7 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 	}
 	if (fin && fin->good_line > d->good_line) {
 		fprintf(f, "; good runs went on to \"");
-		put_short(f, ms_name(d, fin), strlen(ms_name(d, fin)), 60);
+		put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), 60);
 		fprintf(f, "\"");
 		double s = offset(good, d->good_line, fin->good_line);
 		if (!isnan(s)) {
@@ -231,14 +228,14 @@ static void ranks_behind(FILE *f, const struct diagnosis *d)
 		fprintf(f, "All %zu ranks reached the same milestone, then stopped at different lines.", d->nranks);
 		return;
 	}
-	const char *n = hi >= 0 ? ms_name(d, &d->ms[hi]) : "";
+	const char *n = hi >= 0 ? dx_milestone_name(d, &d->ms[hi]) : "";
 	if (nhi == 1 && nlo > 1) {
 		fprintf(f, "Only %s got as far as \"", d->ranks[last].name);
 		put_short(f, n, strlen(n), 60);
 		fprintf(f, "\".");
 		return;
 	}
-	n = lo >= 0 ? ms_name(d, &d->ms[lo]) : "";
+	n = lo >= 0 ? dx_milestone_name(d, &d->ms[lo]) : "";
 	if (nlo == 1)
 		fprintf(f, "%s stopped first, ", d->ranks[first].name);
 	else
@@ -293,7 +290,40 @@ static void section(FILE *f, const char *name)
 	fprintf(f, "\n  %s%-12s%s ", C_BOLD, name, C_RESET);
 }
 
-void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs)
+/* The live section: proc's verdict, then one line per process; `ddx
+ * proc` has the rest. */
+static void live_section(FILE *f, const struct proc_report *r)
+{
+	section(f, "live");
+	put_text(f, r->verdict, strlen(r->verdict));
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nprocs && i < LIVE_MAX; i++) {
+		const struct proc_info *p = &r->procs[i];
+		fprintf(f, "    %*s%-7d ", 2 * p->depth, "", p->pid);
+		if (p->gone) {
+			fprintf(f, "exited while inspected\n");
+			continue;
+		}
+		const char *in = p->syscall && strcmp(p->syscall, "none") != 0 ? p->syscall :
+				 p->wchan && *p->wchan ? p->wchan : "?";
+		fprintf(f, "%c %-16.16s ", p->state, in);
+		if (isnan(p->cpu_s_delta))
+			fprintf(f, "cpu %7.2f s  ", p->cpu_s);
+		else
+			fprintf(f, "cpu +%.2f s   ", p->cpu_s_delta);
+		const char *cmd = p->cmdline ? p->cmdline : p->comm;
+		put_short(f, cmd, strlen(cmd), TEXT_WIDTH - 50);
+		fputc('\n', f);
+	}
+	if (r->nprocs > LIVE_MAX)
+		fprintf(f, "    ... %zu more\n", r->nprocs - LIVE_MAX);
+	fprintf(f, "    (`ddx proc ");
+	put_text(f, r->log_path, strlen(r->log_path));
+	fprintf(f, "` for each process in full)\n");
+}
+
+void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
+		 const struct proc_report *live)
 {
 	const struct log *bad = d->bad_log, *good = d->good_log;
 	verdict_sentence(f, d);
@@ -327,7 +357,7 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		for (size_t k = 0; k < d->nnext; k++)
 			named += next_named(d, d->next[k]);
 		/* The good run's final milestone is always shown, last. */
-		const struct dx_milestone *fin = final_ms(d);
+		const struct dx_milestone *fin = dx_final_milestone(d);
 		size_t shown = 0, hidden = 0;
 		for (size_t k = 0; k < d->nnext; k++) {
 			int is_final = fin && dx_good_id(d, d->next[k]) == fin->id;
@@ -441,6 +471,8 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 			}
 		}
 	}
+	if (live && live->nprocs)
+		live_section(f, live);
 }
 
 /* ---- JSON ---- */
@@ -508,7 +540,8 @@ static int64_t first_ts(const struct log *lg)
 	return TS_NONE;
 }
 
-void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs)
+void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
+		 const struct proc_report *live)
 {
 	const struct log *bad = d->bad_log, *good = d->good_log;
 	fprintf(f, "{\n  \"schema\": 1,\n  \"bad\": {\"path\": ");
@@ -552,7 +585,7 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		int learned = 1;
 		for (size_t m = 0; m < d->nms; m++)
 			if (d->ms[m].id == id) {
-				name = ms_name(d, &d->ms[m]);
+				name = dx_milestone_name(d, &d->ms[m]);
 				learned = d->ms[m].name == NULL;
 			}
 		fprintf(f, ", \"name\": ");
@@ -581,7 +614,7 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	for (size_t m = 0; m < d->nms; m++) {
 		const struct dx_milestone *ms = &d->ms[m];
 		fprintf(f, "%s\n    {\"name\": ", m ? "," : "");
-		json_str(f, ms_name(d, ms));
+		json_str(f, dx_milestone_name(d, ms));
 		fprintf(f, ", \"good_line\": ");
 		json_line(f, ms->good_line);
 		fprintf(f, ", \"bad_line\": ");
@@ -654,7 +687,7 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 			const char *name = dx_template_text(d, id);
 			for (size_t m = 0; m < d->nms; m++)
 				if (d->ms[m].id == id)
-					name = ms_name(d, &d->ms[m]);
+					name = dx_milestone_name(d, &d->ms[m]);
 			json_str(f, name);
 		} else {
 			fputs("null", f);
@@ -669,5 +702,20 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		json_line(f, r->first_error);
 		fputc('}', f);
 	}
-	fprintf(f, "],\n  \"ranks_same\": %s,\n  \"processes\": []\n}\n", d->ranks_same ? "true" : "false");
+	fprintf(f, "],\n  \"ranks_same\": %s,\n  \"processes\": ", d->ranks_same ? "true" : "false");
+	if (live)
+		proc_processes_json(f, live);
+	else
+		fputs("[]", f);
+	fprintf(f, ",\n  \"liveness\": ");
+	if (live)
+		json_str(f, live->liveness);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n  \"live_verdict\": ");
+	if (live && live->nprocs)
+		json_str(f, live->verdict);
+	else
+		fputs("null", f);
+	fprintf(f, "\n}\n");
 }

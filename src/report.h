@@ -6,10 +6,16 @@
 #include <stdio.h>
 
 #include "diagnose.h"
+#include "proc.h"
 
-/* The text report; the first line is a one-sentence verdict. */
-void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs);
-/* The JSON report, schema 1 (see the top of report.c). */
-void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs);
+/* The text report; the first line is a one-sentence verdict.  live, when
+ * not NULL, is what proc_inspect() found behind the bad log: a "live"
+ * section when processes still hold it. */
+void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
+		 const struct proc_report *live);
+/* The JSON report, schema 1 (see the top of report.c); live as above
+ * fills "processes" and "liveness". */
+void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
+		 const struct proc_report *live);
 
 #endif
