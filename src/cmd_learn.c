@@ -229,7 +229,6 @@ static int keep_input(const struct input *in)
 }
 
 /* Good runs a comparison takes at most (ddx diff's limit). */
-#define MAX_GOOD 63
 
 /* A baseline as a candidate for a bad log. */
 struct cand {
@@ -368,125 +367,15 @@ static int by_score(const void *x, const void *y)
 	return strcmp(a->b.name, b->b.name);
 }
 
-static void print_why(const struct cand *c, const char *engine)
+static void print_why(FILE *f, const struct cand *c, const char *engine)
 {
-	printf("%.0f%% of bad's templates known, ", floor(c->known * 100));
+	fprintf(f, "%.0f%% of bad's templates known, ", floor(c->known * 100));
 	if (c->same_engine)
-		printf("same engine (%s)", engine);
+		fprintf(f, "same engine (%s)", engine);
 	else
-		printf("other engine (%s, bad %s)", c->b.engine, engine);
+		fprintf(f, "other engine (%s, bad %s)", c->b.engine, engine);
 	if (c->cfg_common)
-		printf(", %zu of %zu configuration values equal", c->cfg_same, c->cfg_common);
-}
-
-/* Quote a log line, cut at a UTF-8 boundary when it is long. */
-static void quote(const char *s, size_t n)
-{
-	size_t max = 200, cut = n;
-	if (n > max) {
-		cut = max;
-		while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
-			cut--;
-	}
-	put_text(stdout, s, cut);
-	fputs(cut < n ? " ...\n" : "\n", stdout);
-}
-
-/* The comparison of bad (the last of paths) with the good runs before it,
- * each shown under its label: the report of `ddx diff`, which check is to
- * call here as diff_run(paths, labels, nlogs, &args) once diff can take
- * its logs from the caller.  Until then, which templates the two sides
- * share. */
-static int overlap_report(char **paths, char **labels, size_t nlogs, int jobs)
-{
-	struct tmpl_table tt;
-	tmpl_init(&tt);
-	struct log *logs = xcalloc(nlogs, sizeof(*logs));
-	size_t loaded = 0;
-	int rc = EXIT_SAME;
-	for (; loaded < nlogs; loaded++) {
-		if (log_load(&logs[loaded], paths[loaded], (int)loaded, LOG_FULL, jobs, &tt) < 0) {
-			rc = EXIT_TROUBLE;
-			break;
-		}
-		free(logs[loaded].in.path);
-		logs[loaded].in.path = xstrdup(labels[loaded]);
-	}
-	if (rc == EXIT_TROUBLE)
-		goto out;
-	const struct log *bad = &logs[nlogs - 1];
-	size_t ngood = nlogs - 1;
-	/* in[id]: how many good runs have template id; inbad[id]: bad does. */
-	uint32_t *in = xcalloc(tt.n ? tt.n : 1, sizeof(*in));
-	uint8_t *inbad = xcalloc(tt.n ? tt.n : 1, 1);
-	uint32_t *stamp = xcalloc(tt.n ? tt.n : 1, sizeof(*stamp));
-	for (size_t g = 0; g < ngood; g++)
-		for (size_t i = 0; i < logs[g].nlines; i++)
-			if (stamp[logs[g].tid[i]] != g + 1) {
-				stamp[logs[g].tid[i]] = (uint32_t)g + 1;
-				in[logs[g].tid[i]]++;
-			}
-	size_t nbadt = 0, known = 0, newlines = 0, newt = 0, missing = 0;
-	for (size_t i = 0; i < bad->nlines; i++) {
-		uint32_t id = bad->tid[i];
-		if (!inbad[id]) {
-			inbad[id] = 1;
-			nbadt++;
-			known += in[id] > 0;
-			newt += in[id] == 0;
-		}
-		newlines += in[id] == 0;
-	}
-	for (size_t id = 0; id < tt.n; id++)
-		missing += in[id] == ngood && !inbad[id];
-	put_text(stdout, bad->in.path, strlen(bad->in.path));
-	printf(": %zu lines; good:", bad->nlines);
-	for (size_t g = 0; g < ngood; g++)
-		printf(" %zu", logs[g].nlines);
-	printf(" lines\n  known    %zu of %zu templates of bad occur in the good runs (%.0f%%)\n",
-	       known, nbadt, nbadt ? floor(100.0 * (double)known / (double)nbadt) : 100.0);
-	struct buf scratch = { 0 };
-	struct line ln;
-	struct header h;
-	if (newt) {
-		printf("  new      %zu template%s, %zu line%s only in bad; first:\n", newt,
-		       newt == 1 ? "" : "s", newlines, newlines == 1 ? "" : "s");
-		memset(stamp, 0, (tt.n ? tt.n : 1) * sizeof(*stamp));
-		for (size_t i = 0, shown = 0; i < bad->nlines && shown < 5; i++)
-			if (in[bad->tid[i]] == 0 && !stamp[bad->tid[i]]) {
-				stamp[bad->tid[i]] = 1;
-				shown++;
-				log_line(bad, i, &ln, &h, &scratch);
-				printf("    bad %6zu  ", i + 1);
-				quote(ln.text, ln.len);
-			}
-	}
-	if (missing) {
-		printf("  missing  %zu template%s every good run has, never in bad; first:\n",
-		       missing, missing == 1 ? "" : "s");
-		memset(stamp, 0, (tt.n ? tt.n : 1) * sizeof(*stamp));
-		for (size_t i = 0, shown = 0; i < logs[0].nlines && shown < 5; i++) {
-			uint32_t id = logs[0].tid[i];
-			if (in[id] == ngood && !inbad[id] && !stamp[id]) {
-				stamp[id] = 1;
-				shown++;
-				log_line(&logs[0], i, &ln, &h, &scratch);
-				printf("    good %5zu  ", i + 1);
-				quote(ln.text, ln.len);
-			}
-		}
-	}
-	rc = newt || missing ? EXIT_DIVERGED : EXIT_SAME;
-	buf_free(&scratch);
-	free(in);
-	free(inbad);
-	free(stamp);
-out:
-	for (size_t i = 0; i < loaded; i++)
-		log_free(&logs[i]);
-	free(logs);
-	tmpl_free(&tt);
-	return rc;
+		fprintf(f, ", %zu of %zu configuration values equal", c->cfg_same, c->cfg_common);
 }
 
 /* Load the candidates: every baseline, or the one called name. */
@@ -520,22 +409,30 @@ static int load_cands(struct store *st, const char *name, struct cand **out, siz
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "store", required_argument, NULL, 's' },
+		DIFF_OPTIONS,
+		{ "store", required_argument, NULL, 'S' },
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *store_opt = NULL, *name = NULL;
-	int jobs = default_jobs(), c;
+	struct diff_args da;
+	diff_args_init(&da);
+	int jobs = da.jobs, c;
 	while ((c = getopt_long(argc, argv, "b:j:", opts, NULL)) != -1) {
 		switch (c) {
-		case 's': store_opt = optarg; break;
+		case 'S': store_opt = optarg; break;
 		case 'b': name = optarg; break;
-		case 'j': jobs = parse_jobs(optarg); break;
-		default: return EXIT_TROUBLE;
+		case 'j': jobs = da.jobs = parse_jobs(optarg); break;
+		default:
+			if (diff_option(c, optarg, &da) <= 0) {
+				free(da.rules);
+				return EXIT_TROUBLE;
+			}
 		}
 	}
 	if (argc - optind != 1) {
+		free(da.rules);
 		print_command_help(find_command("check"));
 		return EXIT_TROUBLE;
 	}
@@ -581,20 +478,23 @@ int cmd_check(int argc, char **argv)
 	score(cs, nc, all.n, badids, badtt.n, engine);
 	qsort(cs, nc, sizeof(*cs), by_score);
 	const struct cand *pick = &cs[0];
-	printf("baseline '%s' (%zu run%s)%s: ", pick->b.name, pick->nruns, pick->nruns == 1 ? "" : "s",
+	/* Which baseline and why: on stdout before the report, or on stderr
+	 * when stdout is to hold nothing but JSON. */
+	FILE *why = da.json ? stderr : stdout;
+	fprintf(why, "baseline '%s' (%zu run%s)%s: ", pick->b.name, pick->nruns, pick->nruns == 1 ? "" : "s",
 	       name ? ", as asked" : "");
-	print_why(pick, engine);
-	putchar('\n');
+	print_why(why, pick, engine);
+	fputc('\n', why);
 	for (size_t k = 1; k < nc && k < 4; k++) {
-		printf("  then '%s': ", cs[k].b.name);
-		print_why(&cs[k], engine);
-		putchar('\n');
+		fprintf(why, "  then '%s': ", cs[k].b.name);
+		print_why(why, &cs[k], engine);
+		fputc('\n', why);
 	}
 	/* The good runs as files, then bad: what `ddx diff` takes. */
-	/* The comparison takes at most MAX_GOOD good runs: the latest. */
-	size_t first = pick->nruns > MAX_GOOD ? pick->nruns - MAX_GOOD : 0;
+	/* The comparison takes at most (DIFF_MAX_LOGS - 1) good runs: the latest. */
+	size_t first = pick->nruns > (DIFF_MAX_LOGS - 1) ? pick->nruns - (DIFF_MAX_LOGS - 1) : 0;
 	if (first)
-		printf("  (compared with its %d latest runs of %zu)\n", MAX_GOOD, pick->nruns);
+		fprintf(why, "  (compared with its %d latest runs of %zu)\n", DIFF_MAX_LOGS - 1, pick->nruns);
 	npaths = pick->nruns - first + 1;
 	paths = xcalloc(npaths, sizeof(*paths));
 	labels = xcalloc(npaths, sizeof(*labels));
@@ -624,8 +524,9 @@ int cmd_check(int argc, char **argv)
 		paths[npaths - 1] = xstrdup(badpath);
 	}
 	log_free(&bad);
-	rc = overlap_report(paths, labels, npaths, jobs);
+	rc = diff_run(paths, labels, npaths, badpath, &da);
 out:
+	free(da.rules);
 	for (size_t i = 0; paths && i < npaths; i++) {
 		if (paths[i] && strncmp(paths[i], "/proc/self/fd/", 14) == 0)
 			close(atoi(paths[i] + 14));

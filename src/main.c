@@ -99,14 +99,17 @@ static const struct cmd commands[] = {
 	  "               $XDG_DATA_HOME/ddx/baselines.db, else\n"
 	  "               ~/.local/share/ddx/baselines.db)\n"
 	  "  -j, --jobs N use N threads (default: the CPUs, at most 8)\n" },
-	{ "check", cmd_check, "[--store PATH] [--baseline NAME] [-j N] BAD",
-	  "Compare BAD with a stored baseline.  Without --baseline, pick the\n"
-	  "baseline that fits BAD best (the share of BAD's templates it knows,\n"
-	  "rarer templates counting more; the engine; the configuration) and say\n"
-	  "which and why.\n"
+	{ "check", cmd_check, "[--store PATH] [--baseline NAME] [diff options] BAD",
+	  "Compare BAD with a stored baseline: the report of `ddx diff` against\n"
+	  "the baseline's runs, read from the store.  Without --baseline, pick\n"
+	  "the baseline that fits BAD best (the share of BAD's templates it\n"
+	  "knows, rarer templates counting more; the engine; the configuration)\n"
+	  "and say which and why first (on stderr with --json).\n"
 	  "\n"
 	  "  --baseline NAME  compare with this baseline\n"
 	  "  --store PATH     the store (as for learn)\n"
+	  "  --json, --now TIME, --rules FILE, --sample T, --no-proc\n"
+	  "                   as for `ddx diff`\n"
 	  "  -j, --jobs N     use N threads (default: the CPUs, at most 8)\n" },
 	{ "baselines", cmd_baselines, "[--store PATH] [list | show NAME | cat NAME [RUN] | rm NAME | export NAME FILE | import FILE]",
 	  "Manage the stored baselines.\n"
