@@ -122,20 +122,37 @@ int cmd_diff(int argc, char **argv)
 	static const struct option opts[] = {
 		DIFF_OPTIONS,
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "store", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diff_args a;
 	diff_args_init(&a);
-	int c, rc = EXIT_TROUBLE;
+	int c, rc = EXIT_TROUBLE, baseline = 0;
 	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		if (c == 'j') {
 			a.jobs = parse_jobs(optarg);
+			continue;
+		}
+		if (c == 'b' || c == 'S') {
+			baseline |= c == 'b';
 			continue;
 		}
 		if (diff_option(c, optarg, &a) <= 0)
 			goto out;
 	}
 	int nlogs = argc - optind;
+	if (baseline) {
+		/* The good runs are a stored baseline's: that is `ddx check
+		 * --baseline NAME BAD`, which takes every option of diff. */
+		if (nlogs != 1) {
+			error("with --baseline, give only BAD");
+			goto out;
+		}
+		free(a.rules);
+		optind = 0;
+		return cmd_check(argc, argv);
+	}
 	if (nlogs < 2) {
 		print_command_help(find_command("diff"));
 		goto out;

@@ -10,7 +10,7 @@
 #include "util.h"
 
 static const struct cmd commands[] = {
-	{ "diff", cmd_diff, "[--json] [--now TIME] [--rules FILE] [-j N] [--sample T | --no-proc] GOOD... BAD",
+	{ "diff", cmd_diff, "[--json] [--now TIME] [--rules FILE] [-j N] [--sample T | --no-proc] GOOD... BAD | --baseline NAME BAD",
 	  "Compare the log of a failed or silent run (the last argument) with logs\n"
 	  "of good runs: say whether it stopped, crashed or went another way, the\n"
 	  "good line its last step corresponds to, the good run's next milestones,\n"
@@ -32,6 +32,9 @@ static const struct cmd commands[] = {
 	  "                log over T (default 1s; 500ms; 0); nobody holding it\n"
 	  "                costs one scan of /proc and no wait\n"
 	  "  --no-proc     do not look for the processes behind the bad log\n"
+	  "  --baseline NAME [--store PATH]\n"
+	  "                take the good runs from a stored baseline (see `ddx\n"
+	  "                help learn`): the same as `ddx check --baseline NAME`\n"
 	  "\n"
 	  "Exit status: 0 when the bad log matches the good runs, 1 otherwise.\n" },
 	{ "phases", cmd_phases, "[--json] [--rules FILE]... LOG",
