@@ -2,7 +2,7 @@
 # `make bench` runs the benchmarks.  `make SAN=1` builds into build-san/ with
 # AddressSanitizer and UndefinedBehaviorSanitizer.
 
-PKGS    := zlib libzstd libpcre2-8
+PKGS    := zlib libzstd libpcre2-8 sqlite3
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= -g

@@ -2,6 +2,12 @@
 #ifndef DDX_CMD_H
 #define DDX_CMD_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diagnose.h"
+#include "proc.h"
+
 struct cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -15,6 +21,36 @@ int cmd_templates(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_proc(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_learn(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_baselines(int argc, char **argv);
+
+/* What `ddx diff` takes besides its logs; `ddx check` takes the same. */
+struct diff_args {
+	int json, jobs, no_proc;
+	struct proc_opts po;     /* --sample */
+	struct dx_options o;     /* --now */
+	char **rules;            /* --rules files, a malloc'd array */
+	size_t nrules;
+};
+/* The getopt_long entries of diff's options, for diff and check. */
+#define DIFF_OPTIONS \
+	{ "json", no_argument, NULL, 'J' }, \
+	{ "now", required_argument, NULL, 'N' }, \
+	{ "rules", required_argument, NULL, 'r' }, \
+	{ "sample", required_argument, NULL, 's' }, \
+	{ "no-proc", no_argument, NULL, 'P' }
+/* A report compares at most this many logs: 63 good ones and a bad one. */
+#define DIFF_MAX_LOGS 64
+void diff_args_init(struct diff_args *a);
+/* Take option c of DIFF_OPTIONS: 1 done, 0 not one of them, -1 bad value
+ * (reported). */
+int diff_option(int c, char *arg, struct diff_args *a);
+/* Load paths (good runs, then bad) and print the report, each log named by
+ * labels[i] when labels is not NULL; live_path (not "-") is the file whose
+ * live processes to inspect.  Returns the exit status. */
+int diff_run(char **paths, char **labels, size_t nlogs, const char *live_path,
+	     const struct diff_args *a);
 
 /* Parse "-j N" / "--jobs=N" style counts; dies on nonsense. */
 int parse_jobs(const char *s);
@@ -23,5 +59,7 @@ int default_jobs(void);
 /* Print `ddx help NAME` to stdout. */
 void print_command_help(const struct cmd *c);
 const struct cmd *find_command(const char *name);
+/* n bytes as "1.2 MB" into buf (16 bytes). */
+void human_size(uint64_t n, char *buf);
 
 #endif

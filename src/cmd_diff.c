@@ -43,90 +43,122 @@ bad:
 	return error("invalid --now '%s' (expected +SECONDS or YYYY-MM-DD HH:MM:SS)", s);
 }
 
-int cmd_diff(int argc, char **argv)
+int diff_option(int c, char *arg, struct diff_args *a)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "now", required_argument, NULL, 'N' },
-		{ "rules", required_argument, NULL, 'r' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "sample", required_argument, NULL, 's' },
-		{ "no-proc", no_argument, NULL, 'P' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int json = 0, jobs = default_jobs(), c, no_proc = 0;
-	struct proc_opts po = { .sample_ms = 1000, .gpu = 1 };
-	struct dx_options o = { .now_ms = TS_NONE };
-	char **rulefiles = xcalloc((size_t)argc + 1, sizeof(*rulefiles));
-	size_t nrules = 0;
-	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'J': json = 1; break;
-		case 'N':
-			if (parse_now(optarg, &o) < 0) {
-				free(rulefiles);
-				return EXIT_TROUBLE;
-			}
-			break;
-		case 'r': rulefiles[nrules++] = optarg; break;
-		case 'j': jobs = parse_jobs(optarg); break;
-		case 's':
-			if ((po.sample_ms = proc_parse_interval(optarg)) < 0)
-				die("invalid --sample '%s' (expected e.g. 1s or 500ms)", optarg);
-			break;
-		case 'P': no_proc = 1; break;
-		default:
-			free(rulefiles);
-			return EXIT_TROUBLE;
-		}
+	switch (c) {
+	case 'J': a->json = 1; return 1;
+	case 'N': return parse_now(arg, &a->o) < 0 ? -1 : 1;
+	case 'r':
+		a->rules = xrealloc(a->rules, (a->nrules + 1) * sizeof(*a->rules));
+		a->rules[a->nrules++] = arg;
+		return 1;
+	case 's':
+		if ((a->po.sample_ms = proc_parse_interval(arg)) < 0)
+			return error("invalid --sample '%s' (expected e.g. 1s or 500ms)", arg);
+		return 1;
+	case 'P': a->no_proc = 1; return 1;
+	default: return 0;
 	}
-	int nlogs = argc - optind;
-	if (nlogs < 2) {
-		free(rulefiles);
-		print_command_help(find_command("diff"));
-		return EXIT_TROUBLE;
-	}
-	if (nlogs > 64)
-		die("too many logs (%d): at most 63 good ones and a bad one", nlogs);
+}
+
+void diff_args_init(struct diff_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->jobs = default_jobs();
+	a->po = (struct proc_opts){ .sample_ms = 1000, .gpu = 1 };
+	a->o = (struct dx_options){ .now_ms = TS_NONE };
+}
+
+int diff_run(char **paths, char **labels, size_t nlogs, const char *live_path,
+	     const struct diff_args *a)
+{
+	if (nlogs > DIFF_MAX_LOGS)
+		return error("too many logs (%zu): at most %d good ones and a bad one", nlogs,
+			     DIFF_MAX_LOGS - 1);
 	struct ruleset rs = { 0 };
-	int rc = rules_init(&rs, rulefiles, nrules);
-	free(rulefiles);
-	if (rc < 0) {
+	if (rules_init(&rs, a->rules, a->nrules) < 0) {
 		rules_free(&rs);
 		return EXIT_TROUBLE;
 	}
 	struct tmpl_table tt;
 	tmpl_init(&tt);
-	struct log *logs = xcalloc((size_t)nlogs, sizeof(*logs));
-	for (int i = 0; i < nlogs; i++) {
-		if (log_load(&logs[i], argv[optind + i], i, LOG_FULL, jobs, &tt) < 0) {
-			for (int k = 0; k < i; k++)
-				log_free(&logs[k]);
-			free(logs);
-			tmpl_free(&tt);
-			rules_free(&rs);
-			return EXIT_TROUBLE;
+	struct log *logs = xcalloc(nlogs, sizeof(*logs));
+	int rc = EXIT_TROUBLE;
+	size_t loaded = 0;
+	for (; loaded < nlogs; loaded++) {
+		if (log_load(&logs[loaded], paths[loaded], (int)loaded, LOG_FULL, a->jobs, &tt) < 0)
+			goto out;
+		if (labels && labels[loaded]) {
+			free(logs[loaded].in.path);
+			logs[loaded].in.path = xstrdup(labels[loaded]);
 		}
 	}
 	struct diagnosis d;
-	diagnose(logs, (size_t)nlogs, &tt, &rs, &o, &d);
+	diagnose(logs, nlogs, &tt, &rs, &a->o, &d);
 	/* A log read from stdin has no holders to find; /proc trouble costs
 	 * the live section, not the report. */
-	const char *bad = argv[argc - 1];
 	struct proc_report pr, *live = NULL;
-	if (!no_proc && strcmp(bad, "-") != 0 && proc_inspect(bad, &po, &pr) == 0)
+	if (!a->no_proc && live_path && strcmp(live_path, "-") != 0 &&
+	    proc_inspect(live_path, &a->po, &pr) == 0)
 		live = &pr;
-	if (json)
-		report_json(stdout, &d, logs, (size_t)nlogs, live);
+	if (a->json)
+		report_json(stdout, &d, logs, nlogs, live);
 	else
-		report_text(stdout, &d, logs, (size_t)nlogs, live);
+		report_text(stdout, &d, logs, nlogs, live);
 	rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
 	proc_report_free(live);
 	diagnosis_free(&d);
-	for (int i = 0; i < nlogs; i++)
+out:
+	for (size_t i = 0; i < loaded; i++)
 		log_free(&logs[i]);
 	free(logs);
 	tmpl_free(&tt);
 	rules_free(&rs);
+	return rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		DIFF_OPTIONS,
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "store", required_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct diff_args a;
+	diff_args_init(&a);
+	int c, rc = EXIT_TROUBLE, baseline = 0;
+	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+		if (c == 'j') {
+			a.jobs = parse_jobs(optarg);
+			continue;
+		}
+		if (c == 'b' || c == 'S') {
+			baseline |= c == 'b';
+			continue;
+		}
+		if (diff_option(c, optarg, &a) <= 0)
+			goto out;
+	}
+	int nlogs = argc - optind;
+	if (baseline) {
+		/* The good runs are a stored baseline's: that is `ddx check
+		 * --baseline NAME BAD`, which takes every option of diff. */
+		if (nlogs != 1) {
+			error("with --baseline, give only BAD");
+			goto out;
+		}
+		free(a.rules);
+		optind = 0;
+		return cmd_check(argc, argv);
+	}
+	if (nlogs < 2) {
+		print_command_help(find_command("diff"));
+		goto out;
+	}
+	rc = diff_run(argv + optind, NULL, (size_t)nlogs, argv[argc - 1], &a);
+out:
+	free(a.rules);
 	return rc;
 }

@@ -10,7 +10,7 @@
 #include "util.h"
 
 static const struct cmd commands[] = {
-	{ "diff", cmd_diff, "[--json] [--now TIME] [--rules FILE] [-j N] [--sample T | --no-proc] GOOD... BAD",
+	{ "diff", cmd_diff, "[--json] [--now TIME] [--rules FILE] [-j N] [--sample T | --no-proc] GOOD... BAD | --baseline NAME BAD",
 	  "Compare the log of a failed or silent run (the last argument) with logs\n"
 	  "of good runs: say whether it stopped, crashed or went another way, the\n"
 	  "good line its last step corresponds to, the good run's next milestones,\n"
@@ -32,6 +32,9 @@ static const struct cmd commands[] = {
 	  "                log over T (default 1s; 500ms; 0); nobody holding it\n"
 	  "                costs one scan of /proc and no wait\n"
 	  "  --no-proc     do not look for the processes behind the bad log\n"
+	  "  --baseline NAME [--store PATH]\n"
+	  "                take the good runs from a stored baseline (see `ddx\n"
+	  "                help learn`): the same as `ddx check --baseline NAME`\n"
 	  "\n"
 	  "Exit status: 0 when the bad log matches the good runs, 1 otherwise.\n" },
 	{ "phases", cmd_phases, "[--json] [--rules FILE]... LOG",
@@ -112,6 +115,41 @@ static const struct cmd commands[] = {
 	  "\n"
 	  "As a startup watchdog:\n"
 	  "  server ... >log 2>&1 & ddx watch log --ref good.log || kill $!\n" },
+	{ "learn", cmd_learn, "[--store PATH] [-j N] NAME GOOD...",
+	  "Keep the good logs as the baseline NAME in the store: their content,\n"
+	  "compressed, and what was learned from them (templates with counts,\n"
+	  "lines, first and last timestamps, header format, engine, the\n"
+	  "configuration they print).  Learning more runs under an existing NAME\n"
+	  "adds them; a run whose content is already there is not added twice.\n"
+	  "\n"
+	  "  --store PATH the store (default: $DDX_STORE, else\n"
+	  "               $XDG_DATA_HOME/ddx/baselines.db, else\n"
+	  "               ~/.local/share/ddx/baselines.db)\n"
+	  "  -j, --jobs N use N threads (default: the CPUs, at most 8)\n" },
+	{ "check", cmd_check, "[--store PATH] [--baseline NAME] [diff options] BAD",
+	  "Compare BAD with a stored baseline: the report of `ddx diff` against\n"
+	  "the baseline's runs, read from the store.  Without --baseline, pick\n"
+	  "the baseline that fits BAD best (the share of BAD's templates it\n"
+	  "knows, rarer templates counting more; the engine; the configuration)\n"
+	  "and say which and why first (on stderr with --json).\n"
+	  "\n"
+	  "  --baseline NAME  compare with this baseline\n"
+	  "  --store PATH     the store (as for learn)\n"
+	  "  --json, --now TIME, --rules FILE, --sample T, --no-proc\n"
+	  "                   as for `ddx diff`\n"
+	  "  -j, --jobs N     use N threads (default: the CPUs, at most 8)\n" },
+	{ "baselines", cmd_baselines, "[--store PATH] [list | show NAME | cat NAME [RUN] | rm NAME | export NAME FILE | import FILE]",
+	  "Manage the stored baselines.\n"
+	  "\n"
+	  "  list              name, runs, lines, size, engine, last update (default)\n"
+	  "  show NAME         each run: lines, size, templates, format, engine,\n"
+	  "                    time span and main configuration (--config: all of it)\n"
+	  "  cat NAME [RUN]    write run RUN (1, 2, ...) as it was learned to stdout\n"
+	  "  rm NAME           remove a baseline\n"
+	  "  export NAME FILE  write the baseline alone to FILE, a store of its own\n"
+	  "                    (a SQLite file) to share or keep beside a deployment\n"
+	  "  import FILE       add the baselines of an exported FILE; runs already\n"
+	  "                    stored under the same name are not added twice\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -715,58 +715,72 @@ void masked_free(struct masked *m)
 	m->nv = m->cap = 0;
 }
 
-/* Bytes of a 64-bit word (little-endian) that are ASCII digits, or below
- * 2 (NUL and the marker byte), as the high bit of each byte: the classic
- * SWAR tests.  Borrows can flag a byte above a flagged one, never below,
- * so the lowest flag is exact. */
+/* The SWAR byte tests below set the high bit of each byte of a 64-bit word
+ * that passes, exactly (no borrow or carry crosses a byte). */
 #define ONES  0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
-static inline uint64_t special_bytes(uint64_t x)
+#define LOW7  0x7f7f7f7f7f7f7f7full
+static inline uint64_t digit_bytes(uint64_t x)
 {
-	uint64_t low7 = x & ~HIGHS;
-	uint64_t digit = (ONES * (127 + ':') - low7) & ~x & (low7 + ONES * (127 - '/'));
-	uint64_t below2 = (x - ONES * 2) & ~x;
-	return (digit | below2) & HIGHS;
+	uint64_t low = x & LOW7;
+	return (ONES * (127 + ':') - low) & ~x & (low + ONES * (127 - '/')) & ~LOW7;
+}
+
+static inline uint64_t zero_char_bytes(uint64_t x)
+{
+	uint64_t y = x ^ (ONES * '0');
+	return ~(((y & LOW7) + LOW7) | y) & ~LOW7;
+}
+
+static inline char key_byte(const unsigned char *s, size_t len, size_t i)
+{
+	if (!is_digit(s[i]))
+		return (char)s[i];
+	int lone0 = s[i] == '0' && (i == 0 || !is_digit(s[i - 1])) &&
+		    (i + 1 == len || !is_digit(s[i + 1]));
+	return lone0 ? '0' : '1';
+}
+
+/* Key bytes i..i+7 (i >= 1), given the word after them: a digit becomes
+ * '1', a lone '0' stays. */
+static inline void key_word(const unsigned char *s, size_t i, uint64_t next, char *o)
+{
+	uint64_t w, prev;
+	memcpy(&w, s + i, 8);
+	memcpy(&prev, s + i - 1, 8);
+	uint64_t dig = (digit_bytes(w) >> 7) * 0xff;
+	uint64_t lone0 = (zero_char_bytes(w) & ~digit_bytes(prev) & ~digit_bytes(next)) >> 7;
+	w = (w & ~dig) | (ONES * '1' & dig);
+	w ^= lone0 * ('1' ^ '0');
+	memcpy(o + i, &w, 8);
 }
 
 void mask_key(const char *msg, size_t len, struct buf *key)
 {
 	const unsigned char *s = (const unsigned char *)msg;
 	buf_reset(key);
-	buf_reserve(key, 2 * len + 8);   /* the worst case, and a word of slack */
-	unsigned char *o = (unsigned char *)key->p;
+	buf_reserve(key, len);
+	char *o = key->p;
 	size_t i = 0;
-	while (i < len) {
-		/* Plain bytes eight at a time, up to the first digit. */
-		if (i + 8 <= len) {
-			uint64_t w, sp;
-			memcpy(&w, s + i, 8);
-			memcpy(o, &w, 8);   /* the buffer has a word of slack */
-			sp = special_bytes(w);
-			size_t k = sp ? (size_t)__builtin_ctzll(sp) / 8 : 8;
-			o += k;
-			i += k;
-			if (k == 8)
-				continue;
+	if (len < 9) {
+		for (; i < len; i++)
+			o[i] = key_byte(s, len, i);
+	} else {
+		o[0] = key_byte(s, len, 0);
+		/* Eight bytes at a time; the last word overlaps the one before
+		 * it and has no byte after it. */
+		uint64_t next;
+		for (i = 1; i + 9 <= len; i += 8) {
+			memcpy(&next, s + i + 1, 8);
+			key_word(s, i, next, o);
 		}
-		unsigned char c = s[i];
-		if (!is_digit(c)) {
-			/* \1 marks a digit run, so a literal \1 is escaped. */
-			if (c == 1)
-				*o++ = 1;
-			*o++ = c;
-			i++;
-			continue;
+		if (i < len) {
+			next = 0;
+			memcpy(&next, s + len - 7, 7);
+			key_word(s, len - 8, next, o);
 		}
-		size_t j = i + 1;
-		while (j < len && is_digit(s[j]))
-			j++;
-		*o++ = 1;
-		*o++ = j - i == 1 && c == '0' ? 'z' : "012345"[j - i < 5 ? j - i : 5];
-		i = j;
 	}
-	key->len = (size_t)(o - (unsigned char *)key->p);
-	key->p[key->len] = '\0';
+	key->len = len;
+	o[len] = '\0';
 }
 
 int mask_cacheable(const struct masked *m)

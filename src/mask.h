@@ -54,14 +54,14 @@ void mask_message(const char *msg, size_t len, struct masked *m);
 /* Free m's buffers (m itself is the caller's); accepts a zeroed m. */
 void masked_free(struct masked *m);
 
-/* The masking key of a message: its bytes with every run of digits
- * replaced by a marker of the run's length (1 to 4, or "5 or more"; a lone
- * "0" apart).  mask_message looks at digits only through these classes,
- * so two messages with the same key get the same values at the same
- * places; when no digit stays literal in the template (mask_cacheable),
- * they get the same template.  That lets the pipeline skip masking for
- * the many lines that differ from an earlier one only in their numbers.
- * tests/unit/test_mask.c holds mask_message to this promise. */
+/* The masking key of a message: the message with every digit replaced by
+ * '1', except a lone "0".  mask_message looks at digits only through the
+ * lengths of their runs and whether a run is a lone "0", so two messages
+ * with the same key get the same values at the same places; when no digit
+ * stays literal in the template (mask_cacheable), they get the same
+ * template.  That lets the pipeline skip masking for the many lines that
+ * differ from an earlier one only in their numbers.  tests/unit/test_mask.c
+ * holds mask_message to this promise. */
 void mask_key(const char *msg, size_t len, struct buf *key);
 /* Whether m (the masking of some message) holds for every message with
  * the same key: no digit left in the text, and no identifier or hex value,

@@ -1,0 +1,251 @@
+/* cmd_baselines.c — `ddx baselines`: list, show, cat, remove, export and
+ * import the baselines `ddx learn` keeps. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "prefix.h"
+#include "store.h"
+
+void human_size(uint64_t n, char *buf)
+{
+	static const char *const units[] = { "B", "kB", "MB", "GB", "TB" };
+	double v = (double)n;
+	int u = 0;
+	while (v >= 1000 && u < 4) {
+		v /= 1000;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, 16, "%llu B", (unsigned long long)n);
+	else
+		snprintf(buf, 16, "%.*f %s", v < 10 ? 1 : 0, v, units[u]);
+}
+
+/* "2026-11-29 10:42" (UTC) */
+static void date_str(int64_t s, char *buf, size_t n)
+{
+	time_t t = (time_t)s;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, n, "%Y-%m-%d %H:%M", &tm);
+}
+
+static int list(struct store *st)
+{
+	struct arena a = { 0 };
+	struct baseline *bs;
+	size_t n;
+	if (store_list(st, &bs, &n, &a) < 0) {
+		arena_free(&a);
+		return EXIT_TROUBLE;
+	}
+	int width = 4;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(bs[i].name) > (size_t)width)
+			width = strlen(bs[i].name) > 60 ? 60 : (int)strlen(bs[i].name);
+	if (n == 0)
+		printf("no baselines yet (see 'ddx help learn')\n");
+	else
+		printf("%-*s %4s %9s %9s %9s  %-7s %s\n", width, "NAME", "RUNS", "LINES", "SIZE",
+		       "STORED", "ENGINE", "UPDATED (UTC)");
+	for (size_t i = 0; i < n; i++) {
+		char sz[16], stored[16], date[32];
+		human_size(bs[i].size, sz);
+		human_size(bs[i].stored, stored);
+		date_str(bs[i].updated, date, sizeof(date));
+		put_text(stdout, bs[i].name, strlen(bs[i].name));
+		printf("%*s %4zu %9llu %9s %9s  %-7s %s\n",
+		       strlen(bs[i].name) < (size_t)width ? width - (int)strlen(bs[i].name) : 0, "",
+		       bs[i].nruns, (unsigned long long)bs[i].lines, sz, stored, bs[i].engine, date);
+	}
+	free(bs);
+	arena_free(&a);
+	return EXIT_SAME;
+}
+
+/* The configuration values worth a line in `show`: what tells two
+ * deployments apart at a glance. */
+static int notable(const char *key)
+{
+	static const char *const keys[] = {
+		"model", "model_path", "vllm_version", "tp_size", "tensor_parallel_size",
+		"dp_size", "pipeline_parallel_size", "dtype", "quantization", "kv_cache_dtype",
+		"max_model_len", "context_length", "port", NULL,
+	};
+	for (int i = 0; keys[i]; i++)
+		if (strcmp(key, keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int find_or_complain(struct store *st, const char *name, struct baseline *b, struct arena *a)
+{
+	int r = store_find(st, name, b, a);
+	if (r == 0)
+		error("no baseline '%s' (see 'ddx baselines')", name);
+	return r;
+}
+
+static int show(struct store *st, const char *name, int all_config)
+{
+	struct arena a = { 0 };
+	struct baseline b;
+	struct run *runs = NULL;
+	size_t n = 0;
+	int rc = EXIT_TROUBLE;
+	if (find_or_complain(st, name, &b, &a) != 1 || store_runs(st, b.id, 1, &runs, &n, &a) < 0)
+		goto out;
+	char sz[16], stored[16], created[32], updated[32];
+	human_size(b.size, sz);
+	human_size(b.stored, stored);
+	date_str(b.created, created, sizeof(created));
+	date_str(b.updated, updated, sizeof(updated));
+	printf("baseline '");
+	put_text(stdout, b.name, strlen(b.name));
+	printf("': %zu run%s, %llu lines, %s (%s stored), engine %s\n", b.nruns,
+	       b.nruns == 1 ? "" : "s", (unsigned long long)b.lines, sz, stored, b.engine);
+	printf("  created %s, updated %s (UTC)\n", created, updated);
+	for (size_t i = 0; i < n; i++) {
+		const struct run *r = &runs[i];
+		char first[PREFIX_TS_SIZE], last[PREFIX_TS_SIZE];
+		human_size(r->size, sz);
+		printf("run %zu: ", i + 1);
+		put_text(stdout, r->name, strlen(r->name));
+		printf("\n  %llu lines, %s, %zu templates, format %s, engine %s, hash %016llx\n",
+		       (unsigned long long)r->lines, sz, r->ntmpl, r->format, r->engine,
+		       (unsigned long long)r->hash);
+		if (r->first_ts != TS_NONE) {
+			prefix_format_ts(r->first_ts, first);
+			prefix_format_ts(r->last_ts, last);
+			printf("  from %s to %s (%.1f s)\n", first, last,
+			       (double)(r->last_ts - r->first_ts) / 1000.0);
+		}
+		size_t shown = 0;
+		for (size_t k = 0; k < r->ncfg; k++) {
+			if (!all_config && !notable(r->cfg[k].key))
+				continue;
+			printf("  %-8s%-24s ", shown++ ? "" : "config", r->cfg[k].key);
+			put_text(stdout, r->cfg[k].value, strlen(r->cfg[k].value));
+			putchar('\n');
+		}
+		if (!all_config && r->ncfg > shown)
+			printf("  (%zu configuration values in all: --config shows them)\n", r->ncfg);
+	}
+	rc = EXIT_SAME;
+out:
+	store_runs_free(runs, n);
+	arena_free(&a);
+	return rc;
+}
+
+/* Write run `which` (1-based; 0 = the only one) of baseline name to
+ * stdout. */
+static int cat(struct store *st, const char *name, const char *which)
+{
+	struct arena a = { 0 };
+	struct baseline b;
+	struct run *runs = NULL;
+	size_t n = 0;
+	int rc = EXIT_TROUBLE;
+	if (find_or_complain(st, name, &b, &a) != 1 || store_runs(st, b.id, 0, &runs, &n, &a) < 0)
+		goto out;
+	char *end;
+	long k = which ? strtol(which, &end, 10) : 1;
+	if (which && (*end || k < 1 || (size_t)k > n)) {
+		error("baseline '%s' has no run '%s' (runs 1 to %zu)", name, which, n);
+		goto out;
+	}
+	if (!which && n != 1) {
+		error("baseline '%s' has %zu runs: say which (1 to %zu)", name, n, n);
+		goto out;
+	}
+	fflush(stdout);
+	if (store_run_write(st, runs[k - 1].id, STDOUT_FILENO) == 0)
+		rc = EXIT_SAME;
+out:
+	store_runs_free(runs, n);
+	arena_free(&a);
+	return rc;
+}
+
+int cmd_baselines(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "store", required_argument, NULL, 's' },
+		{ "config", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *store_opt = NULL;
+	int all_config = 0, c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': store_opt = optarg; break;
+		case 'c': all_config = 1; break;
+		default: return EXIT_TROUBLE;
+		}
+	}
+	const char *sub = optind < argc ? argv[optind++] : "list";
+	int nargs = argc - optind;
+	static const struct { const char *name; int min, max, write; } subs[] = {
+		{ "list", 0, 0, 0 }, { "show", 1, 1, 0 }, { "cat", 1, 2, 0 },
+		{ "rm", 1, 1, 1 }, { "export", 2, 2, 0 }, { "import", 1, 1, 1 },
+	};
+	size_t s = 0;
+	while (s < sizeof(subs) / sizeof(subs[0]) && strcmp(subs[s].name, sub) != 0)
+		s++;
+	if (s == sizeof(subs) / sizeof(subs[0])) {
+		error("no such subcommand 'baselines %s'", sub);
+		print_command_help(find_command("baselines"));
+		return EXIT_TROUBLE;
+	}
+	if (nargs < subs[s].min || nargs > subs[s].max) {
+		print_command_help(find_command("baselines"));
+		return EXIT_TROUBLE;
+	}
+	char *path = store_path(store_opt);
+	int missing;
+	struct store *st = store_open(path, subs[s].write ? STORE_WRITE : STORE_READ, &missing);
+	int rc = EXIT_TROUBLE;
+	if (missing && s == 0) {
+		printf("no baselines yet (see 'ddx help learn')\n");
+		rc = EXIT_SAME;
+	} else if (missing) {
+		error("no baselines yet in '%s' (see 'ddx help learn')", path);
+	} else if (!st) {
+		/* store_open said why */
+	} else if (s == 0) {
+		rc = list(st);
+	} else if (s == 1) {
+		rc = show(st, argv[optind], all_config);
+	} else if (s == 2) {
+		rc = cat(st, argv[optind], nargs > 1 ? argv[optind + 1] : NULL);
+	} else if (s == 3) {
+		int r = store_remove(st, argv[optind]);
+		if (r == 0)
+			error("no baseline '%s' (see 'ddx baselines')", argv[optind]);
+		else if (r == 1)
+			printf("removed baseline '%s'\n", argv[optind]);
+		rc = r == 1 ? EXIT_SAME : EXIT_TROUBLE;
+	} else if (s == 4) {
+		int r = store_export(st, argv[optind], argv[optind + 1]);
+		if (r == 0)
+			error("no baseline '%s' (see 'ddx baselines')", argv[optind]);
+		else if (r == 1)
+			printf("exported baseline '%s' to '%s'\n", argv[optind], argv[optind + 1]);
+		rc = r == 1 ? EXIT_SAME : EXIT_TROUBLE;
+	} else {
+		size_t nb, nr;
+		if (store_import(st, argv[optind], &nb, &nr) == 0) {
+			printf("imported %zu baseline%s (%zu run%s added) from '%s'\n", nb,
+			       nb == 1 ? "" : "s", nr, nr == 1 ? "" : "s", argv[optind]);
+			rc = EXIT_SAME;
+		}
+	}
+	store_close(st);
+	free(path);
+	return rc;
+}

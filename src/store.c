@@ -1,0 +1,1366 @@
+/* store.c — the baseline store in SQLite.  See store.h.
+ *
+ * Layout (version 2):
+ *   baseline(id, name, created, updated)
+ *   run(id, baseline, name, hash, size, lines, first_ts, last_ts, format,
+ *       mtime, added, pipeline, engine)
+ *   chunk(run, seq, raw_size, data)       one zstd frame per CHUNK_RAW bytes
+ *   template(run, level, text, count, first_line)
+ *   config(run, key, value)               (version 2)
+ * Runs, chunks, templates and config go with their baseline (ON DELETE
+ * CASCADE). */
+#include "store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "prefix.h"
+
+/* "ddx1", written in the file header (PRAGMA application_id) so that a
+ * ddx store is recognised without trusting its table names. */
+#define APP_ID 0x64647831
+/* Content is compressed in independent frames of this many bytes, so that
+ * no row is near SQLite's 1 GB limit and a run is written and read back
+ * a piece at a time. */
+#define CHUNK_RAW ((size_t)8 << 20)
+#define ZSTD_LEVEL 6
+/* How long a writer waits for another one before giving up, in ms. */
+#define BUSY_MS 60000
+
+struct store {
+	sqlite3 *db;
+	char *path;
+};
+
+/* The schema, one script per version; applying scripts[v] moves a store
+ * from version v to v + 1.  '@' stands for the schema ("" or "exp."), so
+ * that export can create the same tables in an attached file. */
+static const char *const scripts[STORE_VERSION] = {
+	"CREATE TABLE @baseline ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  created INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL);"
+	"CREATE TABLE @run ("
+	"  id INTEGER PRIMARY KEY,"
+	"  baseline INTEGER NOT NULL REFERENCES baseline(id) ON DELETE CASCADE,"
+	"  name TEXT NOT NULL,"
+	"  hash TEXT NOT NULL,"
+	"  size INTEGER NOT NULL,"
+	"  lines INTEGER NOT NULL,"
+	"  first_ts INTEGER,"
+	"  last_ts INTEGER,"
+	"  format TEXT NOT NULL,"
+	"  mtime INTEGER NOT NULL,"
+	"  added INTEGER NOT NULL,"
+	"  pipeline TEXT NOT NULL);"
+	"CREATE INDEX @run_hash ON run(baseline, hash);"
+	"CREATE TABLE @chunk ("
+	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	"  seq INTEGER NOT NULL,"
+	"  raw_size INTEGER NOT NULL,"
+	"  data BLOB NOT NULL,"
+	"  UNIQUE (run, seq));"
+	"CREATE TABLE @template ("
+	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	"  level INTEGER NOT NULL,"
+	"  text TEXT NOT NULL,"
+	"  count INTEGER NOT NULL,"
+	"  first_line INTEGER NOT NULL,"
+	"  PRIMARY KEY (run, level, text)) WITHOUT ROWID;",
+	/* 2: what check needs to pick a baseline beyond template overlap.
+	 * engine is NULL for runs stored before; fill_v2 computes it. */
+	"ALTER TABLE @run ADD COLUMN engine TEXT;"
+	"CREATE TABLE @config ("
+	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	"  key TEXT NOT NULL,"
+	"  value TEXT NOT NULL,"
+	"  PRIMARY KEY (run, key)) WITHOUT ROWID;",
+};
+
+/* The columns of run copied by export and import, by version. */
+#define RUN_COLS_V1 "name, hash, size, lines, first_ts, last_ts, format, mtime, added, pipeline"
+
+/* "Now" in seconds; SOURCE_DATE_EPOCH when set, for reproducible output. */
+static int64_t now_s(void)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	if (s && *s) {
+		char *end;
+		long long v = strtoll(s, &end, 10);
+		if (!*end)
+			return v;
+	}
+	return (int64_t)time(NULL);
+}
+
+static int db_error(struct store *st, const char *what)
+{
+	int code = sqlite3_errcode(st->db);
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		return error("'%s': %s: the store is locked by another process", st->path, what);
+	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+		return error("'%s': not a ddx store (corrupt: %s)", st->path, sqlite3_errmsg(st->db));
+	return error("'%s': %s: %s", st->path, what, sqlite3_errmsg(st->db));
+}
+
+static int exec(struct store *st, const char *sql)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(st, "store error");
+	return 0;
+}
+
+/* Run script with '@' replaced by prefix. */
+static int exec_script(struct store *st, const char *script, const char *prefix)
+{
+	struct buf b = { 0 };
+	for (const char *p = script; *p; p++)
+		if (*p == '@')
+			buf_append(&b, prefix, strlen(prefix));
+		else
+			buf_putc(&b, *p);
+	int r = exec(st, b.p);
+	buf_free(&b);
+	return r;
+}
+
+static sqlite3_stmt *prepare(struct store *st, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+		db_error(st, "store error");
+		return NULL;
+	}
+	return s;
+}
+
+/* Step a statement that returns no rows, and finalize it. */
+static int step_done(struct store *st, sqlite3_stmt *s)
+{
+	int rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "store error");
+	return 0;
+}
+
+/* One integer from a query without parameters; -1 on error. */
+static int64_t query_int(struct store *st, const char *sql)
+{
+	sqlite3_stmt *s = prepare(st, sql);
+	if (!s)
+		return -1;
+	int64_t v = -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	else
+		db_error(st, "store error");
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* Run sql with one integer parameter bound to every '?'. */
+static int exec_id(struct store *st, const char *sql, int64_t id)
+{
+	sqlite3_stmt *s = prepare(st, sql);
+	if (!s)
+		return -1;
+	for (int i = 1; i <= sqlite3_bind_parameter_count(s); i++)
+		sqlite3_bind_int64(s, i, id);
+	return step_done(st, s);
+}
+
+static void bind_text(sqlite3_stmt *s, int i, const char *p, size_t n)
+{
+	sqlite3_bind_text64(s, i, p, n, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+static void bind_str(sqlite3_stmt *s, int i, const char *p)
+{
+	if (p)
+		bind_text(s, i, p, strlen(p));
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static const char *col_str(sqlite3_stmt *s, int i, struct arena *a)
+{
+	const char *p = (const char *)sqlite3_column_text(s, i);
+	if (!p)
+		return NULL;
+	return arena_strndup(a, p, (size_t)sqlite3_column_bytes(s, i));
+}
+
+static int64_t col_ts(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? TS_NONE : sqlite3_column_int64(s, i);
+}
+
+static void bind_ts(sqlite3_stmt *s, int i, int64_t ts)
+{
+	if (ts == TS_NONE)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_int64(s, i, ts);
+}
+
+char *store_path(const char *opt)
+{
+	if (opt)
+		return xstrdup(opt);
+	const char *env = getenv("DDX_STORE");
+	if (env && *env)
+		return xstrdup(env);
+	struct buf b = { 0 };
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	/* The XDG spec says a relative XDG_DATA_HOME is invalid: ignore it. */
+	if (xdg && xdg[0] == '/')
+		buf_printf(&b, "%s/ddx/baselines.db", xdg);
+	else
+		buf_printf(&b, "%s/.local/share/ddx/baselines.db", home && *home ? home : ".");
+	return b.p;
+}
+
+/* Create the directories leading to path, like mkdir -p. */
+static int make_parents(const char *path)
+{
+	char *d = xstrdup(path);
+	for (char *p = d + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(d, 0777) < 0 && errno != EEXIST) {
+			int e = errno;
+			error("cannot create directory '%s': %s", d, strerror(e));
+			free(d);
+			return -1;
+		}
+		*p = '/';
+	}
+	free(d);
+	return 0;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Whether path has a write-ahead log with something in it. */
+static int has_wal(const char *path)
+{
+	struct buf wal = { 0 };
+	buf_printf(&wal, "%s-wal", path);
+	struct stat ws;
+	int r = stat(wal.p, &ws) == 0 && ws.st_size > 0;
+	buf_free(&wal);
+	return r;
+}
+
+/* Decide from the file's first 100 bytes (the SQLite header) whether path
+ * may be opened as a store, before SQLite touches it: a foreign file must
+ * not gain a journal or WAL, or be "recovered".  Returns 1 for a ddx
+ * store, 0 for an empty file or an SQLite database with no tables ever
+ * created (both become a store), -1 after an error. */
+static int check_header(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	struct stat sb;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return error("'%s': not a ddx store (not a regular file)", path);
+	}
+	unsigned char h[100];
+	ssize_t n = read(fd, h, sizeof(h));
+	int e = errno;
+	close(fd);
+	if (n < 0)
+		return error("cannot read '%s': %s", path, strerror(e));
+	if (n == 0)
+		return 0;
+	if (n < (ssize_t)sizeof(h) || memcmp(h, "SQLite format 3", 16) != 0)
+		return error("'%s': not a ddx store (not an SQLite database)", path);
+	uint32_t app = be32(h + 68), cookie = be32(h + 40), version = be32(h + 60);
+	if (app == APP_ID) {
+		/* The page count is valid when the header says so (SQLite
+		 * 3.7.0+), and is what the file holds unless a WAL holds more. */
+		uint64_t psize = (uint64_t)h[16] << 8 | h[17];
+		uint64_t pages = be32(h + 92) == be32(h + 24) ? be32(h + 28) : 0;
+		if (psize == 1)
+			psize = 65536;
+		if ((uint64_t)sb.st_size < pages * psize && !has_wal(path))
+			return error("'%s': not a ddx store (truncated: %llu of %llu bytes)", path,
+				     (unsigned long long)sb.st_size, (unsigned long long)(pages * psize));
+		if (version > STORE_VERSION)
+			return error("'%s': not a ddx store this ddx can read (schema version %u; "
+				     "this ddx knows up to %d: upgrade ddx)", path, version, STORE_VERSION);
+		return 1;
+	}
+	if (app != 0)
+		return error("'%s': not a ddx store (an SQLite database of another application, "
+			     "application id 0x%08x)", path, app);
+	/* A WAL-mode store killed before its first checkpoint may still show
+	 * an empty header: its schema is in the WAL, and open re-checks. */
+	if (cookie != 0)
+		return error("'%s': not a ddx store (an SQLite database of another application)", path);
+	return 0;
+}
+
+/* Fill the version-2 data of runs stored without it (a migrated version-1
+ * store, or a version-1 import): the engine from the templates, the
+ * configuration from the content. */
+static int fill_v2(struct store *st);
+
+/* Bring the store to STORE_VERSION inside one write transaction; a second
+ * process doing the same waits for the first and then finds nothing to
+ * do. */
+static int migrate(struct store *st)
+{
+	if (exec(st, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	int64_t app = query_int(st, "PRAGMA application_id");
+	int64_t ver = query_int(st, "PRAGMA user_version");
+	int64_t ntables = query_int(st, "SELECT count(*) FROM sqlite_master");
+	if (app < 0 || ver < 0 || ntables < 0)
+		goto fail;
+	if (app != APP_ID && (app != 0 || ntables > 0)) {
+		error("'%s': not a ddx store (an SQLite database of another application)", st->path);
+		goto fail;
+	}
+	if (ver > STORE_VERSION) {
+		error("'%s': not a ddx store this ddx can read (schema version %lld; "
+		      "this ddx knows up to %d: upgrade ddx)", st->path, (long long)ver, STORE_VERSION);
+		goto fail;
+	}
+	if (app != APP_ID)
+		ver = 0;
+	for (int64_t v = ver; v < STORE_VERSION; v++)
+		if (exec_script(st, scripts[v], "") < 0)
+			goto fail;
+	if (ver < 2 && ver > 0 && fill_v2(st) < 0)
+		goto fail;
+	char sql[96];
+	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
+		 APP_ID, STORE_VERSION);
+	if (exec(st, sql) < 0 || exec(st, "COMMIT") < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Read the schema, the first thing SQLite needs from the file: damage
+ * there makes the file unusable as a store, and is said so.  Damage
+ * further in shows up in the query that meets it. */
+static int check_schema(struct store *st)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master", -1, &s, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : db_error(st, "cannot open the store");
+}
+
+struct store *store_open(const char *path, int mode, int *missing)
+{
+	struct stat sb;
+	*missing = 0;
+	if (stat(path, &sb) < 0) {
+		if (errno != ENOENT) {
+			error("cannot open '%s': %s", path, strerror(errno));
+			return NULL;
+		}
+		if (mode == STORE_READ) {
+			*missing = 1;
+			return NULL;
+		}
+		if (make_parents(path) < 0)
+			return NULL;
+	} else {
+		int r = check_header(path);
+		if (r < 0)
+			return NULL;
+		/* An empty header with a WAL: a store whose first learn was
+		 * killed before SQLite copied the WAL back; opening recovers it. */
+		if (r == 0 && mode == STORE_READ && !has_wal(path)) {
+			*missing = 1;
+			return NULL;
+		}
+	}
+	struct store *st = xcalloc(1, sizeof(*st));
+	st->path = xstrdup(path);
+	/* CREATE even for a reader, whose file exists by now: export
+	 * attaches a new file, which takes the main connection's flags. */
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+		error("cannot open '%s': %s", path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		store_close(st);
+		return NULL;
+	}
+	sqlite3_busy_timeout(st->db, BUSY_MS);
+	sqlite3_extended_result_codes(st->db, 0);
+	/* WAL: readers never block the writer (a reader leaves the journal
+	 * mode alone: an exported store stays one file).  synchronous=FULL:
+	 * a committed learn survives a power cut too, not only a kill. */
+	if ((mode == STORE_WRITE && exec(st, "PRAGMA journal_mode = WAL") < 0) ||
+	    exec(st, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON") < 0 ||
+	    check_schema(st) < 0) {
+		store_close(st);
+		return NULL;
+	}
+	int64_t app = query_int(st, "PRAGMA application_id");
+	int64_t ver = query_int(st, "PRAGMA user_version");
+	if (app < 0 || ver < 0 || ((app != APP_ID || ver != STORE_VERSION) && migrate(st) < 0)) {
+		store_close(st);
+		return NULL;
+	}
+	return st;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+int store_list(struct store *st, struct baseline **out, size_t *n, struct arena *a)
+{
+	sqlite3_stmt *s = prepare(st,
+		"SELECT b.id, b.name, b.created, b.updated,"
+		" (SELECT count(*) FROM run WHERE baseline = b.id),"
+		" (SELECT coalesce(sum(size), 0) FROM run WHERE baseline = b.id),"
+		" (SELECT coalesce(sum(length(c.data)), 0) FROM chunk c JOIN run r ON c.run = r.id"
+		"   WHERE r.baseline = b.id),"
+		" (SELECT coalesce(sum(lines), 0) FROM run WHERE baseline = b.id),"
+		" (SELECT engine FROM run WHERE baseline = b.id GROUP BY engine"
+		"   ORDER BY count(*) DESC, engine LIMIT 1)"
+		" FROM baseline b ORDER BY b.name");
+	if (!s)
+		return -1;
+	struct baseline *v = NULL;
+	size_t cap = 0, k = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		GROW(v, cap, k + 1);
+		struct baseline *b = &v[k++];
+		b->id = sqlite3_column_int64(s, 0);
+		b->name = col_str(s, 1, a);
+		b->created = sqlite3_column_int64(s, 2);
+		b->updated = sqlite3_column_int64(s, 3);
+		b->nruns = (size_t)sqlite3_column_int64(s, 4);
+		b->size = (uint64_t)sqlite3_column_int64(s, 5);
+		b->stored = (uint64_t)sqlite3_column_int64(s, 6);
+		b->lines = (uint64_t)sqlite3_column_int64(s, 7);
+		b->engine = col_str(s, 8, a);
+		if (!b->engine)
+			b->engine = "other";
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return db_error(st, "cannot list baselines");
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+int store_find(struct store *st, const char *name, struct baseline *b, struct arena *a)
+{
+	struct baseline *v;
+	size_t n;
+	if (store_list(st, &v, &n, a) < 0)
+		return -1;
+	int found = 0;
+	for (size_t i = 0; i < n && !found; i++)
+		if (strcmp(v[i].name, name) == 0) {
+			*b = v[i];
+			found = 1;
+		}
+	free(v);
+	return found;
+}
+
+static int load_detail(struct store *st, struct run *r, struct arena *a)
+{
+	sqlite3_stmt *s = prepare(st, "SELECT level, text, count, first_line FROM template"
+				      " WHERE run = ? ORDER BY first_line, level, text");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		GROW(r->tmpl, cap, r->ntmpl + 1);
+		struct run_tmpl *t = &r->tmpl[r->ntmpl++];
+		t->level = sqlite3_column_int(s, 0);
+		t->text = col_str(s, 1, a);
+		t->len = (size_t)sqlite3_column_bytes(s, 1);
+		t->count = (uint64_t)sqlite3_column_int64(s, 2);
+		t->first_line = (uint64_t)sqlite3_column_int64(s, 3);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "cannot read templates");
+	s = prepare(st, "SELECT key, value FROM config WHERE run = ? ORDER BY key");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	cap = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		GROW(r->cfg, cap, r->ncfg + 1);
+		r->cfg[r->ncfg].key = col_str(s, 0, a);
+		r->cfg[r->ncfg++].value = col_str(s, 1, a);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "cannot read configuration");
+	return 0;
+}
+
+int store_runs(struct store *st, int64_t baseline, int want_detail,
+	       struct run **out, size_t *n, struct arena *a)
+{
+	sqlite3_stmt *s = prepare(st,
+		"SELECT id, name, hash, size, lines, first_ts, last_ts, mtime, added, format,"
+		" engine, pipeline, (SELECT coalesce(sum(length(data)), 0) FROM chunk WHERE run = run.id)"
+		" FROM run WHERE baseline = ? ORDER BY id");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, baseline);
+	struct run *v = NULL;
+	size_t cap = 0, k = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		GROW(v, cap, k + 1);
+		struct run *r = &v[k++];
+		memset(r, 0, sizeof(*r));
+		r->id = sqlite3_column_int64(s, 0);
+		r->name = col_str(s, 1, a);
+		r->hash = strtoull((const char *)sqlite3_column_text(s, 2), NULL, 16);
+		r->size = (uint64_t)sqlite3_column_int64(s, 3);
+		r->lines = (uint64_t)sqlite3_column_int64(s, 4);
+		r->first_ts = col_ts(s, 5);
+		r->last_ts = col_ts(s, 6);
+		r->mtime = sqlite3_column_int64(s, 7);
+		r->added = sqlite3_column_int64(s, 8);
+		r->format = col_str(s, 9, a);
+		r->engine = col_str(s, 10, a);
+		r->pipeline = col_str(s, 11, a);
+		r->stored = (uint64_t)sqlite3_column_int64(s, 12);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return db_error(st, "cannot read runs");
+	}
+	for (size_t i = 0; want_detail && i < k; i++)
+		if (load_detail(st, &v[i], a) < 0) {
+			store_runs_free(v, k);
+			return -1;
+		}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+void store_runs_free(struct run *runs, size_t n)
+{
+	for (size_t i = 0; runs && i < n; i++) {
+		free(runs[i].tmpl);
+		free(runs[i].cfg);
+		store_run_release(&runs[i]);
+	}
+	free(runs);
+}
+
+void store_compress(struct run *r, const char *data, size_t size)
+{
+	r->size = size;
+	r->hash = hash_bytes(data, size);
+	r->stored = 0;
+	size_t n = size ? (size + CHUNK_RAW - 1) / CHUNK_RAW : 0;
+	r->chunks = xcalloc(n ? n : 1, sizeof(*r->chunks));
+	r->nchunks = n;
+	for (size_t i = 0; i < n; i++) {
+		struct chunk *c = &r->chunks[i];
+		c->raw_size = i + 1 < n ? CHUNK_RAW : size - i * CHUNK_RAW;
+		size_t cap = ZSTD_compressBound(c->raw_size);
+		c->data = xmalloc(cap);
+		c->size = ZSTD_compress(c->data, cap, data + i * CHUNK_RAW, c->raw_size, ZSTD_LEVEL);
+		if (ZSTD_isError(c->size))
+			die("cannot compress: %s", ZSTD_getErrorName(c->size));
+		r->stored += c->size;
+	}
+}
+
+void store_run_release(struct run *r)
+{
+	for (size_t i = 0; i < r->nchunks; i++)
+		free(r->chunks[i].data);
+	free(r->chunks);
+	r->chunks = NULL;
+	r->nchunks = 0;
+}
+
+/* The chunks of run id in schema ("main" or "imp"), compressed. */
+static int load_chunks(struct store *st, const char *schema, int64_t id,
+		       struct chunk **out, size_t *n)
+{
+	char sql[128];
+	snprintf(sql, sizeof(sql), "SELECT raw_size, data FROM %s.chunk WHERE run = ? ORDER BY seq", schema);
+	sqlite3_stmt *s = prepare(st, sql);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	struct chunk *v = NULL;
+	size_t cap = 0, k = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		GROW(v, cap, k + 1);
+		v[k].raw_size = (size_t)sqlite3_column_int64(s, 0);
+		v[k].size = (size_t)sqlite3_column_bytes(s, 1);
+		v[k].data = xmalloc(v[k].size);
+		memcpy(v[k].data, sqlite3_column_blob(s, 1), v[k].size);
+		k++;
+	}
+	sqlite3_finalize(s);
+	struct run tmp = { .chunks = v, .nchunks = k };
+	if (rc != SQLITE_DONE) {
+		store_run_release(&tmp);
+		return db_error(st, "cannot read a stored run");
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* Decompress one chunk into out (raw_size bytes, malloc'd). */
+static int unchunk(const char *path, const struct chunk *c, char **out)
+{
+	*out = xmalloc(c->raw_size ? c->raw_size : 1);
+	size_t r = ZSTD_decompress(*out, c->raw_size, c->data, c->size);
+	if (ZSTD_isError(r) || r != c->raw_size) {
+		free(*out);
+		*out = NULL;
+		return error("'%s': a stored run is corrupt (%s)", path,
+			     ZSTD_isError(r) ? ZSTD_getErrorName(r) : "wrong size");
+	}
+	return 0;
+}
+
+/* Whether two runs' chunks hold the same bytes: 1 yes, 0 no, -1 error.
+ * Equal compressed frames prove it at once; frames made by another zstd
+ * version differ and are compared decompressed.  A hash match alone never
+ * counts: logs are untrusted, and a collision must not drop a run. */
+static int same_content(struct store *st, const struct chunk *a, size_t na,
+			const struct chunk *b, size_t nb)
+{
+	if (na != nb)
+		return 0;
+	for (size_t i = 0; i < na; i++) {
+		if (a[i].raw_size != b[i].raw_size)
+			return 0;
+		if (a[i].size == b[i].size && memcmp(a[i].data, b[i].data, a[i].size) == 0)
+			continue;
+		char *x, *y = NULL;
+		if (unchunk(st->path, &a[i], &x) < 0 || unchunk(st->path, &b[i], &y) < 0) {
+			free(x);
+			return -1;
+		}
+		int eq = memcmp(x, y, a[i].raw_size) == 0;
+		free(x);
+		free(y);
+		if (!eq)
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether baseline holds a run with the same content as chunks: 1 yes,
+ * 0 no, -1 error. */
+static int has_content(struct store *st, int64_t baseline, uint64_t hash, uint64_t size,
+		       const struct chunk *chunks, size_t nchunks)
+{
+	char hex[17];
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)hash);
+	sqlite3_stmt *s = prepare(st, "SELECT id FROM run WHERE baseline = ? AND hash = ? AND size = ?");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, baseline);
+	bind_str(s, 2, hex);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)size);
+	int rc, found = 0;
+	while (!found && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct run other = { 0 };
+		if (load_chunks(st, "main", sqlite3_column_int64(s, 0), &other.chunks, &other.nchunks) < 0) {
+			found = -1;
+			break;
+		}
+		found = same_content(st, chunks, nchunks, other.chunks, other.nchunks);
+		store_run_release(&other);
+	}
+	if (!found && rc != SQLITE_DONE)
+		found = db_error(st, "cannot read runs");
+	sqlite3_finalize(s);
+	return found;
+}
+
+/* The id of baseline name, created if missing; -1 on error. */
+static int64_t baseline_id(struct store *st, const char *name, int64_t now)
+{
+	sqlite3_stmt *s = prepare(st, "INSERT INTO baseline (name, created, updated) VALUES (?, ?, ?)"
+				      " ON CONFLICT (name) DO NOTHING");
+	if (!s)
+		return -1;
+	bind_str(s, 1, name);
+	sqlite3_bind_int64(s, 2, now);
+	sqlite3_bind_int64(s, 3, now);
+	if (step_done(st, s) < 0 || !(s = prepare(st, "SELECT id FROM baseline WHERE name = ?")))
+		return -1;
+	bind_str(s, 1, name);
+	int64_t id = -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		id = sqlite3_column_int64(s, 0);
+	else
+		db_error(st, "cannot create the baseline");
+	sqlite3_finalize(s);
+	return id;
+}
+
+/* Record that baseline id changed now. */
+static int touch(struct store *st, int64_t id, int64_t now)
+{
+	sqlite3_stmt *s = prepare(st, "UPDATE baseline SET updated = ? WHERE id = ?");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, now);
+	sqlite3_bind_int64(s, 2, id);
+	return step_done(st, s);
+}
+
+static int insert_chunks(struct store *st, int64_t run, const struct chunk *c, size_t n)
+{
+	sqlite3_stmt *s = prepare(st, "INSERT INTO chunk (run, seq, raw_size, data) VALUES (?, ?, ?, ?)");
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_bind_int64(s, 1, run);
+		sqlite3_bind_int64(s, 2, (sqlite3_int64)i);
+		sqlite3_bind_int64(s, 3, (sqlite3_int64)c[i].raw_size);
+		sqlite3_bind_blob64(s, 4, c[i].data, c[i].size, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			sqlite3_finalize(s);
+			return db_error(st, "cannot store a run");
+		}
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+static int insert_config(struct store *st, int64_t run, const struct kv *cfg, size_t n)
+{
+	sqlite3_stmt *s = prepare(st, "INSERT OR IGNORE INTO config (run, key, value) VALUES (?, ?, ?)");
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_bind_int64(s, 1, run);
+		bind_str(s, 2, cfg[i].key);
+		bind_str(s, 3, cfg[i].value);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			sqlite3_finalize(s);
+			return db_error(st, "cannot store the configuration");
+		}
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+static int insert_templates(struct store *st, const struct run *r)
+{
+	sqlite3_stmt *s = prepare(st, "INSERT INTO template (run, level, text, count, first_line)"
+				      " VALUES (?, ?, ?, ?, ?)");
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < r->ntmpl; i++) {
+		const struct run_tmpl *t = &r->tmpl[i];
+		sqlite3_bind_int64(s, 1, r->id);
+		sqlite3_bind_int(s, 2, t->level);
+		bind_text(s, 3, t->text, t->len);
+		sqlite3_bind_int64(s, 4, (sqlite3_int64)t->count);
+		sqlite3_bind_int64(s, 5, (sqlite3_int64)t->first_line);
+		if (sqlite3_step(s) != SQLITE_DONE) {
+			sqlite3_finalize(s);
+			return db_error(st, "cannot store the templates");
+		}
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+static int insert_run(struct store *st, int64_t baseline, struct run *r)
+{
+	char hex[17];
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)r->hash);
+	sqlite3_stmt *s = prepare(st,
+		"INSERT INTO run (baseline, " RUN_COLS_V1 ", engine)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, baseline);
+	bind_str(s, 2, r->name);
+	bind_str(s, 3, hex);
+	sqlite3_bind_int64(s, 4, (sqlite3_int64)r->size);
+	sqlite3_bind_int64(s, 5, (sqlite3_int64)r->lines);
+	bind_ts(s, 6, r->first_ts);
+	bind_ts(s, 7, r->last_ts);
+	bind_str(s, 8, r->format);
+	sqlite3_bind_int64(s, 9, r->mtime);
+	sqlite3_bind_int64(s, 10, r->added);
+	bind_str(s, 11, r->pipeline);
+	bind_str(s, 12, r->engine);
+	if (step_done(st, s) < 0)
+		return -1;
+	r->id = sqlite3_last_insert_rowid(st->db);
+	if (insert_chunks(st, r->id, r->chunks, r->nchunks) < 0 || insert_templates(st, r) < 0)
+		return -1;
+	return insert_config(st, r->id, r->cfg, r->ncfg);
+}
+
+int store_learn(struct store *st, const char *name, struct run *runs, size_t n, size_t *added)
+{
+	*added = 0;
+	if (exec(st, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	int64_t now = now_s(), b = baseline_id(st, name, now);
+	if (b < 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		runs[i].id = 0;
+		int dup = has_content(st, b, runs[i].hash, runs[i].size, runs[i].chunks, runs[i].nchunks);
+		/* Two GOOD arguments naming the same content count once too. */
+		for (size_t k = 0; k < i && dup == 0; k++)
+			if (runs[k].id)
+				dup = same_content(st, runs[i].chunks, runs[i].nchunks,
+						   runs[k].chunks, runs[k].nchunks);
+		if (dup < 0)
+			goto fail;
+		if (dup)
+			continue;
+		runs[i].added = now;
+		if (insert_run(st, b, &runs[i]) < 0)
+			goto fail;
+		++*added;
+	}
+	if ((*added && touch(st, b, now) < 0) || exec(st, "COMMIT") < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	for (size_t i = 0; i < n; i++)
+		runs[i].id = 0;
+	*added = 0;
+	return -1;
+}
+
+int store_refresh(struct store *st, const struct run *r)
+{
+	/* A store shipped read-only (an export beside a deployment) keeps
+	 * its templates: check then remakes them each time. */
+	if (sqlite3_db_readonly(st->db, "main") == 1)
+		return 0;
+	/* Nor does a check wait long behind a learn for it: it is a cache. */
+	sqlite3_busy_timeout(st->db, 1000);
+	int rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	sqlite3_busy_timeout(st->db, BUSY_MS);
+	if (rc == SQLITE_BUSY)
+		return 0;
+	if (rc != SQLITE_OK)
+		return db_error(st, "store error");
+	sqlite3_stmt *s = prepare(st, "UPDATE run SET pipeline = ? WHERE id = ?");
+	if (!s)
+		goto fail;
+	bind_str(s, 1, r->pipeline);
+	sqlite3_bind_int64(s, 2, r->id);
+	if (step_done(st, s) < 0 || exec_id(st, "DELETE FROM template WHERE run = ?", r->id) < 0 ||
+	    insert_templates(st, r) < 0 || exec(st, "COMMIT") < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int store_run_write(struct store *st, int64_t id, int fd)
+{
+	sqlite3_stmt *s = prepare(st, "SELECT raw_size, data FROM chunk WHERE run = ? ORDER BY seq");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	int rc, r = 0;
+	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct chunk c = {
+			.raw_size = (size_t)sqlite3_column_int64(s, 0),
+			.data = (void *)sqlite3_column_blob(s, 1),
+			.size = (size_t)sqlite3_column_bytes(s, 1),
+		};
+		char *raw;
+		r = unchunk(st->path, &c, &raw);
+		if (r == 0 && write_all(fd, raw, c.raw_size) < 0)
+			r = error("cannot write a stored run: %s", strerror(errno));
+		free(raw);
+	}
+	if (r == 0 && rc != SQLITE_DONE)
+		r = db_error(st, "cannot read a stored run");
+	sqlite3_finalize(s);
+	return r;
+}
+
+int store_remove(struct store *st, const char *name)
+{
+	if (exec(st, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	sqlite3_stmt *s = prepare(st, "DELETE FROM baseline WHERE name = ?");
+	if (!s)
+		goto fail;
+	bind_str(s, 1, name);
+	if (step_done(st, s) < 0)
+		goto fail;
+	int removed = sqlite3_changes(st->db) > 0;
+	if (exec(st, "COMMIT") < 0)
+		goto fail;
+	return removed;
+fail:
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+
+/* Attach file as schema `as`; errors name shown, the file the user
+ * named. */
+static int attach(struct store *st, const char *file, const char *as, const char *shown)
+{
+	char sql[64];
+	snprintf(sql, sizeof(sql), "ATTACH DATABASE ? AS %s", as);
+	sqlite3_stmt *s = prepare(st, sql);
+	if (!s)
+		return -1;
+	bind_str(s, 1, file);
+	int rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	/* errstr, not errmsg: the message names the file we chose. */
+	if (rc != SQLITE_DONE)
+		return error("cannot open '%s': %s", shown, sqlite3_errstr(sqlite3_errcode(st->db)));
+	return 0;
+}
+
+int store_export(struct store *st, const char *name, const char *file)
+{
+	struct arena a = { 0 };
+	struct baseline b;
+	int found = store_find(st, name, &b, &a);
+	arena_free(&a);
+	if (found <= 0)
+		return found;
+	struct buf tmp = { 0 };
+	buf_printf(&tmp, "%s.tmp%ld", file, (long)getpid());
+	unlink(tmp.p);
+	if (attach(st, tmp.p, "exp", file) < 0) {
+		buf_free(&tmp);
+		return -1;
+	}
+	int r = -1;
+	char sql[96];
+	/* A plain rollback-journal file: one file to hand over, no -wal. */
+	if (exec(st, "PRAGMA exp.journal_mode = DELETE") < 0 || exec(st, "BEGIN IMMEDIATE") < 0)
+		goto out;
+	for (int v = 0; v < STORE_VERSION; v++)
+		if (exec_script(st, scripts[v], "exp.") < 0)
+			goto rollback;
+	snprintf(sql, sizeof(sql), "PRAGMA exp.application_id = %d; PRAGMA exp.user_version = %d",
+		 APP_ID, STORE_VERSION);
+	if (exec(st, sql) < 0 ||
+	    exec_id(st, "INSERT INTO exp.baseline SELECT id, name, created, updated"
+			" FROM main.baseline WHERE id = ?", b.id) < 0 ||
+	    exec_id(st, "INSERT INTO exp.run (id, baseline, " RUN_COLS_V1 ", engine)"
+			" SELECT id, baseline, " RUN_COLS_V1 ", engine FROM main.run WHERE baseline = ?",
+		    b.id) < 0 ||
+	    exec_id(st, "INSERT INTO exp.chunk SELECT run, seq, raw_size, data FROM main.chunk"
+			" WHERE run IN (SELECT id FROM main.run WHERE baseline = ?)", b.id) < 0 ||
+	    exec_id(st, "INSERT INTO exp.template SELECT run, level, text, count, first_line"
+			" FROM main.template WHERE run IN (SELECT id FROM main.run WHERE baseline = ?)",
+		    b.id) < 0 ||
+	    exec_id(st, "INSERT INTO exp.config SELECT run, key, value FROM main.config"
+			" WHERE run IN (SELECT id FROM main.run WHERE baseline = ?)", b.id) < 0 ||
+	    exec(st, "COMMIT") < 0)
+		goto rollback;
+	r = 1;
+	goto out;
+rollback:
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_exec(st->db, "DETACH DATABASE exp", NULL, NULL, NULL);
+	if (r == 1 && rename(tmp.p, file) < 0)
+		r = error("cannot write '%s': %s", file, strerror(errno));
+	if (r != 1)
+		unlink(tmp.p);
+	buf_free(&tmp);
+	return r;
+}
+
+/* Whether the attached import is a ddx store this ddx reads, undamaged;
+ * sets *version to its schema version. */
+static int import_check(struct store *st, const char *file, int64_t *version)
+{
+	int64_t app = query_int(st, "PRAGMA imp.application_id");
+	*version = query_int(st, "PRAGMA imp.user_version");
+	if (app < 0 || *version < 0)
+		return -1;
+	if (app != APP_ID || *version < 1)
+		return error("'%s': not a ddx store (no ddx baseline in it)", file);
+	if (*version > STORE_VERSION)
+		return error("'%s': not a ddx store this ddx can read (schema version %lld; "
+			     "this ddx knows up to %d: upgrade ddx)", file, (long long)*version, STORE_VERSION);
+	sqlite3_stmt *s = prepare(st, "PRAGMA imp.quick_check");
+	if (!s)
+		return -1;
+	int ok = sqlite3_step(s) == SQLITE_ROW &&
+		 strcmp((const char *)sqlite3_column_text(s, 0), "ok") == 0;
+	sqlite3_finalize(s);
+	if (!ok)
+		return error("'%s': not a ddx store (corrupt: it fails SQLite's integrity check)", file);
+	return 0;
+}
+
+/* Copy run id of the import into baseline, unless its content is there. */
+static int import_run(struct store *st, int64_t id, int64_t baseline, int64_t version, size_t *nr)
+{
+	sqlite3_stmt *s = prepare(st, "SELECT hash, size FROM imp.run WHERE id = ?");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_finalize(s);
+		return db_error(st, "cannot read the import");
+	}
+	uint64_t hash = strtoull((const char *)sqlite3_column_text(s, 0), NULL, 16);
+	uint64_t size = (uint64_t)sqlite3_column_int64(s, 1);
+	sqlite3_finalize(s);
+	struct run r = { 0 };
+	if (load_chunks(st, "imp", id, &r.chunks, &r.nchunks) < 0)
+		return -1;
+	int dup = has_content(st, baseline, hash, size, r.chunks, r.nchunks);
+	store_run_release(&r);
+	if (dup)
+		return dup < 0 ? -1 : 0;
+	s = prepare(st, version >= 2 ?
+		"INSERT INTO run (baseline, " RUN_COLS_V1 ", engine)"
+		" SELECT ?, " RUN_COLS_V1 ", engine FROM imp.run WHERE id = ?" :
+		"INSERT INTO run (baseline, " RUN_COLS_V1 ")"
+		" SELECT ?, " RUN_COLS_V1 " FROM imp.run WHERE id = ?");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, baseline);
+	sqlite3_bind_int64(s, 2, id);
+	if (step_done(st, s) < 0)
+		return -1;
+	int64_t nid = sqlite3_last_insert_rowid(st->db);
+	const char *copies[] = {
+		"INSERT INTO chunk SELECT ?, seq, raw_size, data FROM imp.chunk WHERE run = ?",
+		"INSERT INTO template SELECT ?, level, text, count, first_line FROM imp.template WHERE run = ?",
+		"INSERT INTO config SELECT ?, key, value FROM imp.config WHERE run = ?",
+	};
+	for (size_t i = 0; i < (version >= 2 ? 3u : 2u); i++) {
+		s = prepare(st, copies[i]);
+		if (!s)
+			return -1;
+		sqlite3_bind_int64(s, 1, nid);
+		sqlite3_bind_int64(s, 2, id);
+		if (step_done(st, s) < 0)
+			return -1;
+	}
+	++*nr;
+	return 0;
+}
+
+int store_import(struct store *st, const char *file, size_t *nb, size_t *nr)
+{
+	*nb = *nr = 0;
+	int h = check_header(file);
+	if (h <= 0)
+		return h < 0 ? -1 : error("'%s': not a ddx store (empty)", file);
+	if (attach(st, file, "imp", file) < 0)
+		return -1;
+	int64_t version;
+	int r = -1;
+	if (import_check(st, file, &version) < 0 || exec(st, "BEGIN IMMEDIATE") < 0)
+		goto out;
+	sqlite3_stmt *s = prepare(st, "SELECT b.id, b.name, r.id FROM imp.baseline b"
+				      " LEFT JOIN imp.run r ON r.baseline = b.id ORDER BY b.name, r.id");
+	if (!s)
+		goto rollback;
+	int64_t last = -1, into = -1, now = now_s();
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (sqlite3_column_int64(s, 0) != last) {
+			last = sqlite3_column_int64(s, 0);
+			char *name = xstrdup((const char *)sqlite3_column_text(s, 1));
+			into = baseline_id(st, name, now);
+			free(name);
+			if (into < 0)
+				break;
+			++*nb;
+		}
+		size_t before = *nr;
+		if (sqlite3_column_type(s, 2) != SQLITE_NULL &&
+		    import_run(st, sqlite3_column_int64(s, 2), into, version, nr) < 0)
+			break;
+		if (*nr > before && touch(st, into, now) < 0)
+			break;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		if (rc != SQLITE_ROW)
+			db_error(st, "cannot read the import");
+		goto rollback;
+	}
+	if ((version < 2 && fill_v2(st) < 0) || exec(st, "COMMIT") < 0)
+		goto rollback;
+	r = 0;
+	goto out;
+rollback:
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	*nb = *nr = 0;
+out:
+	sqlite3_exec(st->db, "DETACH DATABASE imp", NULL, NULL, NULL);
+	return r;
+}
+
+/* The content of run id, decompressed into b. */
+static int run_content(struct store *st, int64_t id, struct buf *b)
+{
+	struct run r = { 0 };
+	if (load_chunks(st, "main", id, &r.chunks, &r.nchunks) < 0)
+		return -1;
+	int ret = 0;
+	for (size_t i = 0; i < r.nchunks && ret == 0; i++) {
+		char *raw;
+		ret = unchunk(st->path, &r.chunks[i], &raw);
+		if (ret == 0)
+			buf_append(b, raw, r.chunks[i].raw_size);
+		free(raw);
+	}
+	store_run_release(&r);
+	return ret;
+}
+
+static int fill_v2(struct store *st)
+{
+	sqlite3_stmt *s = prepare(st, "SELECT id, format FROM run WHERE engine IS NULL");
+	if (!s)
+		return -1;
+	struct arena a = { 0 };
+	struct run *v = NULL;
+	size_t cap = 0, n = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		GROW(v, cap, n + 1);
+		memset(&v[n], 0, sizeof(v[n]));
+		v[n].id = sqlite3_column_int64(s, 0);
+		v[n++].format = col_str(s, 1, &a);
+	}
+	sqlite3_finalize(s);
+	int r = rc == SQLITE_DONE ? 0 : db_error(st, "cannot migrate the store");
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct buf content = { 0 };
+		r = load_detail(st, &v[i], &a);
+		if (r == 0)
+			r = run_content(st, v[i].id, &content);
+		if (r == 0) {
+			v[i].engine = store_guess_engine(v[i].tmpl, v[i].ntmpl, v[i].format);
+			store_parse_config(content.p, content.len, &v[i].cfg, &v[i].ncfg, &a);
+			r = insert_config(st, v[i].id, v[i].cfg, v[i].ncfg);
+		}
+		buf_free(&content);
+		if (r == 0 && (s = prepare(st, "UPDATE run SET engine = ? WHERE id = ?")) != NULL) {
+			bind_str(s, 1, v[i].engine);
+			sqlite3_bind_int64(s, 2, v[i].id);
+			r = step_done(st, s);
+		} else if (r == 0) {
+			r = -1;
+		}
+	}
+	store_runs_free(v, n);
+	arena_free(&a);
+	return r;
+}
+
+/* Case-insensitive search for the ASCII word w in s[0..n). */
+static int has_word(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	for (size_t i = 0; i + k <= n; i++)
+		if (strncasecmp(s + i, w, k) == 0)
+			return 1;
+	return 0;
+}
+
+const char *store_guess_engine(const struct run_tmpl *t, size_t n, const char *format)
+{
+	/* Each engine names itself in module paths, banners and process
+	 * names; the other engine shows up too (SGLang imports vLLM kernels,
+	 * both print torch warnings), so the side with more distinct
+	 * templates wins, and the header format weighs as much as a few. */
+	static const struct { const char *word; int sglang; } marks[] = {
+		{ "sglang", 1 }, { "ServerArgs(", 1 }, { "fired up and ready", 1 },
+		{ "vllm", 0 }, { "EngineCore", 0 }, { "LLM engine", 0 },
+	};
+	long score[2] = { 0, 0 };
+	for (size_t i = 0; i < n; i++)
+		for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++)
+			if (has_word(t[i].text, t[i].len, marks[m].word)) {
+				score[marks[m].sglang]++;
+				break;
+			}
+	if (format && strcmp(format, "sglang") == 0)
+		score[1] += 5;
+	if (format && strcmp(format, "vllm") == 0)
+		score[0] += 5;
+	if (score[0] == 0 && score[1] == 0)
+		return "other";
+	return score[1] >= score[0] ? "sglang" : "vllm";
+}
+
+/* Add one "key=value" or "'key': value" item to the configuration. */
+static void config_item(const char *p, size_t n, struct kv **out, size_t *nout, size_t *cap,
+			struct arena *a)
+{
+	while (n && (*p == ' ' || *p == '\t'))
+		p++, n--;
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	size_t i = 0;
+	while (i < n && p[i] != '=' && p[i] != ':')
+		i++;
+	if (i == 0 || i + 1 >= n)
+		return;
+	const char *k = p, *v = p + i + 1;
+	size_t kl = i, vl = n - i - 1;
+	if (kl >= 2 && (k[0] == '\'' || k[0] == '"') && k[kl - 1] == k[0])
+		k++, kl -= 2;
+	while (vl && *v == ' ')
+		v++, vl--;
+	if (vl >= 2 && (v[0] == '\'' || v[0] == '"') && v[vl - 1] == v[0])
+		v++, vl -= 2;
+	for (size_t j = 0; j < kl; j++)
+		if (!(k[j] == '_' || k[j] == '-' || k[j] == '.' ||
+		      (k[j] >= 'a' && k[j] <= 'z') || (k[j] >= 'A' && k[j] <= 'Z') ||
+		      (k[j] >= '0' && k[j] <= '9')))
+			return;
+	for (size_t j = 0; j < *nout; j++)
+		if (strlen((*out)[j].key) == kl && memcmp((*out)[j].key, k, kl) == 0)
+			return;
+	GROW(*out, *cap, *nout + 1);
+	(*out)[*nout].key = arena_strndup(a, k, kl);
+	(*out)[(*nout)++].value = arena_strndup(a, v, vl);
+}
+
+/* Split p[0..n) at top-level ", " (outside brackets and quotes) into
+ * items. */
+static void config_items(const char *p, size_t n, struct kv **out, size_t *nout, size_t *cap,
+			 struct arena *a)
+{
+	int depth = 0;
+	char quote = 0;
+	size_t start = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		if (quote) {
+			if (c == '\\')
+				i++;
+			else if (c == quote)
+				quote = 0;
+		} else if (c == '\'' || c == '"') {
+			quote = c;
+		} else if (c == '(' || c == '[' || c == '{') {
+			depth++;
+		} else if (c == ')' || c == ']' || c == '}') {
+			if (--depth < 0)
+				n = i;
+		} else if (c == ',' && depth == 0) {
+			config_item(p + start, i - start, out, nout, cap, a);
+			start = i + 1;
+		}
+	}
+	if (start < n)
+		config_item(p + start, n - start, out, nout, cap, a);
+}
+
+void store_parse_config(const char *data, size_t size, struct kv **out, size_t *n,
+			struct arena *a)
+{
+	/* The dumps an engine prints once at startup; the text after the
+	 * marker up to the end of its line holds the items. */
+	static const char *const markers[] = {
+		"server_args=ServerArgs(", "non-default args: {", "with config: ",
+		"args: Namespace(", "vLLM API server version ",
+	};
+	size_t cap = 0;
+	*out = NULL;
+	*n = 0;
+	for (size_t m = 0; m < sizeof(markers) / sizeof(markers[0]); m++) {
+		size_t ml = strlen(markers[m]);
+		const char *p = data ? memmem(data, size, markers[m], ml) : NULL;
+		if (!p)
+			continue;
+		p += ml;
+		const char *eol = memchr(p, '\n', size - (size_t)(p - data));
+		size_t len = eol ? (size_t)(eol - p) : size - (size_t)(p - data);
+		if (len && p[len - 1] == '\r')
+			len--;
+		if (m == 4) {
+			size_t k = 0;
+			while (k < len && p[k] != ' ')
+				k++;
+			GROW(*out, cap, *n + 1);
+			(*out)[*n].key = "vllm_version";
+			(*out)[(*n)++].value = arena_strndup(a, p, k);
+		} else {
+			config_items(p, len, out, n, &cap, a);
+		}
+	}
+}

@@ -1,0 +1,162 @@
+/* store.h — the baseline store: known-good runs kept by name in one
+ * SQLite file, with what was learned from them.
+ *
+ * A baseline is a name and one or more runs.  A run keeps the log's bytes
+ * (as read: decompressed, byte-identical), compressed with zstd in chunks,
+ * and what ddx learned from it: its templates with counts, line count,
+ * first and last timestamps, header format, engine and configuration.
+ * Reports can therefore quote the good run's lines long after its file is
+ * gone, and `ddx check` can pick a baseline without reading any log.
+ *
+ * This is the only file that talks to SQLite.  The schema has a version
+ * (PRAGMA user_version) and the file is marked as ddx's (PRAGMA
+ * application_id), so a foreign database is refused rather than written
+ * to.  Older stores are migrated when opened.  Every write is one
+ * transaction (BEGIN IMMEDIATE ... COMMIT): a crash or a kill loses at
+ * most the write in progress, never what was stored before.  The store is
+ * in WAL mode with a busy timeout, so concurrent learns queue up instead
+ * of failing. */
+#ifndef DDX_STORE_H
+#define DDX_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+/* The schema this ddx writes.  1: baselines, runs, chunks, templates.
+ * 2: adds the engine of each run and its configuration key=values. */
+#define STORE_VERSION 2
+
+struct store;
+
+/* One template of a run: the masked text and level, its line count and
+ * its first line (0-based). */
+struct run_tmpl {
+	const char *text;
+	size_t len;
+	int level;
+	uint64_t count;
+	uint64_t first_line;
+};
+
+/* One configuration value of a run ("tp_size" = "8"). */
+struct kv {
+	const char *key;
+	const char *value;
+};
+
+/* A compressed piece of a run's content (one zstd frame). */
+struct chunk {
+	void *data;          /* malloc'd */
+	size_t size;         /* compressed */
+	size_t raw_size;
+};
+
+/* A run as stored.  Strings point into the arena given to whoever filled
+ * the struct, or, for a run being learned, into memory the caller owns. */
+struct run {
+	int64_t id;          /* 0 until stored */
+	const char *name;    /* file name it was learned from */
+	uint64_t hash;       /* of the content, hash_bytes */
+	uint64_t size;       /* content bytes */
+	uint64_t stored;     /* compressed bytes */
+	uint64_t lines;
+	int64_t first_ts, last_ts;  /* ms, or TS_NONE */
+	int64_t mtime;       /* the file's modification time, s */
+	int64_t added;       /* when it was learned, s (store_learn sets it) */
+	const char *format;  /* header format name, "sglang" */
+	const char *engine;  /* "sglang", "vllm" or "other" */
+	const char *pipeline;  /* fingerprint of the ddx that made tmpl */
+	struct run_tmpl *tmpl;
+	size_t ntmpl;
+	struct kv *cfg;
+	size_t ncfg;
+	struct chunk *chunks;  /* only for a run being learned */
+	size_t nchunks;
+};
+
+struct baseline {
+	int64_t id;
+	const char *name;
+	int64_t created, updated;   /* s since the epoch */
+	size_t nruns;
+	uint64_t size, stored;      /* content and compressed bytes, all runs */
+	uint64_t lines;
+	const char *engine;         /* of most runs */
+};
+
+enum { STORE_READ = 0, STORE_WRITE = 1 };
+
+/* The store's path: opt if given, else $DDX_STORE, else
+ * $XDG_DATA_HOME/ddx/baselines.db, else ~/.local/share/ddx/baselines.db.
+ * Returns a malloc'd string. */
+char *store_path(const char *opt);
+
+/* Open the store at path.  STORE_WRITE creates it (and its directory)
+ * when missing; STORE_READ does not, and *missing is then set to 1 and
+ * NULL returned without a message, so callers can say "no baselines".  A
+ * file that is not a ddx store is refused without being modified:
+ * "'x.db': not a ddx store (reason)".  An older store is migrated.
+ * Returns NULL after error(). */
+struct store *store_open(const char *path, int mode, int *missing);
+/* Close st; NULL is fine. */
+void store_close(struct store *st);
+
+/* All baselines, by name; *out is malloc'd, its strings in a. */
+int store_list(struct store *st, struct baseline **out, size_t *n, struct arena *a);
+/* The baseline called name: 1 found, 0 not found, -1 error. */
+int store_find(struct store *st, const char *name, struct baseline *b, struct arena *a);
+/* The runs of a baseline in the order they were added, with templates and
+ * configuration when want_detail.  *out and the arrays in it are
+ * malloc'd (free with store_runs_free), strings in a. */
+int store_runs(struct store *st, int64_t baseline, int want_detail,
+	       struct run **out, size_t *n, struct arena *a);
+void store_runs_free(struct run *runs, size_t n);
+
+/* Compress data[0..size) into r->chunks and set r->size, r->stored and
+ * r->hash.  The chunks are freed by store_run_release. */
+void store_compress(struct run *r, const char *data, size_t size);
+void store_run_release(struct run *r);
+
+/* Add runs to the baseline called name, creating it if needed, in one
+ * transaction.  A run whose content is already in that baseline is
+ * skipped: its id is left 0.  *added counts the runs stored. */
+int store_learn(struct store *st, const char *name, struct run *runs, size_t n,
+		size_t *added);
+
+/* Replace the stored templates of run r->id by r's, made by the pipeline
+ * r->pipeline, in one transaction.  Does nothing on a read-only store,
+ * or when another process has held the store for a second. */
+int store_refresh(struct store *st, const struct run *r);
+
+/* Write the content of run id to fd, decompressed: the bytes learned. */
+int store_run_write(struct store *st, int64_t id, int fd);
+
+/* Remove a baseline and its runs.  1 removed, 0 no such baseline, -1
+ * error. */
+int store_remove(struct store *st, const char *name);
+
+/* Write baseline name alone to file, itself a ddx store (so
+ * `ddx --store FILE baselines` reads it); written to a temporary file
+ * and renamed, so file is never left half-written.  1 written, 0 no such
+ * baseline, -1 error. */
+int store_export(struct store *st, const char *name, const char *file);
+/* Add every baseline of the store file to st, merging runs into
+ * baselines of the same name as learn would, in one transaction.  file is
+ * validated as a ddx store first, and only read. *nb counts the baselines
+ * in it, *nr the runs added. */
+int store_import(struct store *st, const char *file, size_t *nb, size_t *nr);
+
+/* What a run is from its templates and header format: "sglang", "vllm"
+ * or "other". */
+const char *store_guess_engine(const struct run_tmpl *t, size_t n, const char *format);
+/* The configuration a log prints about itself: key=values of SGLang's
+ * server_args=ServerArgs(...), vLLM's "non-default args: {...}" and
+ * "with config: ...", argparse Namespace(...) dumps, and vLLM's version
+ * line.  The first value of a key wins.  *out is malloc'd, strings in
+ * a. */
+void store_parse_config(const char *data, size_t size, struct kv **out, size_t *n,
+			struct arena *a);
+
+#endif
