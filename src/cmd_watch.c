@@ -575,17 +575,17 @@ int cmd_watch(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct watch w = { .factor = 5, .min_silence = 60, .interval_ms = 1000,
-			   .jobs = default_jobs(), .po = { .sample_ms = 1000, .gpu = 1 },
 			   .f = { .fd = -1, .text = { .max = INPUT_MAX_SIZE } } };
+	/* --rules and --sample mean what they mean for diff. */
+	struct diff_args a;
+	diff_args_init(&a);
 	char **refs = xcalloc((size_t)argc + 1, sizeof(*refs));
-	char **rulefiles = xcalloc((size_t)argc + 1, sizeof(*rulefiles));
-	size_t nrefs = 0, nrules = 0;
+	size_t nrefs = 0;
 	double x;
-	int c;
+	int c, rc = EXIT_TROUBLE;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'g': refs[nrefs++] = optarg; break;
-		case 'r': rulefiles[nrules++] = optarg; break;
 		case 'f':
 			if ((w.factor = parse_seconds(optarg)) < 0)
 				die("invalid --factor '%s' (expected a number such as 5 or 2.5)", optarg);
@@ -603,43 +603,38 @@ int cmd_watch(int argc, char **argv)
 				die("invalid --interval '%s' (expected e.g. 1s or 200ms)", optarg);
 			w.interval_ms = x * 1000 < 1 ? 1 : (int)(x * 1000);
 			break;
-		case 's':
-			if ((w.po.sample_ms = proc_parse_interval(optarg)) < 0)
-				die("invalid --sample '%s' (expected e.g. 1s or 500ms)", optarg);
-			break;
 		default:
-			free(refs);
-			free(rulefiles);
-			return EXIT_TROUBLE;
+			if (diff_option(c, optarg, &a) <= 0)
+				goto out;
 		}
 	}
 	/* `--ref A B C`: the arguments after LOG are more good logs. */
 	for (int i = optind + 1; i < argc; i++)
 		refs[nrefs++] = argv[i];
 	if (optind >= argc || nrefs == 0) {
-		free(refs);
-		free(rulefiles);
 		print_command_help(find_command("watch"));
-		return EXIT_TROUBLE;
+		goto out;
 	}
-	if (nrefs > 63)
-		die("too many good logs (%zu): at most 63", nrefs);
+	if (nrefs + 1 > DIFF_MAX_LOGS) {
+		error("too many good logs (%zu): at most %d", nrefs, DIFF_MAX_LOGS - 1);
+		goto out;
+	}
 	w.path = w.f.path = argv[optind];
-	if (strcmp(w.path, "-") == 0)
-		die("cannot follow standard input: give the log's path");
+	if (strcmp(w.path, "-") == 0) {
+		error("cannot follow standard input: give the log's path");
+		goto out;
+	}
 	struct ruleset rs = { 0 };
-	int rc = rules_init(&rs, rulefiles, nrules);
-	free(rulefiles);
-	if (rc == 0) {
+	if (rules_init(&rs, a.rules, a.nrules) == 0) {
 		w.rs = &rs;
+		w.jobs = a.jobs;
+		w.po = a.po;
 		w.goods = refs;
 		w.ngood = nrefs;
 		w.logs = xcalloc(nrefs + 1, sizeof(*w.logs));
 		w.status = isatty(STDERR_FILENO);
 		rc = watch_loop(&w);
 		clear_status(&w);
-	} else {
-		rc = EXIT_TROUBLE;
 	}
 	drop_analysis(&w);
 	free(w.logs);
@@ -650,6 +645,8 @@ int cmd_watch(int argc, char **argv)
 		close(w.f.fd);
 	buf_free(&w.f.text);
 	rules_free(&rs);
+out:
+	free(a.rules);
 	free(refs);
 	return rc;
 }
