@@ -401,14 +401,15 @@ static void draw_status(struct watch *w, double silence)
 	char q[32], lim[32];
 	fmt_secs(q, sizeof(q), silence);
 	fmt_secs(lim, sizeof(lim), limit_s(w));
-	buf_printf(&b, "[%zu/%zu] %s, %.0f%% of the good run", wh.k, wh.n,
-		   wh.at ? dx_milestone_name(&w->d, wh.at) : "nothing yet", 100.0 * w->d.good_fraction);
+	/* Most telling first: a narrow terminal cuts the end. */
+	buf_printf(&b, "[%zu/%zu] %s, quiet %s of %s, %.0f%% of the good run", wh.k, wh.n,
+		   wh.at ? dx_milestone_name(&w->d, wh.at) : "nothing yet", q, lim,
+		   100.0 * w->d.good_fraction);
 	if (wh.next) {
 		buf_printf(&b, "; next %s", dx_milestone_name(&w->d, wh.next));
 		if (!isnan(wh.next->good_off_s))
 			buf_printf(&b, " (good +%.0f s)", wh.next->good_off_s);
 	}
-	buf_printf(&b, "; quiet %s of %s", q, lim);
 	struct winsize ws;
 	size_t cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10 ? ws.ws_col : 80;
 	size_t len = b.len;
