@@ -425,14 +425,23 @@ static void draw_status(struct watch *w, double silence)
 	buf_free(&b);
 }
 
-/* The end: a sentence, then the report `ddx diff` would print. */
-static int finish_bad(struct watch *w, const char *why)
+/* The end: a sentence, then the report `ddx diff` would print.  kind is
+ * what happened ("HUNG", "CRASHED", "TIMED OUT"), detail the numbers
+ * after it. */
+static int finish_bad(struct watch *w, const char *kind, const char *detail)
 {
 	clear_status(w);
+	fflush(stdout);
+	struct proc_report pr, *live = NULL;
+	if (proc_inspect(w->path, &w->po, &pr) == 0)
+		live = &pr;
+	/* Quiet because whoever wrote the log is gone is no hang. */
+	int exited = live && strcmp(live->liveness, "exited") == 0;
+	if (exited && strcmp(kind, "HUNG") == 0)
+		kind = "STOPPED";
 	struct where wh;
 	where_is(&w->d, &wh);
-	printf("%s%s", C_BOLD, w->path);
-	printf(" %s%s: %s", C_RED, why, C_RESET);
+	printf("%s%s %s%s%s%s: ", C_BOLD, w->path, C_RED, kind, detail, C_RESET);
 	if (wh.at) {
 		printf("last milestone ");
 		say_name(dx_milestone_name(&w->d, wh.at));
@@ -440,14 +449,11 @@ static int finish_bad(struct watch *w, const char *why)
 	} else {
 		printf("no milestone reached (of %zu)", wh.n);
 	}
-	printf(", %zu lines.\n\n", w->logs[w->ngood].nlines);
+	printf(", %zu lines%s.\n\n", w->logs[w->ngood].nlines,
+	       exited ? "; nobody holds the log any more" : "");
 	/* The silence as the watch measured it, up to now, rather than
 	 * diagnose's guess from when the log was last read. */
 	w->d.silent_s = wall_now() - w->last_progress;
-	struct proc_report pr, *live = NULL;
-	fflush(stdout);
-	if (proc_inspect(w->path, &w->po, &pr) == 0)
-		live = &pr;
 	report_text(stdout, &w->d, w->logs, w->ngood + 1, live);
 	proc_report_free(live);
 	return EXIT_DIVERGED;
@@ -526,26 +532,22 @@ static int watch_loop(struct watch *w)
 			took_in(w, 0, now);
 			continue;
 		}
-		if (crashed)
-			return finish_bad(w, "CRASHED");
-		if (hung) {
-			char q[32], gap[32], lim[32], why[160];
+		if (crashed || hung || timed_out) {
+			char q[32], gap[32], lim[32], detail[160];
 			fmt_secs(q, sizeof(q), silence);
 			fmt_secs(lim, sizeof(lim), limit_s(w));
-			if (isnan(w->d.good_gap_s))
-				snprintf(why, sizeof(why), "HUNG, no progress for %s (limit %s)", q, lim);
-			else {
-				fmt_secs(gap, sizeof(gap), w->d.good_gap_s);
-				snprintf(why, sizeof(why), "HUNG, no progress for %s (limit %g x %s + %g s = %s)",
+			fmt_secs(gap, sizeof(gap), w->d.good_gap_s);
+			if (crashed)
+				snprintf(detail, sizeof(detail), ", then quiet for %s", q);
+			else if (hung && isnan(w->d.good_gap_s))
+				snprintf(detail, sizeof(detail), ", no progress for %s (limit %s)", q, lim);
+			else if (hung)
+				snprintf(detail, sizeof(detail), ", no progress for %s (limit %g x %s + %g s = %s)",
 					 q, w->factor, gap, w->min_silence, lim);
-			}
-			return finish_bad(w, why);
-		}
-		if (timed_out) {
-			char t[32], why[96];
-			fmt_secs(t, sizeof(t), w->timeout);
-			snprintf(why, sizeof(why), "TIMED OUT after %s before the final milestone (not a hang)", t);
-			return finish_bad(w, why);
+			else
+				snprintf(detail, sizeof(detail), " after %s, before the final milestone (not a hang)",
+					 (fmt_secs(q, sizeof(q), w->timeout), q));
+			return finish_bad(w, crashed ? "CRASHED" : hung ? "HUNG" : "TIMED OUT", detail);
 		}
 		draw_status(w, silence);
 		struct timespec ts = { w->interval_ms / 1000, (long)(w->interval_ms % 1000) * 1000000L };
