@@ -28,10 +28,11 @@
  *
  * Output.  One line on stdout per milestone reached and per rotation or
  * truncation; on a terminal, also a status line on stderr, redrawn in
- * place.  On a hang, crash or --timeout, the report `ddx diff` would print
- * (with the processes that hold the log), and exit 1.  A timeout is a
- * failure too, since a watchdog asks "did it come up in time", but the
- * message says it is no hang. */
+ * place.  On a hang, crash or --timeout, a sentence (HUNG, CRASHED, TIMED
+ * OUT, or STOPPED for a quiet log that nobody holds open any more), the
+ * report `ddx diff` would print (with the processes that hold the log),
+ * and exit 1.  A timeout is a failure too, since a watchdog asks "did it
+ * come up in time", but the message says it is no hang. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -550,7 +551,11 @@ static int watch_loop(struct watch *w)
 			return finish_bad(w, crashed ? "CRASHED" : hung ? "HUNG" : "TIMED OUT", detail);
 		}
 		draw_status(w, silence);
-		struct timespec ts = { w->interval_ms / 1000, (long)(w->interval_ms % 1000) * 1000000L };
+		/* Wake for the timeout, not an interval later. */
+		int64_t ms = w->interval_ms;
+		if (w->timeout > 0 && (w->start + w->timeout - now) * 1000 < ms)
+			ms = (int64_t)((w->start + w->timeout - now) * 1000) + 1;
+		struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
 		nanosleep(&ts, NULL);
 		size_t before = w->f.text.len;
 		if (follow_poll(w) < 0)
@@ -589,10 +594,13 @@ int cmd_watch(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'g': refs[nrefs++] = optarg; break;
-		case 'f':
-			if ((w.factor = parse_seconds(optarg)) < 0)
+		case 'f': {
+			char *end;
+			w.factor = strtod(optarg, &end);
+			if (end == optarg || *end || !(w.factor >= 0) || isinf(w.factor))
 				die("invalid --factor '%s' (expected a number such as 5 or 2.5)", optarg);
 			break;
+		}
 		case 'm':
 			if ((w.min_silence = parse_seconds(optarg)) < 0)
 				die("invalid --min-silence '%s' (expected e.g. 60s, 2m or 500ms)", optarg);
