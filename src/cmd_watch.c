@@ -21,7 +21,8 @@
  * Deciding.  Progress is a new line that is not a heartbeat (diagnose
  * tells them apart); the wall clock since the last progress is the
  * silence.  A hang is a silence longer than --factor times the good runs'
- * longest gap after the point the run reached, plus --min-silence.  A
+ * longest gap after the point the run reached (see allowed_gap), plus
+ * --min-silence.  A
  * crash (a new error after which the run made no progress) ends the watch
  * once it has been quiet for --min-silence.  Reaching the good run's final
  * milestone ends it with success.
@@ -375,11 +376,40 @@ static void announce(struct watch *w)
 	fflush(stdout);
 }
 
+/* The quiet the good run allows where the run is: the longest gap
+ * diagnose found after the good line the run reached, or, when longer,
+ * the longest gap in the good run between the milestone the run reached
+ * last and the next one.  The second guards against a step that lines up
+ * with a later, shorter one (a run that compiles twice: the profiling run
+ * after the first compile took ten minutes, after the second one second).
+ * NAN when the logs have no timestamps. */
+static double allowed_gap(const struct watch *w)
+{
+	if (!w->have)
+		return NAN;
+	const struct diagnosis *d = &w->d;
+	const struct log *g = d->good_log;
+	struct where wh;
+	where_is(d, &wh);
+	double gap = d->good_gap_s;
+	int64_t prev = TS_NONE;
+	int64_t end = wh.next ? wh.next->good_line : -1;
+	for (int64_t j = wh.at ? wh.at->good_line : 0; j <= end; j++) {
+		if (g->ts[j] == TS_NONE)
+			continue;
+		double x = (double)(g->ts[j] - prev) / 1000.0;
+		if (prev != TS_NONE && (isnan(gap) || x > gap))
+			gap = x;
+		prev = g->ts[j];
+	}
+	return gap;
+}
+
 /* The silence after which the run counts as hung, at the point it is. */
 static double limit_s(const struct watch *w)
 {
-	double gap = w->have && !isnan(w->d.good_gap_s) ? w->d.good_gap_s : 0;
-	return w->factor * gap + w->min_silence;
+	double gap = allowed_gap(w);
+	return w->factor * (isnan(gap) ? 0 : gap) + w->min_silence;
 }
 
 static void fmt_secs(char *out, size_t cap, double s)
@@ -537,10 +567,11 @@ static int watch_loop(struct watch *w)
 			char q[32], gap[32], lim[32], detail[160];
 			fmt_secs(q, sizeof(q), silence);
 			fmt_secs(lim, sizeof(lim), limit_s(w));
-			fmt_secs(gap, sizeof(gap), w->d.good_gap_s);
+			double g = allowed_gap(w);
+			fmt_secs(gap, sizeof(gap), g);
 			if (crashed)
 				snprintf(detail, sizeof(detail), ", then quiet for %s", q);
-			else if (hung && isnan(w->d.good_gap_s))
+			else if (hung && isnan(g))
 				snprintf(detail, sizeof(detail), ", no progress for %s (limit %s)", q, lim);
 			else if (hung)
 				snprintf(detail, sizeof(detail), ", no progress for %s (limit %g x %s + %g s = %s)",
