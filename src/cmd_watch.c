@@ -31,8 +31,8 @@
  * truncation; on a terminal, also a status line on stderr, redrawn in
  * place.  On a hang, crash or --timeout, a sentence (HUNG, CRASHED, TIMED
  * OUT, or STOPPED for a quiet log that nobody holds open any more), the
- * report `ddx diff` would print (with the processes that hold the log),
- * and exit 1.  A timeout is a failure too, since a watchdog asks "did it
+ * report `ddx diff` would print, what `ddx proc` says of the processes
+ * that hold the log, and exit 1.  A timeout is a failure too, since a watchdog asks "did it
  * come up in time", but the message says it is no hang. */
 #include <errno.h>
 #include <fcntl.h>
@@ -485,7 +485,13 @@ static int finish_bad(struct watch *w, const char *kind, const char *detail)
 	/* The silence as the watch measured it, up to now, rather than
 	 * diagnose's guess from when the log was last read. */
 	w->d.silent_s = wall_now() - w->last_progress;
-	report_text(stdout, &w->d, w->logs, w->ngood + 1, live);
+	/* The processes in full, not the summary diff gives: a watchdog
+	 * may kill them next, and then nobody can look any more. */
+	report_text(stdout, &w->d, w->logs, w->ngood + 1, NULL);
+	if (live && live->nprocs) {
+		putchar('\n');
+		proc_report_text(stdout, live);
+	}
 	proc_report_free(live);
 	return EXIT_DIVERGED;
 }
