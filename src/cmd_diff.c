@@ -69,7 +69,7 @@ void diff_args_init(struct diff_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->jobs = default_jobs();
-	a->po = (struct proc_opts){ .sample_ms = 1000, .gpu = 1 };
+	a->po = (struct proc_opts){ .sample_ms = 1000, .gpu = 1, .quick = 1 };
 	a->o = (struct dx_options){ .now_ms = TS_NONE };
 }
 
