@@ -31,6 +31,7 @@ struct diff_args {
 	struct proc_opts po;     /* --sample */
 	struct dx_options o;     /* --now */
 	char **rules;            /* --rules files, a malloc'd array */
+	const char *html;        /* --html FILE, or NULL */
 	size_t nrules;
 };
 /* The getopt_long entries of diff's options, for diff and check. */
@@ -39,7 +40,8 @@ struct diff_args {
 	{ "now", required_argument, NULL, 'N' }, \
 	{ "rules", required_argument, NULL, 'r' }, \
 	{ "sample", required_argument, NULL, 's' }, \
-	{ "no-proc", no_argument, NULL, 'P' }
+	{ "no-proc", no_argument, NULL, 'P' }, \
+	{ "html", required_argument, NULL, 'H' }
 /* A report compares at most this many logs: 63 good ones and a bad one. */
 #define DIFF_MAX_LOGS 64
 void diff_args_init(struct diff_args *a);

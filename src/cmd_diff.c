@@ -4,7 +4,10 @@
  * alive: proc_inspect() looks for the processes that hold it open for
  * writing.  That is one scan of /proc when nobody does; only when some
  * process does is its CPU time sampled (--sample, 1 s by default). */
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +60,7 @@ int diff_option(int c, char *arg, struct diff_args *a)
 			return error("invalid --sample '%s' (expected e.g. 1s or 500ms)", arg);
 		return 1;
 	case 'P': a->no_proc = 1; return 1;
+	case 'H': a->html = arg; return 1;
 	default: return 0;
 	}
 }
@@ -65,8 +69,40 @@ void diff_args_init(struct diff_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->jobs = default_jobs();
-	a->po = (struct proc_opts){ .sample_ms = 1000, .gpu = 1 };
+	a->po = (struct proc_opts){ .sample_ms = 1000, .gpu = 1, .quick = 1 };
 	a->o = (struct dx_options){ .now_ms = TS_NONE };
+}
+
+/* Write the HTML report to path whole or not at all: into a temporary file
+ * beside it, renamed over it once complete. */
+static int write_html(const char *path, const struct diagnosis *d, const struct log *logs,
+		      size_t nlogs, const struct proc_report *live)
+{
+	struct buf tmp = { 0 };
+	buf_printf(&tmp, "%s.XXXXXX", path);
+	int fd = mkstemp(tmp.p);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd), unlink(tmp.p);
+		buf_free(&tmp);
+		return error("cannot write '%s': %s", path, strerror(e));
+	}
+	fchmod(fd, 0644);
+	int ok = report_html(f, d, logs, nlogs, live) == 0;
+	int e = errno;
+	ok = (fclose(f) == 0) && ok;
+	if (ok && rename(tmp.p, path) < 0) {
+		e = errno;
+		ok = 0;
+	}
+	if (!ok) {
+		unlink(tmp.p);
+		error("cannot write '%s': %s", path, strerror(e ? e : EIO));
+	}
+	buf_free(&tmp);
+	return ok ? 0 : -1;
 }
 
 int diff_run(char **paths, char **labels, size_t nlogs, const char *live_path,
@@ -106,6 +142,8 @@ int diff_run(char **paths, char **labels, size_t nlogs, const char *live_path,
 	else
 		report_text(stdout, &d, logs, nlogs, live);
 	rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
+	if (a->html && write_html(a->html, &d, logs, nlogs, live) < 0)
+		rc = EXIT_TROUBLE;
 	proc_report_free(live);
 	diagnosis_free(&d);
 out:

@@ -32,6 +32,7 @@ static const struct cmd commands[] = {
 	  "                log over T (default 1s; 500ms; 0); nobody holding it\n"
 	  "                costs one scan of /proc and no wait\n"
 	  "  --no-proc     do not look for the processes behind the bad log\n"
+	  "  --html FILE   also write the report as a self-contained HTML page\n"
 	  "  --baseline NAME [--store PATH]\n"
 	  "                take the good runs from a stored baseline (see `ddx\n"
 	  "                help learn`): the same as `ddx check --baseline NAME`\n"
@@ -136,7 +137,7 @@ static const struct cmd commands[] = {
 	  "\n"
 	  "  --baseline NAME  compare with this baseline\n"
 	  "  --store PATH     the store (as for learn)\n"
-	  "  --json, --now TIME, --rules FILE, --sample T, --no-proc\n"
+	  "  --json, --now TIME, --rules FILE, --sample T, --no-proc, --html FILE\n"
 	  "                   as for `ddx diff`\n"
 	  "  -j, --jobs N     use N threads (default: the CPUs, at most 8)\n" },
 	{ "baselines", cmd_baselines, "[--store PATH] [list | show NAME | cat NAME [RUN] | rm NAME | export NAME FILE | import FILE]",

@@ -509,6 +509,18 @@ static const struct sock_ent *find_sock(const struct ctx *c, uint64_t inode)
 	return bsearch(&key, c->socks, c->nsocks, sizeof(key), cmp_sock);
 }
 
+/* Keep of the sockets the scan saw those that listen. */
+static void keep_listeners(struct ctx *c)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < c->nowners; i++) {
+		const struct sock_ent *se = find_sock(c, c->owners[i].inode);
+		if (se && se->listen)
+			c->owners[k++] = c->owners[i];
+	}
+	c->nowners = k;
+}
+
 static void load_net(struct ctx *c, struct proc_report *r)
 {
 	static const char *files[] = { "net/tcp", "net/tcp6", "net/unix" };
@@ -626,8 +638,9 @@ static void scan_fds(struct ctx *c, int pfd, int pid, const char *comm)
 		} else if (is_log && nfds < (int)(sizeof(fds) / sizeof(fds[0]))) {
 			fds[nfds++] = fd;
 		}
-		const struct sock_ent *se = sock ? find_sock(c, sock) : NULL;
-		if (se && se->listen) {
+		/* Every socket for now: which listen is known once the socket
+		 * tables are read (keep_listeners). */
+		if (sock) {
 			GROW(c->owners, c->owners_cap, c->nowners + 1);
 			c->owners[c->nowners++] = (struct owner){ pid, sock };
 		}
@@ -1517,10 +1530,15 @@ int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_re
 		snprintf(c.arch, sizeof(c.arch), "%s", uname(&u) == 0 ? u.machine : "?");
 	}
 
+	/* The socket tables cost more than the rest of a scan (the kernel
+	 * walks every connection): with opts.quick, only read them when some
+	 * process holds the log. */
 	int rc = find_log(&c, r, log_path);
-	if (rc == 0) {
-		load_net(&c, r);
+	if (rc == 0)
 		rc = scan_all(&c);
+	if (rc == 0 && (c.nholders || !opts.quick)) {
+		load_net(&c, r);
+		keep_listeners(&c);
 	}
 	if (rc == 0 && r->log_deleted && !opts.npids && !c.nholders)
 		rc = error("cannot open '%s': No such file or directory", log_path);

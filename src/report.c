@@ -50,6 +50,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "prefix.h"
@@ -718,4 +719,69 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	else
 		fputs("null", f);
 	fprintf(f, "\n}\n");
+}
+
+/* s[0..n) with the five characters HTML gives meaning escaped. */
+static void put_html(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(s[i], f);
+		}
+	}
+}
+
+int report_html(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
+		const struct proc_report *live)
+{
+	/* The page is the text report, made without colour: put_text has
+	 * already made its log text printable and valid UTF-8. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return -1;
+	int color = use_color;
+	use_color = 0;
+	report_text(mem, d, logs, nlogs, live);
+	use_color = color;
+	if (fclose(mem) != 0) {
+		free(text);
+		return -1;
+	}
+	const char *nl = memchr(text, '\n', len);
+	size_t head = nl ? (size_t)(nl - text) : len;
+	const char *bad = logs[nlogs - 1].in.path;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'\">\n<title>ddx diff: ", f);
+	put_html(f, bad, strlen(bad));
+	fputs("</title>\n<style>\n"
+	      "body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 90em; "
+	      "padding: 0 1em; color: #1f2328; }\n"
+	      "h1 { font-size: 1.15em; font-weight: 600; }\n"
+	      "pre { font: 13px/1.4 ui-monospace, monospace; background: #f6f8fa; padding: 1em; "
+	      "overflow-x: auto; border-radius: 6px; }\n"
+	      "footer { color: #656d76; font-size: 0.85em; }\n"
+	      "</style>\n</head>\n<body>\n<h1>", f);
+	put_html(f, text, head);
+	fputs("</h1>\n<pre>", f);
+	if (nl)
+		put_html(f, nl + 1, len - head - 1);
+	fputs("</pre>\n<footer>ddx " DDX_VERSION ": ", f);
+	put_html(f, bad, strlen(bad));
+	fputs(" against ", f);
+	for (size_t i = 0; i + 1 < nlogs; i++) {
+		if (i)
+			fputs(", ", f);
+		put_html(f, logs[i].in.path, strlen(logs[i].in.path));
+	}
+	fputs("</footer>\n</body>\n</html>\n", f);
+	free(text);
+	return ferror(f) ? -1 : 0;
 }

@@ -175,8 +175,9 @@ void arena_free(struct arena *a)
 	a->head = NULL;
 }
 
-/* Multiply-and-fold mixing in the manner of wyhash: reads 8 bytes at a time
- * with memcpy (the compiler turns it into one load). */
+/* Multiply-and-fold mixing in the manner of wyhash: sixteen bytes per
+ * 128-bit multiply, read with memcpy (the compiler makes them plain
+ * loads). */
 static inline uint64_t mix(uint64_t a, uint64_t b)
 {
 	__uint128_t r = (__uint128_t)a * b;
@@ -186,17 +187,22 @@ static inline uint64_t mix(uint64_t a, uint64_t b)
 uint64_t hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *s = p;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-	while (n >= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = mix(h ^ w, 0xa0761d6478bd642full);
-		s += 8;
-		n -= 8;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, a, b;
+	while (n > 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + 8, 8);
+		h = mix(a ^ 0xa0761d6478bd642full, b ^ h);
+		s += 16;
+		n -= 16;
 	}
-	uint64_t w = 0;
-	memcpy(&w, s, n);
-	return mix(h ^ w ^ ((uint64_t)n << 56), 0xe7037ed1a0b428dbull);
+	a = b = 0;
+	if (n > 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);   /* overlaps a: fine for a hash */
+	} else {
+		memcpy(&a, s, n);
+	}
+	return mix(mix(a ^ 0xa0761d6478bd642full, b ^ h), n ^ 0xe7037ed1a0b428dbull);
 }
 
 size_t utf8_seq_len(const unsigned char *s, size_t n)
