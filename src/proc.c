@@ -1556,7 +1556,8 @@ int proc_inspect(const char *log_path, const struct proc_opts *o, struct proc_re
 				 c.denied, c.denied == 1 ? "" : "es"));
 	build_tree(&c, r);
 	sample(&c, r);
-	if (r->log_path)
+	/* The port the log names matters only for who is alive behind it. */
+	if (r->log_path && (c.nholders || !opts.quick))
 		check_port(&c, r);
 	if (opts.gpu && r->nprocs)
 		read_gpu(r);

@@ -28,7 +28,8 @@ struct proc_opts {
 	int stacks;           /* run `py-spy dump` on each live process */
 	int stack_timeout_ms; /* per process; 0 = 5000 */
 	int gpu;              /* ask NVML for GPU memory per process */
-	int quick;            /* nobody holds the log: skip the socket tables */
+	int quick;            /* when nobody holds the log, skip the socket
+				 * tables and the search for its port */
 };
 
 /* A listening socket. */
