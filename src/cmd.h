@@ -54,6 +54,18 @@ int diff_option(int c, char *arg, struct diff_args *a);
 int diff_run(char **paths, char **labels, size_t nlogs, const char *live_path,
 	     const struct diff_args *a);
 
+/* The latest runs of the stored baseline NAME (at most DIFF_MAX_LOGS - 1),
+ * for commands that take good logs: paths of in-memory files
+ * ("/proc/self/fd/N", open until baseline_files_free) and labels
+ * ("NAME:FILE").  store_opt as --store (NULL: DDX_STORE or the default).
+ * Returns 0, or -1 after printing an error. */
+struct baseline_files {
+	char **paths, **labels;
+	size_t n;
+};
+int baseline_files(const char *store_opt, const char *name, struct baseline_files *bf);
+void baseline_files_free(struct baseline_files *bf);
+
 /* Parse "-j N" / "--jobs=N" style counts; dies on nonsense. */
 int parse_jobs(const char *s);
 /* Number of threads to use by default: the online CPUs, at most 8. */

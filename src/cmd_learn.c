@@ -406,6 +406,64 @@ static int load_cands(struct store *st, const char *name, struct cand **out, siz
 	return 0;
 }
 
+/* The latest runs of c (at most DIFF_MAX_LOGS - 1) as in-memory files,
+ * with room for extra more entries after them in bf. */
+static int runs_as_files(struct store *st, const struct cand *c, size_t extra,
+			 struct baseline_files *bf)
+{
+	size_t first = c->nruns > DIFF_MAX_LOGS - 1 ? c->nruns - (DIFF_MAX_LOGS - 1) : 0;
+	bf->paths = xcalloc(c->nruns - first + extra, sizeof(*bf->paths));
+	bf->labels = xcalloc(c->nruns - first + extra, sizeof(*bf->labels));
+	for (bf->n = 0; first + bf->n < c->nruns; bf->n++) {
+		const struct run *r = &c->runs[first + bf->n];
+		int fd = run_file(st, r);
+		if (fd < 0)
+			return -1;
+		struct buf p = { 0 }, l = { 0 };
+		buf_printf(&p, "/proc/self/fd/%d", fd);
+		const char *base = strrchr(r->name, '/');
+		buf_printf(&l, "%s:%s", c->b.name, base ? base + 1 : r->name);
+		bf->paths[bf->n] = p.p;
+		bf->labels[bf->n] = l.p;
+	}
+	return 0;
+}
+
+int baseline_files(const char *store_opt, const char *name, struct baseline_files *bf)
+{
+	memset(bf, 0, sizeof(*bf));
+	struct store *st = open_store(store_opt, STORE_READ);
+	if (!st)
+		return -1;
+	struct arena a = { 0 };
+	struct cand *cs = NULL;
+	size_t nc = 0;
+	int rc = load_cands(st, name, &cs, &nc, &a);
+	if (rc == 0 && nc == 0)
+		rc = error("no baseline '%s' (see 'ddx baselines')", name);
+	if (rc == 0)
+		rc = runs_as_files(st, &cs[0], 0, bf);
+	for (size_t k = 0; k < nc; k++)
+		store_runs_free(cs[k].runs, cs[k].nruns);
+	free(cs);
+	arena_free(&a);
+	store_close(st);
+	return rc;
+}
+
+void baseline_files_free(struct baseline_files *bf)
+{
+	for (size_t i = 0; i < bf->n; i++) {
+		if (bf->paths[i] && strncmp(bf->paths[i], "/proc/self/fd/", 14) == 0)
+			close(atoi(bf->paths[i] + 14));
+		free(bf->paths[i]);
+		free(bf->labels[i]);
+	}
+	free(bf->paths);
+	free(bf->labels);
+	memset(bf, 0, sizeof(*bf));
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -451,6 +509,7 @@ int cmd_check(int argc, char **argv)
 	uint32_t *badids = NULL;
 	char **paths = NULL, **labels = NULL;
 	size_t npaths = 0;
+	struct baseline_files bf = { 0 };
 	int rc = EXIT_TROUBLE;
 	if (load_cands(st, name, &cs, &nc, &a) < 0)
 		goto out;
@@ -491,25 +550,13 @@ int cmd_check(int argc, char **argv)
 		fputc('\n', why);
 	}
 	/* The good runs as files, then bad: what `ddx diff` takes. */
-	/* The comparison takes at most (DIFF_MAX_LOGS - 1) good runs: the latest. */
-	size_t first = pick->nruns > (DIFF_MAX_LOGS - 1) ? pick->nruns - (DIFF_MAX_LOGS - 1) : 0;
-	if (first)
+	if (pick->nruns > DIFF_MAX_LOGS - 1)
 		fprintf(why, "  (compared with its %d latest runs of %zu)\n", DIFF_MAX_LOGS - 1, pick->nruns);
-	npaths = pick->nruns - first + 1;
-	paths = xcalloc(npaths, sizeof(*paths));
-	labels = xcalloc(npaths, sizeof(*labels));
-	for (size_t i = 0; i + 1 < npaths; i++) {
-		const struct run *r = &pick->runs[first + i];
-		int fd = run_file(st, r);
-		if (fd < 0)
-			goto out;
-		struct buf p = { 0 }, l = { 0 };
-		buf_printf(&p, "/proc/self/fd/%d", fd);
-		const char *base = strrchr(r->name, '/');
-		buf_printf(&l, "%s:%s", pick->b.name, base ? base + 1 : r->name);
-		paths[i] = p.p;
-		labels[i] = l.p;
-	}
+	if (runs_as_files(st, pick, 1, &bf) < 0)
+		goto out;
+	npaths = bf.n + 1;
+	paths = bf.paths;
+	labels = bf.labels;
 	labels[npaths - 1] = xstrdup(badpath);
 	struct stat sb;
 	int again = strcmp(badpath, "-") == 0 ? fstat(STDIN_FILENO, &sb) == 0 : stat(badpath, &sb) == 0;
@@ -527,14 +574,9 @@ int cmd_check(int argc, char **argv)
 	rc = diff_run(paths, labels, npaths, badpath, &da);
 out:
 	free(da.rules);
-	for (size_t i = 0; paths && i < npaths; i++) {
-		if (paths[i] && strncmp(paths[i], "/proc/self/fd/", 14) == 0)
-			close(atoi(paths[i] + 14));
-		free(paths[i]);
-		free(labels[i]);
-	}
-	free(paths);
-	free(labels);
+	if (npaths)
+		bf.n = npaths;   /* bad's path and label go with the runs' */
+	baseline_files_free(&bf);
 	for (size_t k = 0; k < nc; k++) {
 		store_runs_free(cs[k].runs, cs[k].nruns);
 		free(cs[k].ids);

@@ -70,6 +70,7 @@ struct follow {
 struct watch {
 	const char *path;
 	char **goods;
+	char **labels;         /* names to show for goods, or NULL */
 	size_t ngood;
 	const struct ruleset *rs;
 	double factor, min_silence, timeout;
@@ -266,9 +267,14 @@ static int analyse(struct watch *w)
 	drop_analysis(w);
 	tmpl_init(&w->tt);
 	size_t n = 0;
-	for (; n < w->ngood; n++)
+	for (; n < w->ngood; n++) {
 		if (log_load(&w->logs[n], w->goods[n], (int)n, LOG_FULL, w->jobs, &w->tt) < 0)
 			goto fail;
+		if (w->labels) {
+			free(w->logs[n].in.path);
+			w->logs[n].in.path = xstrdup(w->labels[n]);
+		}
+	}
 	struct input in;
 	char *copy = xmalloc(w->f.text.len + 1);
 	memcpy(copy, w->f.text.p ? w->f.text.p : "", w->f.text.len);
@@ -543,7 +549,7 @@ static int watch_loop(struct watch *w)
 	if (analyse(w) < 0)
 		return EXIT_TROUBLE;
 	const struct dx_milestone *fin = dx_final_milestone(&w->d);
-	printf("watching %s against %s", w->path, w->goods[w->d.good]);
+	printf("watching %s against %s", w->path, w->logs[w->d.good].in.path);
 	if (fin) {
 		struct where wh;
 		where_is(&w->d, &wh);
@@ -617,6 +623,8 @@ int cmd_watch(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "sample", required_argument, NULL, 's' },
 		{ "rules", required_argument, NULL, 'r' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "store", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct watch w = { .factor = 5, .min_silence = 60, .interval_ms = 1000,
@@ -626,11 +634,15 @@ int cmd_watch(int argc, char **argv)
 	diff_args_init(&a);
 	char **refs = xcalloc((size_t)argc + 1, sizeof(*refs));
 	size_t nrefs = 0;
+	const char *baseline = NULL, *store = NULL;
+	struct baseline_files bf = { 0 };
 	double x;
 	int c, rc = EXIT_TROUBLE;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'g': refs[nrefs++] = optarg; break;
+		case 'b': baseline = optarg; break;
+		case 'S': store = optarg; break;
 		case 'f': {
 			char *end;
 			w.factor = strtod(optarg, &end);
@@ -659,6 +671,19 @@ int cmd_watch(int argc, char **argv)
 	/* `--ref A B C`: the arguments after LOG are more good logs. */
 	for (int i = optind + 1; i < argc; i++)
 		refs[nrefs++] = argv[i];
+	if (baseline) {
+		/* The good runs of a stored baseline, instead of files. */
+		if (nrefs) {
+			error("give either --baseline or good logs, not both");
+			goto out;
+		}
+		if (baseline_files(store, baseline, &bf) < 0)
+			goto out;
+		free(refs);
+		refs = bf.paths;
+		nrefs = bf.n;
+		w.labels = bf.labels;
+	}
 	if (optind >= argc || nrefs == 0) {
 		print_command_help(find_command("watch"));
 		goto out;
@@ -695,6 +720,9 @@ int cmd_watch(int argc, char **argv)
 	rules_free(&rs);
 out:
 	free(a.rules);
-	free(refs);
+	if (bf.paths)
+		baseline_files_free(&bf);
+	else
+		free(refs);
 	return rc;
 }

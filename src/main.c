@@ -92,7 +92,7 @@ static const struct cmd commands[] = {
 	  "  --proc-root DIR   read DIR instead of /proc (for testing)\n"
 	  "\n"
 	  "Exit status 1 means hung or exited; busy, idle and unknown exit 0.\n" },
-	{ "watch", cmd_watch, "[OPTIONS] LOG --ref GOOD [GOOD...]",
+	{ "watch", cmd_watch, "[OPTIONS] LOG --ref GOOD [GOOD...] | --baseline NAME",
 	  "Follow LOG while a run writes it, against logs of good runs: print a\n"
 	  "line for each milestone it reaches (k of n, where the good run was at\n"
 	  "it, the next one and when the good run reached it), and on a terminal\n"
@@ -107,6 +107,8 @@ static const struct cmd commands[] = {
 	  "\n"
 	  "  --ref GOOD        a log of a good run (repeatable; more GOODs may\n"
 	  "                    follow LOG)\n"
+	  "  --baseline NAME [--store PATH]\n"
+	  "                    the good runs of a stored baseline instead\n"
 	  "  --factor F        times the good runs' longest gap (default 5)\n"
 	  "  --min-silence T   plus this much quiet (default 60s; 500ms, 2m)\n"
 	  "  --timeout T       give up after T (default never): exit 1, with a\n"
