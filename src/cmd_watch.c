@@ -100,24 +100,6 @@ static double wall_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* "90", "90s", "1.5m", "2h", "500ms": seconds, or -1. */
-static double parse_seconds(const char *s)
-{
-	char *end;
-	double x = strtod(s, &end);
-	if (end == s || !(x >= 0) || isinf(x))
-		return -1;
-	if (strcmp(end, "ms") == 0)
-		return x / 1000;
-	if (*end == '\0' || strcmp(end, "s") == 0)
-		return x;
-	if (strcmp(end, "m") == 0)
-		return x * 60;
-	if (strcmp(end, "h") == 0)
-		return x * 3600;
-	return -1;
-}
-
 /* ---- output ---- */
 
 static void clear_status(struct watch *w)
@@ -651,15 +633,15 @@ int cmd_watch(int argc, char **argv)
 			break;
 		}
 		case 'm':
-			if ((w.min_silence = parse_seconds(optarg)) < 0)
+			if ((w.min_silence = parse_duration(optarg)) < 0)
 				die("invalid --min-silence '%s' (expected e.g. 60s, 2m or 500ms)", optarg);
 			break;
 		case 't':
-			if ((w.timeout = parse_seconds(optarg)) <= 0)
+			if ((w.timeout = parse_duration(optarg)) <= 0)
 				die("invalid --timeout '%s' (expected e.g. 30m, 1h or 90s)", optarg);
 			break;
 		case 'i':
-			if ((x = parse_seconds(optarg)) <= 0 || x > 3600)
+			if ((x = parse_duration(optarg)) <= 0 || x > 3600)
 				die("invalid --interval '%s' (expected e.g. 1s or 200ms)", optarg);
 			w.interval_ms = x * 1000 < 1 ? 1 : (int)(x * 1000);
 			break;

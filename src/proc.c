@@ -424,18 +424,8 @@ int proc_find_port(const char *data, size_t n, unsigned *port, size_t *off)
 
 int proc_parse_interval(const char *s)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (end == s || errno || v < 0 || isnan(v))
-		return -1;
-	if (strcmp(end, "ms") == 0)
-		;
-	else if (strcmp(end, "s") == 0 || *end == '\0')
-		v *= 1000;
-	else
-		return -1;
-	return v > 3600e3 ? -1 : (int)(v + 0.5);
+	double v = parse_duration(s);
+	return v < 0 || v > 3600 ? -1 : (int)(v * 1000 + 0.5);
 }
 
 /* ---- the inspection ---- */

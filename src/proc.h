@@ -146,7 +146,7 @@ int proc_parse_unix_line(const char *line, struct proc_sock *s, int *listen);
  * Returns 1 and sets *port and *off (offset of the match) when found. */
 int proc_find_port(const char *data, size_t n, unsigned *port, size_t *off);
 
-/* Parse an interval: "1s", "500ms", "2" (seconds), "0".  Returns
+/* Parse an interval as parse_duration does ("1s", "500ms", "2", "0").  Returns
  * milliseconds, or -1 when malformed or above an hour. */
 int proc_parse_interval(const char *s);
 

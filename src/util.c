@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -328,6 +329,23 @@ void color_init(enum color_mode mode)
 		use_color = isatty(STDOUT_FILENO);
 	if (mode == COLOR_ALWAYS && nc && *nc)
 		use_color = 1; /* an explicit --color=always wins over the environment */
+}
+
+double parse_duration(const char *s)
+{
+	char *end;
+	double x = strtod(s, &end);
+	if (end == s || !(x >= 0) || isinf(x))
+		return -1;
+	if (strcmp(end, "ms") == 0)
+		return x / 1000;
+	if (*end == '\0' || strcmp(end, "s") == 0)
+		return x;
+	if (strcmp(end, "m") == 0)
+		return x * 60;
+	if (strcmp(end, "h") == 0)
+		return x * 3600;
+	return -1;
 }
 
 int64_t now_ms(void)

@@ -84,6 +84,10 @@ void progress_start(const char *what);
 void progress_update(uint64_t done, uint64_t total);
 void progress_end(void);
 
+/* A duration written "90", "90s", "500ms", "1.5m" or "2h": seconds, or -1
+ * when s is none of these. */
+double parse_duration(const char *s);
+
 /* Monotonic clock in milliseconds. */
 int64_t now_ms(void);
 

@@ -166,9 +166,9 @@ static void test_interval(void)
 	CHECK_INT(proc_parse_interval("0"), 0);
 	CHECK_INT(proc_parse_interval("1.5s"), 1500);
 	CHECK_INT(proc_parse_interval("-1s"), -1);
-	CHECK_INT(proc_parse_interval("1m"), -1);
+	CHECK_INT(proc_parse_interval("1m"), 60000);
 	CHECK_INT(proc_parse_interval("s"), -1);
-	CHECK_INT(proc_parse_interval("2h"), -1);
+	CHECK_INT(proc_parse_interval("2h"), -1);   /* more than an hour */
 	CHECK_INT(proc_parse_interval("7200s"), -1);
 	CHECK_INT(proc_parse_interval("nan"), -1);
 }
