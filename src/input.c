@@ -270,9 +270,9 @@ static void release(struct input *in)
 	in->mapped = 0;
 }
 
-/* Decompress what needs it, then refuse what is not text. */
-static int finish(struct input *in, const char *path, size_t max)
+int input_decode(struct input *in, size_t max)
 {
+	const char *path = in->path;
 	const char *kind = compression(in->data, in->size);
 	if (kind) {
 		char *out = NULL;
@@ -338,7 +338,7 @@ int input_open(struct input *in, const char *path, size_t max)
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (r == 0)
-		r = finish(in, path, max);
+		r = input_decode(in, max);
 	if (r < 0) {
 		input_close(in);
 		return -1;

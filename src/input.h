@@ -47,6 +47,14 @@ struct input {
  * and returns -1; nothing is left allocated.  max_size 0 = INPUT_MAX_SIZE. */
 int input_open(struct input *in, const char *path, size_t max_size);
 void input_close(struct input *in);
+/* What input_open does once the bytes are in: decompress in->data if it
+ * is gzip or zstd data (replacing it, and in->kind), then refuse it if it
+ * is not text.  in->path, data, size and mapped must be set (data mapped,
+ * or malloc'd and then owned by in); max is the decompressed size limit,
+ * not 0.  Returns 0, or -1 after printing an error naming in->path; in
+ * must be input_close'd either way.  Lets a fuzzer feed bytes from
+ * memory. */
+int input_decode(struct input *in, size_t max);
 
 enum {
 	LINE_CUT = 1,        /* longer than INPUT_LINE_MAX: the rest was dropped */
