@@ -4,6 +4,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -258,9 +261,92 @@ static int unzstd(const char *path, const char *src, size_t n, size_t max,
 	return 0;
 }
 
+/* Mapped inputs, for the SIGBUS handler (see input_check).  The handler
+ * may run on any thread at any time, so it only reads: guards are never
+ * freed (a closed input's guard is kept for the next mapping), the list
+ * only grows at its head, and its fields are atomic.  The lock orders
+ * the writers. */
+struct input_guard {
+	struct input_guard *next;
+	_Atomic(const char *) start;   /* NULL: free for the next mapping */
+	_Atomic size_t len;
+	atomic_int shrank;
+};
+static _Atomic(struct input_guard *) guards;
+static pthread_mutex_t guards_lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t page_size;
+
+/* A read past the end of a file that shrank under its mapping: replace
+ * the rest of the mapping with zero pages, so the read (retried when the
+ * handler returns) and all later ones see NUL bytes, and mark the input.
+ * Any other SIGBUS (a bug, or kill -BUS) ends ddx as it would have. */
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	uintptr_t a = (uintptr_t)si->si_addr;
+	for (struct input_guard *g = si->si_code == BUS_ADRERR ? atomic_load(&guards) : NULL;
+	     g; g = g->next) {
+		uintptr_t start = (uintptr_t)atomic_load(&g->start);
+		size_t len = atomic_load(&g->len);
+		if (!start || a < start || a - start >= len)
+			continue;
+		uintptr_t page = a & ~(uintptr_t)(page_size - 1);
+		if (mmap((void *)page, start + len - page, PROT_READ,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
+			atomic_store(&g->shrank, 1);
+			return;
+		}
+		break;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Watch in's mapping. */
+static void guard(struct input *in)
+{
+	pthread_mutex_lock(&guards_lock);
+	if (!page_size) {
+		page_size = (size_t)sysconf(_SC_PAGESIZE);
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
+	}
+	struct input_guard *g = atomic_load(&guards);
+	while (g && atomic_load(&g->start))
+		g = g->next;
+	if (!g) {
+		g = xcalloc(1, sizeof(*g));
+		g->next = atomic_load(&guards);
+		atomic_store(&guards, g);
+	}
+	atomic_store(&g->shrank, 0);
+	atomic_store(&g->len, in->size);
+	atomic_store(&g->start, in->data);
+	in->guard = g;
+	pthread_mutex_unlock(&guards_lock);
+}
+
+int input_check(const struct input *in)
+{
+	if (in->guard && atomic_load(&in->guard->shrank))
+		return error("cannot read '%s': it shrank while being read (truncated or rewritten?)",
+			     shown(in->path));
+	return 0;
+}
+
 /* Unmap or free in->data. */
 static void release(struct input *in)
 {
+	if (in->guard) {
+		pthread_mutex_lock(&guards_lock);
+		atomic_store(&in->guard->start, NULL);
+		pthread_mutex_unlock(&guards_lock);
+		in->guard = NULL;
+	}
 	if (in->data && in->mapped)
 		munmap((void *)in->data, in->size);
 	else
@@ -324,6 +410,7 @@ int input_open(struct input *in, const char *path, size_t max)
 			in->data = m;
 			in->size = (size_t)st.st_size;
 			in->mapped = 1;
+			guard(in);
 		}
 	}
 	if (!in->mapped) {

@@ -40,6 +40,7 @@ struct input {
 	time_t mtime;        /* modification time, or the time it was read */
 	int mapped;          /* data is an mmap (else malloc'd) */
 	const char *kind;    /* "file", "pipe", "gzip", "zstd" */
+	struct input_guard *guard; /* watches the mapping (see input_check) */
 };
 
 /* Open and read path ("-" for stdin).  On failure prints
@@ -47,6 +48,13 @@ struct input {
  * and returns -1; nothing is left allocated.  max_size 0 = INPUT_MAX_SIZE. */
 int input_open(struct input *in, const char *path, size_t max_size);
 void input_close(struct input *in);
+/* A mapped file that shrinks while ddx reads it (logrotate's
+ * copytruncate, an editor rewriting it) would kill ddx with SIGBUS on the
+ * first read past its new end.  Instead the pages past the end read as
+ * NUL bytes and the input is marked; input_check then returns -1 after
+ * printing "ddx: cannot read 'path': it shrank while being read", or 0
+ * when nothing happened.  Call it after scanning. */
+int input_check(const struct input *in);
 /* What input_open does once the bytes are in: decompress in->data if it
  * is gzip or zstd data (replacing it, and in->kind), then refuse it if it
  * is not text.  in->path, data, size and mapped must be set (data mapped,

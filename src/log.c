@@ -246,6 +246,10 @@ int log_load(struct log *lg, const char *path, int index, unsigned flags,
 		piece_free(&pcs[i]);
 	}
 	free(pcs);
+	if (input_check(&lg->in) < 0) {
+		log_free(lg);
+		return -1;
+	}
 	return 0;
 }
 

@@ -7,11 +7,19 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Messages name paths and quote rule files, which may hold any bytes (a
+ * file named by an attacker, a newline in a path): the whole message goes
+ * through put_text, so it can neither drive the terminal nor fake a line
+ * of output.  Formatted on the stack, since die() may report that memory
+ * ran out. */
 static void vreport(const char *fmt, va_list ap)
 {
+	char msg[8192];
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
 	fflush(stdout);
 	fputs("ddx: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	if (n > 0)
+		put_text(stderr, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
 	fputc('\n', stderr);
 }
 
