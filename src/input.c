@@ -19,6 +19,10 @@
 #define LABEL_MAX 96
 /* How much of the start of an input decides whether it is text. */
 #define SNIFF_SIZE 65536
+/* Smaller regular files are read, larger ones mapped: a read costs no
+ * more for them, and a mapping each would hit the kernel's limit on
+ * mappings (vm.max_map_count, 65530) with some 65,000 small logs. */
+#define MAP_MIN ((off_t)1 << 20)
 
 static const char *shown(const char *path)
 {
@@ -263,16 +267,18 @@ static int unzstd(const char *path, const char *src, size_t n, size_t max,
 
 /* Mapped inputs, for the SIGBUS handler (see input_check).  The handler
  * may run on any thread at any time, so it only reads: guards are never
- * freed (a closed input's guard is kept for the next mapping), the list
- * only grows at its head, and its fields are atomic.  The lock orders
- * the writers. */
+ * freed (a closed input's guard waits in free_guards for the next
+ * mapping), the list only grows at its head, and the fields it reads are
+ * atomic.  The lock orders the writers. */
 struct input_guard {
 	struct input_guard *next;
+	struct input_guard *next_free;  /* under the lock */
 	_Atomic(const char *) start;   /* NULL: free for the next mapping */
 	_Atomic size_t len;
 	atomic_int shrank;
 };
 static _Atomic(struct input_guard *) guards;
+static struct input_guard *free_guards;
 static pthread_mutex_t guards_lock = PTHREAD_MUTEX_INITIALIZER;
 static size_t page_size;
 
@@ -315,10 +321,10 @@ static void guard(struct input *in)
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGBUS, &sa, NULL);
 	}
-	struct input_guard *g = atomic_load(&guards);
-	while (g && atomic_load(&g->start))
-		g = g->next;
-	if (!g) {
+	struct input_guard *g = free_guards;
+	if (g) {
+		free_guards = g->next_free;
+	} else {
 		g = xcalloc(1, sizeof(*g));
 		g->next = atomic_load(&guards);
 		atomic_store(&guards, g);
@@ -344,6 +350,8 @@ static void release(struct input *in)
 	if (in->guard) {
 		pthread_mutex_lock(&guards_lock);
 		atomic_store(&in->guard->start, NULL);
+		in->guard->next_free = free_guards;
+		free_guards = in->guard;
 		pthread_mutex_unlock(&guards_lock);
 		in->guard = NULL;
 	}
@@ -403,7 +411,7 @@ int input_open(struct input *in, const char *path, size_t max)
 	in->mtime = S_ISREG(st.st_mode) ? st.st_mtime : time(NULL);
 	in->kind = S_ISREG(st.st_mode) ? "file" : "pipe";
 	int r = 0;
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+	if (S_ISREG(st.st_mode) && st.st_size >= MAP_MIN) {
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m != MAP_FAILED) {
 			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);

@@ -1,8 +1,8 @@
 /* input.h — getting a log's bytes and splitting them into clean lines.
  *
- * A regular uncompressed file is mapped; stdin, pipes and compressed files
- * (.gz and .zst, recognised by their magic bytes) are read or decompressed
- * into memory, up to INPUT_MAX_SIZE.  Binary data (an ELF file, or mostly
+ * A regular uncompressed file of 1 MiB or more is mapped; smaller ones,
+ * stdin, pipes and compressed files (.gz and .zst, recognised by their
+ * magic bytes) are read or decompressed into memory, up to INPUT_MAX_SIZE.  Binary data (an ELF file, or mostly
  * NUL, control or invalid UTF-8 bytes in the first 64 KiB) is refused.
  * Lines are then split with memchr and cleaned: trailing CRs dropped,
  * progress-bar frames reduced to the last one, ANSI escape sequences
