@@ -265,27 +265,31 @@ static int unzstd(const char *path, const char *src, size_t n, size_t max,
 	return 0;
 }
 
-/* Mapped inputs, for the SIGBUS handler (see input_check).  The handler
- * may run on any thread at any time, so it only reads: guards are never
- * freed (a closed input's guard waits in free_guards for the next
- * mapping), the list only grows at its head, and the fields it reads are
- * atomic.  The lock orders the writers. */
+/* Mapped inputs, for the SIGBUS handler.  A file that shrinks under its
+ * mapping (logrotate's copytruncate, an editor rewriting it) raises
+ * SIGBUS on the first read past its new end, wherever that read is: in
+ * the scan, or in a report quoting a line.  What was read can no longer
+ * be trusted, so ddx ends as it does when memory runs out, with exit 2
+ * and a message naming the file, not with a crash.
+ *
+ * The handler may run on any thread at any time, so it only reads:
+ * guards are never freed (a closed input's guard waits in free_guards
+ * for the next mapping), the list only grows at its head, and the fields
+ * it reads are atomic or set before the mapping is published.  The lock
+ * orders the writers. */
 struct input_guard {
 	struct input_guard *next;
 	struct input_guard *next_free;  /* under the lock */
-	_Atomic(const char *) start;   /* NULL: free for the next mapping */
+	_Atomic(const char *) start;    /* NULL: free for the next mapping */
 	_Atomic size_t len;
-	atomic_int shrank;
+	char *msg;                      /* the error, escaped, with "\n" */
+	size_t msglen;
 };
 static _Atomic(struct input_guard *) guards;
 static struct input_guard *free_guards;
 static pthread_mutex_t guards_lock = PTHREAD_MUTEX_INITIALIZER;
-static size_t page_size;
+static int guards_armed;
 
-/* A read past the end of a file that shrank under its mapping: replace
- * the rest of the mapping with zero pages, so the read (retried when the
- * handler returns) and all later ones see NUL bytes, and mark the input.
- * Any other SIGBUS (a bug, or kill -BUS) ends ddx as it would have. */
 static void on_sigbus(int sig, siginfo_t *si, void *ctx)
 {
 	(void)ctx;
@@ -293,17 +297,13 @@ static void on_sigbus(int sig, siginfo_t *si, void *ctx)
 	for (struct input_guard *g = si->si_code == BUS_ADRERR ? atomic_load(&guards) : NULL;
 	     g; g = g->next) {
 		uintptr_t start = (uintptr_t)atomic_load(&g->start);
-		size_t len = atomic_load(&g->len);
-		if (!start || a < start || a - start >= len)
-			continue;
-		uintptr_t page = a & ~(uintptr_t)(page_size - 1);
-		if (mmap((void *)page, start + len - page, PROT_READ,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
-			atomic_store(&g->shrank, 1);
-			return;
+		if (start && a >= start && a - start < atomic_load(&g->len)) {
+			ssize_t r = write(STDERR_FILENO, g->msg, g->msglen);
+			(void)r;  /* nothing more can be done about a failure */
+			_exit(EXIT_TROUBLE);
 		}
-		break;
 	}
+	/* Any other SIGBUS (a bug, or kill -BUS) ends ddx as it would have. */
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -311,15 +311,24 @@ static void on_sigbus(int sig, siginfo_t *si, void *ctx)
 /* Watch in's mapping. */
 static void guard(struct input *in)
 {
+	char *msg = NULL;
+	size_t msglen = 0;
+	FILE *f = open_memstream(&msg, &msglen);
+	if (!f)
+		die("out of memory");
+	fputs("ddx: cannot read '", f);
+	put_text(f, shown(in->path), strlen(shown(in->path)));
+	fputs("': it shrank while being read (truncated or rewritten?)\n", f);
+	fclose(f);
 	pthread_mutex_lock(&guards_lock);
-	if (!page_size) {
-		page_size = (size_t)sysconf(_SC_PAGESIZE);
+	if (!guards_armed) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_sigaction = on_sigbus;
 		sa.sa_flags = SA_SIGINFO;
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGBUS, &sa, NULL);
+		guards_armed = 1;
 	}
 	struct input_guard *g = free_guards;
 	if (g) {
@@ -329,19 +338,12 @@ static void guard(struct input *in)
 		g->next = atomic_load(&guards);
 		atomic_store(&guards, g);
 	}
-	atomic_store(&g->shrank, 0);
+	g->msg = msg;
+	g->msglen = msglen;
 	atomic_store(&g->len, in->size);
 	atomic_store(&g->start, in->data);
 	in->guard = g;
 	pthread_mutex_unlock(&guards_lock);
-}
-
-int input_check(const struct input *in)
-{
-	if (in->guard && atomic_load(&in->guard->shrank))
-		return error("cannot read '%s': it shrank while being read (truncated or rewritten?)",
-			     shown(in->path));
-	return 0;
 }
 
 /* Unmap or free in->data. */
@@ -350,6 +352,8 @@ static void release(struct input *in)
 	if (in->guard) {
 		pthread_mutex_lock(&guards_lock);
 		atomic_store(&in->guard->start, NULL);
+		free(in->guard->msg);
+		in->guard->msg = NULL;
 		in->guard->next_free = free_guards;
 		free_guards = in->guard;
 		pthread_mutex_unlock(&guards_lock);
@@ -364,9 +368,9 @@ static void release(struct input *in)
 	in->mapped = 0;
 }
 
-int input_decode(struct input *in, size_t max)
+/* Decompress what needs it, then refuse what is not text. */
+static int finish(struct input *in, const char *path, size_t max)
 {
-	const char *path = in->path;
 	const char *kind = compression(in->data, in->size);
 	if (kind) {
 		char *out = NULL;
@@ -433,8 +437,24 @@ int input_open(struct input *in, const char *path, size_t max)
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (r == 0)
-		r = input_decode(in, max);
+		r = finish(in, path, max);
 	if (r < 0) {
+		input_close(in);
+		return -1;
+	}
+	return 0;
+}
+
+int input_from_memory(struct input *in, const char *path, char *data, size_t size,
+		      time_t mtime)
+{
+	memset(in, 0, sizeof(*in));
+	in->path = xstrdup(path);
+	in->data = data;
+	in->size = size;
+	in->mtime = mtime;
+	in->kind = "file";
+	if (finish(in, path, INPUT_MAX_SIZE) < 0) {
 		input_close(in);
 		return -1;
 	}

@@ -2,8 +2,9 @@
  *
  * A regular uncompressed file of 1 MiB or more is mapped; smaller ones,
  * stdin, pipes and compressed files (.gz and .zst, recognised by their
- * magic bytes) are read or decompressed into memory, up to INPUT_MAX_SIZE.  Binary data (an ELF file, or mostly
- * NUL, control or invalid UTF-8 bytes in the first 64 KiB) is refused.
+ * magic bytes) are read or decompressed into memory, up to INPUT_MAX_SIZE.
+ * Binary data (an ELF file, or mostly NUL, control or invalid UTF-8 bytes
+ * in the first 64 KiB) is refused.
  * Lines are then split with memchr and cleaned: trailing CRs dropped,
  * progress-bar frames reduced to the last one, ANSI escape sequences
  * removed.  NUL bytes and invalid UTF-8 are kept: output escapes them.  A
@@ -40,7 +41,7 @@ struct input {
 	time_t mtime;        /* modification time, or the time it was read */
 	int mapped;          /* data is an mmap (else malloc'd) */
 	const char *kind;    /* "file", "pipe", "gzip", "zstd" */
-	struct input_guard *guard; /* watches the mapping (see input_check) */
+	struct input_guard *guard; /* watches the mapping (see input.c) */
 };
 
 /* Open and read path ("-" for stdin).  On failure prints
@@ -48,21 +49,13 @@ struct input {
  * and returns -1; nothing is left allocated.  max_size 0 = INPUT_MAX_SIZE. */
 int input_open(struct input *in, const char *path, size_t max_size);
 void input_close(struct input *in);
-/* A mapped file that shrinks while ddx reads it (logrotate's
- * copytruncate, an editor rewriting it) would kill ddx with SIGBUS on the
- * first read past its new end.  Instead the pages past the end read as
- * NUL bytes and the input is marked; input_check then returns -1 after
- * printing "ddx: cannot read 'path': it shrank while being read", or 0
- * when nothing happened.  Call it after scanning. */
-int input_check(const struct input *in);
-/* What input_open does once the bytes are in: decompress in->data if it
- * is gzip or zstd data (replacing it, and in->kind), then refuse it if it
- * is not text.  in->path, data, size and mapped must be set (data mapped,
- * or malloc'd and then owned by in); max is the decompressed size limit,
- * not 0.  Returns 0, or -1 after printing an error naming in->path; in
- * must be input_close'd either way.  Lets a fuzzer feed bytes from
- * memory. */
-int input_decode(struct input *in, size_t max);
+/* Make data[0..size) (malloc'd; in takes it over, also on failure) the
+ * content of in, named path, as if read from a file last written at
+ * mtime: for text ddx gathered itself, such as the growing log `ddx
+ * watch` follows.  Decompresses and refuses binary data as input_open
+ * does.  Returns 0, or -1 after printing an error. */
+int input_from_memory(struct input *in, const char *path, char *data, size_t size,
+		      time_t mtime);
 
 enum {
 	LINE_CUT = 1,        /* longer than INPUT_LINE_MAX: the rest was dropped */

@@ -306,7 +306,12 @@ void put_json_string(FILE *f, const char *s, size_t n)
 			i++;
 		} else {
 			size_t len = utf8_seq_len(u + i, n - i);
-			if (len) {
+			if (len == 2 && c == 0xc2 && u[i + 1] < 0xa0) {
+				/* A C1 control, escaped as put_text does: JSON is
+				 * often read on a terminal. */
+				fprintf(f, "\\u%04x", u[i + 1]);
+				i += 2;
+			} else if (len) {
 				fwrite(s + i, 1, len, f);
 				i += len;
 			} else {
