@@ -71,6 +71,8 @@ $(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz.h $(LIBOBJS) | $(BUILD)
 $(BUILD):
 	mkdir -p $(BUILD)
 
+# VALGRIND=1: run the suite under valgrind memcheck (see tests/run).
+export VALGRIND
 check: $(BUILD)/ddx $(UNITS) $(HELPERS)
 	tests/run $(BUILD)
 
