@@ -72,7 +72,9 @@ $(BUILD):
 	mkdir -p $(BUILD)
 
 # VALGRIND=1: run the suite under valgrind memcheck (see tests/run).
+ifdef VALGRIND
 export VALGRIND
+endif
 check: $(BUILD)/ddx $(UNITS) $(HELPERS)
 	tests/run $(BUILD)
 

@@ -148,7 +148,10 @@ void *arena_alloc(struct arena *a, size_t n)
 	struct arena_block *b = a->head;
 	if (!b || b->size - b->used < n) {
 		size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-		b = xmalloc(sizeof(*b) + size);
+		/* Zeroed: PCRE2's JIT reads template texts a word at a time,
+		 * past their NUL, and must find defined bytes there (the
+		 * results do not depend on them; valgrind cannot know). */
+		b = xcalloc(1, sizeof(*b) + size);
 		b->size = size;
 		b->used = 0;
 		if (a->head && n > ARENA_BLOCK) {
