@@ -1,6 +1,8 @@
 # ddx — plain GNU Make.  `make` builds build/ddx, `make check` runs every test,
 # `make bench` runs the benchmarks.  `make SAN=1` builds into build-san/ with
-# AddressSanitizer and UndefinedBehaviorSanitizer.
+# AddressSanitizer and UndefinedBehaviorSanitizer.  `make fuzz` builds the
+# libFuzzer targets fuzz/fuzz_*.c with clang into build-fuzz/ and runs each
+# for FUZZ_TIME seconds (see fuzz/run).
 
 PKGS    := zlib libzstd libpcre2-8 sqlite3
 CC      ?= cc
@@ -10,7 +12,12 @@ CFLAGS  += $(OPT) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
            $(shell pkg-config --cflags $(PKGS))
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lm -pthread
 
-ifeq ($(SAN),1)
+ifeq ($(FUZZ),1)
+CC      := clang
+BUILD   ?= build-fuzz
+CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined
+else ifeq ($(SAN),1)
 BUILD   ?= build-san
 CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
@@ -26,6 +33,8 @@ OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/rules_builtin.o
 LIBOBJS := $(filter-out $(BUILD)/main.o $(BUILD)/cmd_%.o,$(OBJS))
 UNITS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
+FUZZERS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_TIME ?= 600
 
 all: $(BUILD)/ddx
 
@@ -50,16 +59,35 @@ $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
+# fuzz_cmd runs the commands, so it links main.c with main renamed.
+$(BUILD)/main_fuzz.o: src/main.c src/*.h VERSION | $(BUILD)
+	$(CC) $(CFLAGS) -DDDX_VERSION='"$(VERSION)"' -Dmain=ddx_main -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_cmd: $(filter-out $(BUILD)/main.o,$(OBJS)) $(BUILD)/main_fuzz.o
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz.h $(LIBOBJS) | $(BUILD)
+	@mkdir -p $(BUILD)/fuzz
+	$(CC) $(CFLAGS) -Isrc -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(filter %.o,$^) $(LDLIBS)
+
 $(BUILD):
 	mkdir -p $(BUILD)
 
+# VALGRIND=1: run the suite under valgrind memcheck (see tests/run).
+ifdef VALGRIND
+export VALGRIND
+endif
 check: $(BUILD)/ddx $(UNITS) $(HELPERS)
 	tests/run $(BUILD)
+
+fuzz-build: $(FUZZERS)
+
+fuzz:
+	$(MAKE) FUZZ=1 fuzz-build
+	fuzz/run --merge build-fuzz $(FUZZ_TIME)
 
 bench: $(BUILD)/ddx
 	bench/run $(BUILD)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
-.PHONY: all check bench clean
+.PHONY: all check bench clean fuzz fuzz-build

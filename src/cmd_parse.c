@@ -106,10 +106,9 @@ int cmd_parse(int argc, char **argv)
 		print_command_help(find_command("parse"));
 		return EXIT_TROUBLE;
 	}
-	if (json)
-		printf("{\"schema\": 1, \"files\": [");
 	/* One log at a time: the output of each is complete before the next
-	 * is read, and the templates are not needed. */
+	 * is read, and the templates are not needed.  JSON starts once the
+	 * first log is read, so a log that cannot be read prints none. */
 	for (int i = 0; i < nlogs; i++) {
 		struct tmpl_table tt;
 		struct log lg;
@@ -118,6 +117,8 @@ int cmd_parse(int argc, char **argv)
 			tmpl_free(&tt);
 			return EXIT_TROUBLE;
 		}
+		if (json && i == 0)
+			printf("{\"schema\": 1, \"files\": [");
 		if (json)
 			print_json(&lg, i == 0);
 		else

@@ -4,6 +4,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -16,6 +19,10 @@
 #define LABEL_MAX 96
 /* How much of the start of an input decides whether it is text. */
 #define SNIFF_SIZE 65536
+/* Smaller regular files are read, larger ones mapped: a read costs no
+ * more for them, and a mapping each would hit the kernel's limit on
+ * mappings (vm.max_map_count, 65530) with some 65,000 small logs. */
+#define MAP_MIN ((off_t)1 << 20)
 
 static const char *shown(const char *path)
 {
@@ -258,9 +265,100 @@ static int unzstd(const char *path, const char *src, size_t n, size_t max,
 	return 0;
 }
 
+/* Mapped inputs, for the SIGBUS handler.  A file that shrinks under its
+ * mapping (logrotate's copytruncate, an editor rewriting it) raises
+ * SIGBUS on the first read past its new end, wherever that read is: in
+ * the scan, or in a report quoting a line.  What was read can no longer
+ * be trusted, so ddx ends as it does when memory runs out, with exit 2
+ * and a message naming the file, not with a crash.
+ *
+ * The handler may run on any thread at any time, so it only reads:
+ * guards are never freed (a closed input's guard waits in free_guards
+ * for the next mapping), the list only grows at its head, and the fields
+ * it reads are atomic or set before the mapping is published.  The lock
+ * orders the writers. */
+struct input_guard {
+	struct input_guard *next;
+	struct input_guard *next_free;  /* under the lock */
+	_Atomic(const char *) start;    /* NULL: free for the next mapping */
+	_Atomic size_t len;
+	char *msg;                      /* the error, escaped, with "\n" */
+	size_t msglen;
+};
+static _Atomic(struct input_guard *) guards;
+static struct input_guard *free_guards;
+static pthread_mutex_t guards_lock = PTHREAD_MUTEX_INITIALIZER;
+static int guards_armed;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	uintptr_t a = (uintptr_t)si->si_addr;
+	for (struct input_guard *g = si->si_code == BUS_ADRERR ? atomic_load(&guards) : NULL;
+	     g; g = g->next) {
+		uintptr_t start = (uintptr_t)atomic_load(&g->start);
+		if (start && a >= start && a - start < atomic_load(&g->len)) {
+			ssize_t r = write(STDERR_FILENO, g->msg, g->msglen);
+			(void)r;  /* nothing more can be done about a failure */
+			_exit(EXIT_TROUBLE);
+		}
+	}
+	/* Any other SIGBUS (a bug, or kill -BUS) ends ddx as it would have. */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Watch in's mapping. */
+static void guard(struct input *in)
+{
+	char *msg = NULL;
+	size_t msglen = 0;
+	FILE *f = open_memstream(&msg, &msglen);
+	if (!f)
+		die("out of memory");
+	fputs("ddx: cannot read '", f);
+	put_text(f, shown(in->path), strlen(shown(in->path)));
+	fputs("': it shrank while being read (truncated or rewritten?)\n", f);
+	fclose(f);
+	pthread_mutex_lock(&guards_lock);
+	if (!guards_armed) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
+		guards_armed = 1;
+	}
+	struct input_guard *g = free_guards;
+	if (g) {
+		free_guards = g->next_free;
+	} else {
+		g = xcalloc(1, sizeof(*g));
+		g->next = atomic_load(&guards);
+		atomic_store(&guards, g);
+	}
+	g->msg = msg;
+	g->msglen = msglen;
+	atomic_store(&g->len, in->size);
+	atomic_store(&g->start, in->data);
+	in->guard = g;
+	pthread_mutex_unlock(&guards_lock);
+}
+
 /* Unmap or free in->data. */
 static void release(struct input *in)
 {
+	if (in->guard) {
+		pthread_mutex_lock(&guards_lock);
+		atomic_store(&in->guard->start, NULL);
+		free(in->guard->msg);
+		in->guard->msg = NULL;
+		in->guard->next_free = free_guards;
+		free_guards = in->guard;
+		pthread_mutex_unlock(&guards_lock);
+		in->guard = NULL;
+	}
 	if (in->data && in->mapped)
 		munmap((void *)in->data, in->size);
 	else
@@ -317,13 +415,14 @@ int input_open(struct input *in, const char *path, size_t max)
 	in->mtime = S_ISREG(st.st_mode) ? st.st_mtime : time(NULL);
 	in->kind = S_ISREG(st.st_mode) ? "file" : "pipe";
 	int r = 0;
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+	if (S_ISREG(st.st_mode) && st.st_size >= MAP_MIN) {
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m != MAP_FAILED) {
 			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
 			in->data = m;
 			in->size = (size_t)st.st_size;
 			in->mapped = 1;
+			guard(in);
 		}
 	}
 	if (!in->mapped) {

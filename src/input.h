@@ -1,9 +1,10 @@
 /* input.h — getting a log's bytes and splitting them into clean lines.
  *
- * A regular uncompressed file is mapped; stdin, pipes and compressed files
- * (.gz and .zst, recognised by their magic bytes) are read or decompressed
- * into memory, up to INPUT_MAX_SIZE.  Binary data (an ELF file, or mostly
- * NUL, control or invalid UTF-8 bytes in the first 64 KiB) is refused.
+ * A regular uncompressed file of 1 MiB or more is mapped; smaller ones,
+ * stdin, pipes and compressed files (.gz and .zst, recognised by their
+ * magic bytes) are read or decompressed into memory, up to INPUT_MAX_SIZE.
+ * Binary data (an ELF file, or mostly NUL, control or invalid UTF-8 bytes
+ * in the first 64 KiB) is refused.
  * Lines are then split with memchr and cleaned: trailing CRs dropped,
  * progress-bar frames reduced to the last one, ANSI escape sequences
  * removed.  NUL bytes and invalid UTF-8 are kept: output escapes them.  A
@@ -40,6 +41,7 @@ struct input {
 	time_t mtime;        /* modification time, or the time it was read */
 	int mapped;          /* data is an mmap (else malloc'd) */
 	const char *kind;    /* "file", "pipe", "gzip", "zstd" */
+	struct input_guard *guard; /* watches the mapping (see input.c) */
 };
 
 /* Open and read path ("-" for stdin).  On failure prints

@@ -20,6 +20,70 @@
 /* Below this a second thread costs more than it saves. */
 #define MIN_PIECE (1u << 20)
 
+/* Distinct tags, numbered from 1 (0 = no tag), in a hash table: a log
+ * with thousands of distinct tags (a hostile one, or many processes)
+ * costs no more per line than one with a few. */
+struct tagset {
+	char **tags;           /* [1..n), malloc'd; NULL while n is 0 */
+	size_t n, cap;
+	uint32_t *slots;       /* open addressing: index into tags, 0 = empty */
+	size_t nslots;
+};
+
+static void tagset_insert_slot(struct tagset *ts, const char *s, size_t n, uint32_t k)
+{
+	size_t mask = ts->nslots - 1;
+	size_t i = hash_bytes(s, n) & mask;
+	while (ts->slots[i])
+		i = (i + 1) & mask;
+	ts->slots[i] = k;
+}
+
+/* The number of tag s[0..n) (which holds no NUL), adding it; 0 once
+ * UINT16_MAX - 1 tags are taken. */
+static uint16_t tagset_index(struct tagset *ts, const char *s, size_t n)
+{
+	if (ts->nslots) {
+		size_t mask = ts->nslots - 1;
+		for (size_t i = hash_bytes(s, n) & mask; ts->slots[i]; i = (i + 1) & mask) {
+			const char *t = ts->tags[ts->slots[i]];
+			if (strncmp(t, s, n) == 0 && t[n] == '\0')
+				return (uint16_t)ts->slots[i];
+		}
+	}
+	if (ts->n >= UINT16_MAX)
+		return 0;
+	if (ts->n == 0)
+		ts->n = 1;
+	if (2 * (ts->n + 1) > ts->nslots) {
+		/* At most half full: rebuild twice as large. */
+		free(ts->slots);
+		ts->nslots = ts->nslots ? 2 * ts->nslots : 64;
+		ts->slots = xcalloc(ts->nslots, sizeof(*ts->slots));
+		for (size_t k = 1; k < ts->n; k++)
+			tagset_insert_slot(ts, ts->tags[k], strlen(ts->tags[k]), (uint32_t)k);
+	}
+	GROW(ts->tags, ts->cap, ts->n + 1);
+	char *t = xmalloc(n + 1);
+	memcpy(t, s, n);
+	t[n] = '\0';
+	ts->tags[ts->n] = t;
+	tagset_insert_slot(ts, s, n, (uint32_t)ts->n);
+	return (uint16_t)ts->n++;
+}
+
+/* Free the table, and the tags unless they were handed over. */
+static void tagset_free(struct tagset *ts, int with_tags)
+{
+	if (with_tags) {
+		for (size_t i = 1; i < ts->n; i++)
+			free(ts->tags[i]);
+		free(ts->tags);
+	}
+	free(ts->slots);
+	memset(ts, 0, sizeof(*ts));
+}
+
 struct piece {
 	const struct log *lg;
 	size_t begin, end;     /* byte range of whole lines */
@@ -38,26 +102,16 @@ struct piece {
 	int64_t *ts;
 	uint8_t *level;
 	uint16_t *tag;
-	char **tags;           /* local tag strings, [1..ntags) */
-	size_t ntags, tagcap;
+	struct tagset tags;    /* local tags */
 };
 
 static uint16_t piece_tag(struct piece *pc, const char *s, size_t n)
 {
-	/* Few distinct tags (ranks, workers): a linear scan is enough. */
-	for (size_t i = 1; i < pc->ntags; i++)
-		if (strncmp(pc->tags[i], s, n) == 0 && pc->tags[i][n] == '\0')
-			return (uint16_t)i;
-	if (pc->ntags >= UINT16_MAX)
+	/* Tags are C strings: one with a NUL in it is garbage, not a tag
+	 * (and strncmp would stop at the NUL and match a shorter tag). */
+	if (memchr(s, '\0', n))
 		return 0;
-	if (pc->ntags == 0)
-		pc->ntags = 1;
-	GROW(pc->tags, pc->tagcap, pc->ntags + 1);
-	char *t = xmalloc(n + 1);
-	memcpy(t, s, n);
-	t[n] = '\0';
-	pc->tags[pc->ntags] = t;
-	return (uint16_t)pc->ntags++;
+	return tagset_index(&pc->tags, s, n);
 }
 
 static void piece_push(struct piece *pc, uint32_t tid, const struct line *ln,
@@ -192,13 +246,13 @@ static void piece_free(struct piece *pc)
 	free(pc->ts);
 	free(pc->level);
 	free(pc->tag);
-	for (size_t i = 1; i < pc->ntags; i++)
-		free(pc->tags[i]);
-	free(pc->tags);
+	tagset_free(&pc->tags, 1);
 }
 
-/* Append piece pc's lines to lg, translating local ids into tt's. */
-static void merge(struct log *lg, struct piece *pc, struct tmpl_table *tt, int only)
+/* Append piece pc's lines to lg, translating local ids into tt's and
+ * local tags into tags, the log's. */
+static void merge(struct log *lg, struct piece *pc, struct tmpl_table *tt,
+		  struct tagset *tags, int only)
 {
 	uint32_t *remap = xmalloc((pc->tt.n ? pc->tt.n : 1) * sizeof(*remap));
 	for (size_t id = 0; id < pc->tt.n; id++) {
@@ -212,21 +266,10 @@ static void merge(struct log *lg, struct piece *pc, struct tmpl_table *tt, int o
 		gt->count += lt->count;
 		remap[id] = g;
 	}
-	uint16_t *tagmap = xmalloc((pc->ntags ? pc->ntags : 1) * sizeof(*tagmap));
+	uint16_t *tagmap = xmalloc((pc->tags.n ? pc->tags.n : 1) * sizeof(*tagmap));
 	tagmap[0] = 0;
-	if (pc->ntags > 1 && lg->ntags == 0)
-		lg->ntags = 1;
-	for (size_t i = 1; i < pc->ntags; i++) {
-		size_t j = 1;
-		while (j < lg->ntags && strcmp(lg->tags[j], pc->tags[i]) != 0)
-			j++;
-		if (j == lg->ntags) {
-			lg->tags = xrealloc(lg->tags, (lg->ntags + 1) * sizeof(*lg->tags));
-			lg->tags[j] = xstrdup(pc->tags[i]);
-			lg->ntags++;
-		}
-		tagmap[i] = (uint16_t)j;
-	}
+	for (size_t i = 1; i < pc->tags.n; i++)
+		tagmap[i] = tagset_index(tags, pc->tags.tags[i], strlen(pc->tags.tags[i]));
 	for (size_t i = 0; i < pc->n; i++)
 		pc->tid[i] = remap[pc->tid[i]];
 	if (pc->flags & LOG_FULL)
@@ -302,10 +345,14 @@ void log_load_input(struct log *lg, struct input *in, int index, unsigned flags,
 	for (int i = 1; i < np; i++)
 		pthread_join(tids[i], NULL);
 	progress_end();
+	struct tagset tags = { 0 };
 	for (int i = 0; i < np; i++) {
-		merge(lg, &pcs[i], tt, np == 1);
+		merge(lg, &pcs[i], tt, &tags, np == 1);
 		piece_free(&pcs[i]);
 	}
+	lg->tags = tags.tags;
+	lg->ntags = tags.n;
+	tagset_free(&tags, 0);
 	free(pcs);
 }
 

@@ -182,6 +182,15 @@ static void usage(FILE *f)
 	fprintf(f, "\n'ddx help COMMAND' describes one command; 'man ddx' all of them.\n");
 }
 
+/* Whether s is printable ASCII, as every option is. */
+static int plain_ascii(const char *s)
+{
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+		if (*u < 0x20 || *u >= 0x7f)
+			return 0;
+	return 1;
+}
+
 int parse_jobs(const char *s)
 {
 	char *end;
@@ -244,10 +253,17 @@ int main(int argc, char **argv)
 				argv[n++] = argv[k++];
 			break;
 		}
-		if (strncmp(argv[k], "--color", 7) == 0 && (argv[k][7] == '\0' || argv[k][7] == '='))
+		if (strncmp(argv[k], "--color", 7) == 0 && (argv[k][7] == '\0' || argv[k][7] == '=')) {
 			color = parse_color(argv[k][7] ? argv[k] + 8 : NULL);
-		else
+		} else if (argv[k][0] == '-' && !plain_ascii(argv[k])) {
+			/* getopt would quote it raw: a file named with an escape
+			 * sequence, reaching us through a glob, could then drive
+			 * the terminal.  error() escapes it. */
+			error("unknown option '%s'", argv[k]);
+			return EXIT_TROUBLE;
+		} else {
 			argv[n++] = argv[k];
+		}
 	}
 	argv[n] = NULL;
 	color_init(color);

@@ -160,6 +160,9 @@ static int only_placeholders(const char *s, size_t n)
 static void tokenize(struct ctx *cx)
 {
 	size_t ntotal = 0, cap = 0;
+	/* Never NULL, even with no tokens at all: cx->tok + 0 on a NULL
+	 * pointer is undefined behaviour. */
+	GROW(cx->tok, cap, 1);
 	for (size_t id = 0; id < cx->tt->n; id++) {
 		const struct tmpl *t = &cx->tt->t[id];
 		cx->base[id] = ntotal;

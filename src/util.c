@@ -8,11 +8,19 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Messages name paths and quote rule files, which may hold any bytes (a
+ * file named by an attacker, a newline in a path): the whole message goes
+ * through put_text, so it can neither drive the terminal nor fake a line
+ * of output.  Formatted on the stack, since die() may report that memory
+ * ran out. */
 static void vreport(const char *fmt, va_list ap)
 {
+	char msg[8192];
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
 	fflush(stdout);
 	fputs("ddx: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	if (n > 0)
+		put_text(stderr, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
 	fputc('\n', stderr);
 }
 
@@ -140,7 +148,10 @@ void *arena_alloc(struct arena *a, size_t n)
 	struct arena_block *b = a->head;
 	if (!b || b->size - b->used < n) {
 		size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-		b = xmalloc(sizeof(*b) + size);
+		/* Zeroed: PCRE2's JIT reads template texts a word at a time,
+		 * past their NUL, and must find defined bytes there (the
+		 * results do not depend on them; valgrind cannot know). */
+		b = xcalloc(1, sizeof(*b) + size);
 		b->size = size;
 		b->used = 0;
 		if (a->head && n > ARENA_BLOCK) {
@@ -304,7 +315,12 @@ void put_json_string(FILE *f, const char *s, size_t n)
 			i++;
 		} else {
 			size_t len = utf8_seq_len(u + i, n - i);
-			if (len) {
+			if (len == 2 && c == 0xc2 && u[i + 1] < 0xa0) {
+				/* A C1 control, escaped as put_text does: JSON is
+				 * often read on a terminal. */
+				fprintf(f, "\\u%04x", u[i + 1]);
+				i += 2;
+			} else if (len) {
 				fwrite(s + i, 1, len, f);
 				i += len;
 			} else {

@@ -62,7 +62,9 @@ uint64_t hash_bytes(const void *p, size_t n);
  * title or write the clipboard. */
 void put_text(FILE *f, const char *s, size_t n);
 /* Write s as a JSON string literal with quotes; invalid UTF-8 becomes
- * U+FFFD, so the output is valid JSON for any input bytes. */
+ * U+FFFD, so the output is valid JSON for any input bytes, and control
+ * characters (C0, DEL and C1) are \u escapes, so it is safe on a
+ * terminal too. */
 void put_json_string(FILE *f, const char *s, size_t n);
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
 size_t utf8_seq_len(const unsigned char *s, size_t n);

@@ -183,7 +183,9 @@ static void test_many(void)
 	free(texts);
 	nclusters = tmpl_cluster(&tt, big, &texts);
 	int64_t ms = now_ms() - t0;
-	CHECK(ms < 20000);
+	/* Not timed under valgrind (make check VALGRIND=1), 50 times slower. */
+	const char *vg = getenv("VALGRIND");
+	CHECK(ms < 20000 || (vg && strcmp(vg, "1") == 0));
 	CHECK_INT(big[0], 0);
 	CHECK_INT(big[99999], 0);
 	CHECK_STR(texts[0], "user <*> logged in from <ip>");

@@ -1,0 +1,61 @@
+/* fuzz.h — what the libFuzzer targets share: a check that aborts (so the
+ * fuzzer keeps the input) and splitting fuzzer data into lines, each in a
+ * heap block of exactly its length so that AddressSanitizer catches a
+ * read past the end of a line. */
+#ifndef DDX_FUZZ_H
+#define DDX_FUZZ_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define FUZZ_CHECK(cond) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+		abort(); \
+	} \
+} while (0)
+
+struct fuzz_lines {
+	char **p;
+	size_t *len;
+	size_t n;
+};
+
+/* Split data at '\n' into at most max lines (the rest is ignored).  Free
+ * with fuzz_lines_free. */
+static inline void fuzz_lines_split(struct fuzz_lines *fl, const uint8_t *data,
+				    size_t size, size_t max)
+{
+	fl->p = xmalloc((max ? max : 1) * sizeof(*fl->p));
+	fl->len = xmalloc((max ? max : 1) * sizeof(*fl->len));
+	fl->n = 0;
+	for (size_t pos = 0; pos < size && fl->n < max;) {
+		const uint8_t *nl = memchr(data + pos, '\n', size - pos);
+		size_t end = nl ? (size_t)(nl - data) : size;
+		fl->len[fl->n] = end - pos;
+		fl->p[fl->n] = xmalloc(end - pos);
+		memcpy(fl->p[fl->n], data + pos, end - pos);
+		fl->n++;
+		pos = end + 1;
+	}
+}
+
+static inline void fuzz_lines_free(struct fuzz_lines *fl)
+{
+	for (size_t i = 0; i < fl->n; i++)
+		free(fl->p[i]);
+	free(fl->p);
+	free(fl->len);
+}
+
+/* Whether [p, p + n) lies within [base, base + size). */
+static inline int fuzz_within(const char *p, size_t n, const char *base, size_t size)
+{
+	return p >= base && (size_t)(p - base) <= size && n <= size - (size_t)(p - base);
+}
+
+#endif

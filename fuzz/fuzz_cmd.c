@@ -1,0 +1,92 @@
+/* fuzz_cmd.c — the commands as a user runs them (ddx templates, parse and
+ * phases, as text and as JSON) on a log of any bytes, checking what they
+ * print: text output holds no escape or other control character a
+ * terminal would act on, JSON output no raw control character and only
+ * valid UTF-8.
+ *
+ * main.c is compiled with main renamed to ddx_main for this target. */
+#include <getopt.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+
+int ddx_main(int argc, char **argv);
+
+static int in_fd = -1, out_fd = -1;
+static char path[64];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	in_fd = memfd_create("fuzz.log", 0);
+	out_fd = memfd_create("fuzz.out", 0);
+	if (in_fd < 0 || out_fd < 0)
+		abort();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", in_fd);
+	/* No user rule file, no colour. */
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	setenv("NO_COLOR", "1", 1);
+	return 0;
+}
+
+/* Whether out is safe for a terminal: UTF-8 without controls other than
+ * tab (in text) and newline, and no C1 controls. */
+static void check_text(const unsigned char *p, size_t n, int json)
+{
+	for (size_t i = 0; i < n;) {
+		if (p[i] < 0x80) {
+			FUZZ_CHECK(p[i] >= 0x20 || p[i] == '\n' || (p[i] == '\t' && !json));
+			FUZZ_CHECK(p[i] != 0x7f);
+			i++;
+			continue;
+		}
+		size_t l = utf8_seq_len(p + i, n - i);
+		FUZZ_CHECK(l > 0);
+		FUZZ_CHECK(!(p[i] == 0xc2 && p[i + 1] < 0xa0));
+		i += l;
+	}
+}
+
+static void run(const char *cmd, const char *opt)
+{
+	char *argv[] = { "ddx", "--color=never", (char *)cmd, (char *)opt, path, NULL };
+	int argc = 5;
+	if (!opt) {
+		argv[3] = path;
+		argv[4] = NULL;
+		argc = 4;
+	}
+	if (ftruncate(out_fd, 0) < 0 || lseek(out_fd, 0, SEEK_SET) < 0)
+		abort();
+	fflush(stdout);
+	int saved = dup(STDOUT_FILENO);
+	dup2(out_fd, STDOUT_FILENO);
+	optind = 0;  /* getopt starts afresh */
+	int rc = ddx_main(argc, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	FUZZ_CHECK(rc == 0 || rc == 1 || rc == 2);
+	off_t n = lseek(out_fd, 0, SEEK_END);
+	unsigned char *p = xmalloc(n > 0 ? (size_t)n : 1);
+	FUZZ_CHECK(pread(out_fd, p, (size_t)n, 0) == n);
+	check_text(p, (size_t)n, opt != NULL);
+	free(p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* Compressed data is fuzz_input's (see fuzz_log.c). */
+	if ((size >= 2 && memcmp(data, "\x1f\x8b", 2) == 0) ||
+	    (size >= 4 && memcmp(data, "\x28\xb5\x2f\xfd", 4) == 0))
+		return -1;
+	if (ftruncate(in_fd, 0) < 0 || pwrite(in_fd, data, size, 0) != (ssize_t)size)
+		abort();
+	static const char *const cmds[] = { "templates", "parse", "phases" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		run(cmds[i], NULL);
+		run(cmds[i], "--json");
+	}
+	return 0;
+}
