@@ -1,5 +1,7 @@
-/* fuzz_cmd.c — the commands as a user runs them (ddx templates, parse and
- * phases, as text and as JSON) on a log of any bytes, checking what they
+/* fuzz_cmd.c — the commands as a user runs them (ddx templates, parse,
+ * phases and diff, as text and as JSON) on logs of any bytes (diff: the
+ * input's first half as the good log, all of it as the bad one; and the
+ * HTML report, which must hold no raw control byte either), checking what they
  * print: text output holds no escape or other control character a
  * terminal would act on, JSON output no raw control character and only
  * valid UTF-8.
@@ -13,17 +15,19 @@
 
 int ddx_main(int argc, char **argv);
 
-static int in_fd = -1, out_fd = -1;
-static char path[64];
+static int in_fd = -1, half_fd = -1, out_fd = -1;
+static char path[64], half[64];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc, (void)argv;
 	in_fd = memfd_create("fuzz.log", 0);
+	half_fd = memfd_create("fuzz-half.log", 0);
 	out_fd = memfd_create("fuzz.out", 0);
-	if (in_fd < 0 || out_fd < 0)
+	if (in_fd < 0 || half_fd < 0 || out_fd < 0)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", in_fd);
+	snprintf(half, sizeof(half), "/proc/self/fd/%d", half_fd);
 	/* No user rule file, no colour. */
 	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
 	setenv("NO_COLOR", "1", 1);
@@ -48,15 +52,22 @@ static void check_text(const unsigned char *p, size_t n, int json)
 	}
 }
 
-static void run(const char *cmd, const char *opt)
+/* Run `ddx cmd [opt] [good] path` with stdout captured, and check it. */
+static void run(const char *cmd, const char *opt, const char *good)
 {
-	char *argv[] = { "ddx", "--color=never", (char *)cmd, (char *)opt, path, NULL };
-	int argc = 5;
-	if (!opt) {
-		argv[3] = path;
-		argv[4] = NULL;
-		argc = 4;
+	char *argv[8];
+	int argc = 0;
+	argv[argc++] = "ddx";
+	argv[argc++] = "--color=never";
+	argv[argc++] = (char *)cmd;
+	if (opt)
+		argv[argc++] = (char *)opt;
+	if (good) {
+		argv[argc++] = "--no-proc";
+		argv[argc++] = (char *)good;
 	}
+	argv[argc++] = path;
+	argv[argc] = NULL;
 	if (ftruncate(out_fd, 0) < 0 || lseek(out_fd, 0, SEEK_SET) < 0)
 		abort();
 	fflush(stdout);
@@ -71,7 +82,7 @@ static void run(const char *cmd, const char *opt)
 	off_t n = lseek(out_fd, 0, SEEK_END);
 	unsigned char *p = xmalloc(n > 0 ? (size_t)n : 1);
 	FUZZ_CHECK(pread(out_fd, p, (size_t)n, 0) == n);
-	check_text(p, (size_t)n, opt != NULL);
+	check_text(p, (size_t)n, opt && strcmp(opt, "--json") == 0);
 	free(p);
 }
 
@@ -85,8 +96,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	static const char *const cmds[] = { "templates", "parse", "phases" };
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		run(cmds[i], NULL);
-		run(cmds[i], "--json");
+		run(cmds[i], NULL, NULL);
+		run(cmds[i], "--json", NULL);
 	}
+	if (ftruncate(half_fd, 0) < 0 || pwrite(half_fd, data, size / 2, 0) != (ssize_t)(size / 2))
+		abort();
+	run("diff", "--now=+60", half);
+	run("diff", "--json", half);
 	return 0;
 }

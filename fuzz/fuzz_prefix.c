@@ -13,9 +13,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int nfmt = 0;
 	while (strcmp(prefix_format_name(nfmt), "none") != 0)
 		nfmt++;
-	int fmt = prefix_detect((const char *const *)fl.p, fl.len, fl.n);
+	struct prefix_order order;
+	int fmt = prefix_detect((const char *const *)fl.p, fl.len, fl.n, &order);
 	FUZZ_CHECK(fmt >= -1 && fmt < nfmt);
+	/* The order holds every format once, the detected one first. */
+	FUZZ_CHECK(order.n == nfmt && (fmt < 0 || order.f[0] == fmt));
 	for (size_t i = 0; i < fl.n; i++) {
+		struct header h;
+		prefix_parse_in(&order, fl.p[i], fl.len[i], &h);
+		FUZZ_CHECK(h.msg_off <= fl.len[i]);
 		for (int f = -1; f < nfmt; f++) {
 			struct header h;
 			size_t len = fl.len[i];

@@ -126,7 +126,9 @@ static int is_exception_line(const char *t)
 	const char *p = t;
 	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == ':')
 		p++;
-	if (p == t || (*p != '\0' && *p != ' '))
+	if (p == t)
+		return 0;   /* no word at all: "<int> ..." */
+	if (*p != '\0' && *p != ' ')
 		p--;   /* the word ended in ':' */
 	size_t n = (size_t)(p - t);
 	while (n && t[n - 1] == ':')

@@ -87,6 +87,16 @@ static void put_short(FILE *f, const char *s, size_t n, size_t width)
 	fputs("…", f);
 }
 
+/* A rank or process name (from the log, so untrusted), padded with
+ * blanks to pad bytes. */
+static void put_name(FILE *f, const char *name, size_t pad)
+{
+	size_t n = strlen(name);
+	put_text(f, name, n);
+	for (; n < pad; n++)
+		fputc(' ', f);
+}
+
 static void put_msg(FILE *f, const struct log *lg, int64_t i, size_t width)
 {
 	struct quote q = { 0 };
@@ -231,14 +241,16 @@ static void ranks_behind(FILE *f, const struct diagnosis *d)
 	}
 	const char *n = hi >= 0 ? dx_milestone_name(d, &d->ms[hi]) : "";
 	if (nhi == 1 && nlo > 1) {
-		fprintf(f, "Only %s got as far as \"", d->ranks[last].name);
+		fputs("Only ", f);
+		put_name(f, d->ranks[last].name, 0);
+		fputs(" got as far as \"", f);
 		put_short(f, n, strlen(n), 60);
 		fprintf(f, "\".");
 		return;
 	}
 	n = lo >= 0 ? dx_milestone_name(d, &d->ms[lo]) : "";
 	if (nlo == 1)
-		fprintf(f, "%s stopped first, ", d->ranks[first].name);
+		put_name(f, d->ranks[first].name, 0), fputs(" stopped first, ", f);
 	else
 		fprintf(f, "%zu of %zu ranks stopped first, ", nlo, d->nranks);
 	if (lo < 0) {
@@ -277,7 +289,7 @@ static void second_sentence(FILE *f, const struct diagnosis *d)
 		if (d->ranks_same)
 			fprintf(f, "All %zu ranks stopped at the same point.", d->nranks);
 		else if (failed == 1)
-			fprintf(f, "Only %s raised an error.", d->ranks[who].name);
+			fputs("Only ", f), put_name(f, d->ranks[who].name, 0), fputs(" raised an error.", f);
 		else
 			ranks_behind(f, d);
 		any = 1;
@@ -450,15 +462,20 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 				lo = d->ranks[k].last_line < lo ? d->ranks[k].last_line : lo;
 				hi = d->ranks[k].last_line > hi ? d->ranks[k].last_line : hi;
 			}
-			fprintf(f, "all %zu (%s..%s) last printed \"", d->nranks, d->ranks[0].name,
-				d->ranks[d->nranks - 1].name);
+			fprintf(f, "all %zu (", d->nranks);
+			put_name(f, d->ranks[0].name, 0);
+			fputs("..", f);
+			put_name(f, d->ranks[d->nranks - 1].name, 0);
+			fputs(") last printed \"", f);
 			put_msg(f, bad, d->ranks[0].last_line, 50);
 			fprintf(f, "\" (lines %lld-%lld)\n", (long long)lo + 1, (long long)hi + 1);
 		} else {
 			fputc('\n', f);
 			for (size_t k = 0; k < d->nranks; k++) {
 				const struct dx_rank *r = &d->ranks[k];
-				fprintf(f, "    %-16s last line %5lld  ", r->name, (long long)r->last_line + 1);
+				fputs("    ", f);
+				put_name(f, r->name, 16);
+				fprintf(f, " last line %5lld  ", (long long)r->last_line + 1);
 				if (r->last_milestone >= 0) {
 					fprintf(f, "milestone %5lld ", (long long)r->last_milestone + 1);
 					put_msg(f, bad, r->last_milestone, 50);

@@ -375,6 +375,20 @@ static int check_schema(struct store *st)
 	return rc == SQLITE_ROW ? 0 : db_error(st, "cannot open the store");
 }
 
+/* Put the store in WAL mode.  SQLite answers BUSY at once, without its
+ * busy handler, when another process is changing the mode of the same new
+ * file at that moment (two `ddx learn`s creating a store): wait and try
+ * again, up to the busy timeout. */
+static int wal(struct store *st)
+{
+	for (int waited = 0;; waited += 20) {
+		int rc = sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+		if (rc != SQLITE_BUSY || waited >= BUSY_MS)
+			return rc == SQLITE_OK ? 0 : exec(st, "PRAGMA journal_mode = WAL");
+		nanosleep(&(struct timespec){ 0, 20 * 1000000L }, NULL);
+	}
+}
+
 struct store *store_open(const char *path, int mode, int *missing)
 {
 	struct stat sb;
@@ -416,7 +430,7 @@ struct store *store_open(const char *path, int mode, int *missing)
 	/* WAL: readers never block the writer (a reader leaves the journal
 	 * mode alone: an exported store stays one file).  synchronous=FULL:
 	 * a committed learn survives a power cut too, not only a kill. */
-	if ((mode == STORE_WRITE && exec(st, "PRAGMA journal_mode = WAL") < 0) ||
+	if ((mode == STORE_WRITE && wal(st) < 0) ||
 	    exec(st, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON") < 0 ||
 	    check_schema(st) < 0) {
 		store_close(st);
