@@ -57,10 +57,8 @@ static int list(struct store *st)
 		human_size(bs[i].size, sz);
 		human_size(bs[i].stored, stored);
 		date_str(bs[i].updated, date, sizeof(date));
-		put_text(stdout, bs[i].name, strlen(bs[i].name));
-		printf("%*s %4zu %9llu %9s %9s  %-7s %s\n",
-		       strlen(bs[i].name) < (size_t)width ? width - (int)strlen(bs[i].name) : 0, "",
-		       bs[i].nruns, (unsigned long long)bs[i].lines, sz, stored, bs[i].engine, date);
+		put_text_padded(stdout, bs[i].name, (size_t)width);
+		printf(" %4zu %9llu %9s %9s  %-7s %s\n", bs[i].nruns, (unsigned long long)bs[i].lines, sz, stored, bs[i].engine, date);
 	}
 	free(bs);
 	arena_free(&a);
@@ -128,7 +126,9 @@ static int show(struct store *st, const char *name, int all_config)
 		for (size_t k = 0; k < r->ncfg; k++) {
 			if (!all_config && !notable(r->cfg[k].key))
 				continue;
-			printf("  %-8s%-24s ", shown++ ? "" : "config", r->cfg[k].key);
+			printf("  %-8s", shown++ ? "" : "config");
+			put_text_padded(stdout, r->cfg[k].key, 24);
+			putchar(' ');
 			put_text(stdout, r->cfg[k].value, strlen(r->cfg[k].value));
 			putchar('\n');
 		}

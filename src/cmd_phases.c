@@ -327,14 +327,6 @@ static void put_short(const char *s, size_t n, size_t width)
 	put_text(stdout, s, n);
 }
 
-static void put_padded(const char *s, size_t width)
-{
-	size_t n = strlen(s);
-	put_text(stdout, s, n);
-	for (; n < width; n++)
-		putchar(' ');
-}
-
 /* "4/4", or the one tag that printed it ("" for untagged lines).  A
  * milestone that one rank prints is usually one only rank 0 reports (vLLM
  * logs most steps from TP0 alone): "1/4" would cry wolf. */
@@ -562,11 +554,11 @@ static void print_text(const struct timeline *tl)
 		fmt_ranks(tl, w, ranks, sizeof(ranks));
 		printf("%*s  %-8s  %8s  %8s  %s", (int)wline, line, clock, off, step,
 		       r->final ? C_GREEN : "");
-		put_padded(r->name, wname);
+		put_text_padded(stdout, r->name, wname);
 		printf("%s  ", r->final ? C_RESET : "");
 		if (wranks) {
 			printf("%s", w->reached < w->total ? C_YELLOW : "");
-			put_padded(ranks, wranks);
+			put_text_padded(stdout, ranks, wranks);
 			printf("%s  ", w->reached < w->total ? C_RESET : "");
 		}
 		const char *msg;

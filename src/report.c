@@ -87,16 +87,6 @@ static void put_short(FILE *f, const char *s, size_t n, size_t width)
 	fputs("…", f);
 }
 
-/* A rank or process name (from the log, so untrusted), padded with
- * blanks to pad bytes. */
-static void put_name(FILE *f, const char *name, size_t pad)
-{
-	size_t n = strlen(name);
-	put_text(f, name, n);
-	for (; n < pad; n++)
-		fputc(' ', f);
-}
-
 static void put_msg(FILE *f, const struct log *lg, int64_t i, size_t width)
 {
 	struct quote q = { 0 };
@@ -242,7 +232,7 @@ static void ranks_behind(FILE *f, const struct diagnosis *d)
 	const char *n = hi >= 0 ? dx_milestone_name(d, &d->ms[hi]) : "";
 	if (nhi == 1 && nlo > 1) {
 		fputs("Only ", f);
-		put_name(f, d->ranks[last].name, 0);
+		put_text_padded(f, d->ranks[last].name, 0);
 		fputs(" got as far as \"", f);
 		put_short(f, n, strlen(n), 60);
 		fprintf(f, "\".");
@@ -250,7 +240,7 @@ static void ranks_behind(FILE *f, const struct diagnosis *d)
 	}
 	n = lo >= 0 ? dx_milestone_name(d, &d->ms[lo]) : "";
 	if (nlo == 1)
-		put_name(f, d->ranks[first].name, 0), fputs(" stopped first, ", f);
+		put_text_padded(f, d->ranks[first].name, 0), fputs(" stopped first, ", f);
 	else
 		fprintf(f, "%zu of %zu ranks stopped first, ", nlo, d->nranks);
 	if (lo < 0) {
@@ -289,7 +279,7 @@ static void second_sentence(FILE *f, const struct diagnosis *d)
 		if (d->ranks_same)
 			fprintf(f, "All %zu ranks stopped at the same point.", d->nranks);
 		else if (failed == 1)
-			fputs("Only ", f), put_name(f, d->ranks[who].name, 0), fputs(" raised an error.", f);
+			fputs("Only ", f), put_text_padded(f, d->ranks[who].name, 0), fputs(" raised an error.", f);
 		else
 			ranks_behind(f, d);
 		any = 1;
@@ -413,7 +403,9 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 				fprintf(f, " (bad line %lld, good line %lld)\n", (long long)c->bad_line + 1,
 					(long long)c->good_line + 1);
 		}
-		fprintf(f, "    %-28s ", c->key);
+		fputs("    ", f);
+		put_text_padded(f, c->key, 28);
+		fputc(' ', f);
 		put_short(f, c->good, strlen(c->good), 40);
 		fprintf(f, " -> ");
 		put_short(f, c->bad, strlen(c->bad), 40);
@@ -463,9 +455,9 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 				hi = d->ranks[k].last_line > hi ? d->ranks[k].last_line : hi;
 			}
 			fprintf(f, "all %zu (", d->nranks);
-			put_name(f, d->ranks[0].name, 0);
+			put_text_padded(f, d->ranks[0].name, 0);
 			fputs("..", f);
-			put_name(f, d->ranks[d->nranks - 1].name, 0);
+			put_text_padded(f, d->ranks[d->nranks - 1].name, 0);
 			fputs(") last printed \"", f);
 			put_msg(f, bad, d->ranks[0].last_line, 50);
 			fprintf(f, "\" (lines %lld-%lld)\n", (long long)lo + 1, (long long)hi + 1);
@@ -474,7 +466,7 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 			for (size_t k = 0; k < d->nranks; k++) {
 				const struct dx_rank *r = &d->ranks[k];
 				fputs("    ", f);
-				put_name(f, r->name, 16);
+				put_text_padded(f, r->name, 16);
 				fprintf(f, " last line %5lld  ", (long long)r->last_line + 1);
 				if (r->last_milestone >= 0) {
 					fprintf(f, "milestone %5lld ", (long long)r->last_milestone + 1);

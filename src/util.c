@@ -285,6 +285,14 @@ void put_text(FILE *f, const char *s, size_t n)
 	}
 }
 
+void put_text_padded(FILE *f, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+	put_text(f, s, n);
+	for (; n < width; n++)
+		fputc(' ', f);
+}
+
 void put_json_string(FILE *f, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;

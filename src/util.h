@@ -61,6 +61,8 @@ uint64_t hash_bytes(const void *p, size_t n);
  * UTF-8 bytes as \xNN, so a log line can never move the cursor, set the
  * title or write the clipboard. */
 void put_text(FILE *f, const char *s, size_t n);
+/* put_text, then blanks up to width bytes: a column of untrusted names. */
+void put_text_padded(FILE *f, const char *s, size_t width);
 /* Write s as a JSON string literal with quotes; invalid UTF-8 becomes
  * U+FFFD, so the output is valid JSON for any input bytes, and control
  * characters (C0, DEL and C1) are \u escapes, so it is safe on a
