@@ -88,6 +88,16 @@ static int find_or_complain(struct store *st, const char *name, struct baseline 
 	return r;
 }
 
+/* Baseline name and its runs (with their templates and configuration when
+ * meta), or -1 after saying what is wrong. */
+static int baseline_runs(struct store *st, const char *name, int meta, struct baseline *b,
+			 struct run **runs, size_t *n, struct arena *a)
+{
+	if (find_or_complain(st, name, b, a) != 1)
+		return -1;
+	return store_runs(st, b->id, meta, runs, n, a);
+}
+
 static int show(struct store *st, const char *name, int all_config)
 {
 	struct arena a = { 0 };
@@ -95,7 +105,7 @@ static int show(struct store *st, const char *name, int all_config)
 	struct run *runs = NULL;
 	size_t n = 0;
 	int rc = EXIT_TROUBLE;
-	if (find_or_complain(st, name, &b, &a) != 1 || store_runs(st, b.id, 1, &runs, &n, &a) < 0)
+	if (baseline_runs(st, name, 1, &b, &runs, &n, &a) < 0)
 		goto out;
 	char sz[16], stored[16], created[32], updated[32];
 	human_size(b.size, sz);
@@ -151,7 +161,7 @@ static int cat(struct store *st, const char *name, const char *which)
 	struct run *runs = NULL;
 	size_t n = 0;
 	int rc = EXIT_TROUBLE;
-	if (find_or_complain(st, name, &b, &a) != 1 || store_runs(st, b.id, 0, &runs, &n, &a) < 0)
+	if (baseline_runs(st, name, 0, &b, &runs, &n, &a) < 0)
 		goto out;
 	char *end;
 	long k = which ? strtol(which, &end, 10) : 1;
