@@ -400,16 +400,6 @@ static double limit_s(const struct watch *w)
 	return w->factor * (isnan(gap) ? 0 : gap) + w->min_silence;
 }
 
-static void fmt_secs(char *out, size_t cap, double s)
-{
-	if (s < 60)
-		snprintf(out, cap, "%.*f s", s < 10 ? 1 : 0, s);
-	else if (s < 3600)
-		snprintf(out, cap, "%dm%02ds", (int)s / 60, (int)s % 60);
-	else
-		snprintf(out, cap, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
-}
-
 static void draw_status(struct watch *w, double silence)
 {
 	if (!w->status || !w->have)
@@ -418,8 +408,8 @@ static void draw_status(struct watch *w, double silence)
 	where_is(&w->d, &wh);
 	struct buf b = { 0 };
 	char q[32], lim[32];
-	fmt_secs(q, sizeof(q), silence);
-	fmt_secs(lim, sizeof(lim), limit_s(w));
+	fmt_seconds(q, sizeof(q), silence);
+	fmt_seconds(lim, sizeof(lim), limit_s(w));
 	/* Most telling first: a narrow terminal cuts the end. */
 	buf_printf(&b, "[%zu/%zu] %s, quiet %s of %s, %.0f%% of the good run", wh.k, wh.n,
 		   wh.at ? dx_milestone_name(&w->d, wh.at) : "nothing yet", q, lim,
@@ -559,10 +549,10 @@ static int watch_loop(struct watch *w)
 		}
 		if (crashed || hung || timed_out) {
 			char q[32], gap[32], lim[32], detail[160];
-			fmt_secs(q, sizeof(q), silence);
-			fmt_secs(lim, sizeof(lim), limit_s(w));
+			fmt_seconds(q, sizeof(q), silence);
+			fmt_seconds(lim, sizeof(lim), limit_s(w));
 			double g = allowed_gap(w);
-			fmt_secs(gap, sizeof(gap), g);
+			fmt_seconds(gap, sizeof(gap), g);
 			if (crashed)
 				snprintf(detail, sizeof(detail), ", then quiet for %s", q);
 			else if (hung && isnan(g))
@@ -572,7 +562,7 @@ static int watch_loop(struct watch *w)
 					 q, w->factor, gap, w->min_silence, lim);
 			else
 				snprintf(detail, sizeof(detail), " after %s, before the final milestone (not a hang)",
-					 (fmt_secs(q, sizeof(q), w->timeout), q));
+					 (fmt_seconds(q, sizeof(q), w->timeout), q));
 			return finish_bad(w, crashed ? "CRASHED" : hung ? "HUNG" : "TIMED OUT", detail);
 		}
 		draw_status(w, silence);

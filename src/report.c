@@ -110,12 +110,9 @@ static void put_path(FILE *f, const struct log *lg)
 
 static void put_duration(FILE *f, double s)
 {
-	if (s < 60)
-		fprintf(f, "%.*f s", s < 10 ? 1 : 0, s);
-	else if (s < 3600)
-		fprintf(f, "%dm%02ds", (int)s / 60, (int)s % 60);
-	else
-		fprintf(f, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
+	char b[48];
+	fmt_seconds(b, sizeof(b), s);
+	fputs(b, f);
 }
 
 static double offset(const struct log *lg, int64_t from, int64_t to)

@@ -372,6 +372,18 @@ double parse_duration(const char *s)
 	return -1;
 }
 
+void fmt_seconds(char *out, size_t cap, double s)
+{
+	/* Timestamps in a log can be centuries apart: count in 64 bits. */
+	long long n = s < 0 ? 0 : s > 1e15 ? (long long)1e15 : (long long)s;
+	if (s < 60)
+		snprintf(out, cap, "%.*f s", s < 10 ? 1 : 0, s);
+	else if (s < 3600)
+		snprintf(out, cap, "%lldm%02llds", n / 60, n % 60);
+	else
+		snprintf(out, cap, "%lldh%02lldm", n / 3600, n % 3600 / 60);
+}
+
 int64_t now_ms(void)
 {
 	struct timespec ts;

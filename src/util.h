@@ -92,6 +92,9 @@ void progress_end(void);
  * when s is none of these. */
 double parse_duration(const char *s);
 
+/* s seconds as "4.2 s", "14m12s" or "3h05m" into out. */
+void fmt_seconds(char *out, size_t cap, double s);
+
 /* Monotonic clock in milliseconds. */
 int64_t now_ms(void);
 
