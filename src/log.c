@@ -150,15 +150,17 @@ static uint32_t piece_template(struct piece *pc, const char *msg, size_t len, in
 	mask_key(msg, len, key);
 	uint64_t kh = tmpl_hash(key->p, key->len, level);
 	uint32_t k = tmpl_find(&pc->keys, key->p, key->len, level, kh);
-	if (k != TMPL_NONE && pc->key_tid[k] != TMPL_NONE)
+	if (k != TMPL_NONE)
 		return pc->key_tid[k];
 	mask_message(msg, len, m);
 	uint64_t hash = tmpl_hash(m->text.p, m->text.len, level);
 	uint32_t id = tmpl_intern(&pc->tt, m->text.p, m->text.len, level, hash);
-	if (k == TMPL_NONE && pc->keys.n < MAX_KEYS) {
+	/* Keys of lines with an identifier or hex value are nearly all unique:
+	 * remembering them would only fill the table. */
+	if (pc->keys.n < MAX_KEYS && mask_cacheable(m)) {
 		k = tmpl_intern(&pc->keys, key->p, key->len, level, kh);
 		GROW(pc->key_tid, pc->key_cap, pc->keys.n);
-		pc->key_tid[k] = mask_cacheable(m) ? id : TMPL_NONE;
+		pc->key_tid[k] = id;
 	}
 	return id;
 }
