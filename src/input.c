@@ -14,6 +14,9 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Longest text before a line's first CR that can be a process label. */
 #define LABEL_MAX 96
@@ -619,7 +622,51 @@ static size_t pasted_frames_end(const char *s, size_t n, uint32_t *frames)
 	return cut;
 }
 
-void input_clean_line(const char *raw, size_t raw_len, struct line *ln, struct buf *scratch)
+/* The bytes that make a line need cleaning, as found by scan_line. */
+enum { HAS_CR = 1, HAS_ESC = 2, HAS_BAR = 4 };
+
+static unsigned special_bit(unsigned char c)
+{
+	return c == '\r' ? HAS_CR : c == 0x1b ? HAS_ESC : c == '|' ? HAS_BAR : 0;
+}
+
+/* The length of the line at s (up to its '\n', or n), and in *specials
+ * which of CR, ESC and '|' it holds.  One pass instead of a memchr per
+ * byte looked for: most lines have none of them, and the calls cost more
+ * than the bytes on lines of a hundred bytes. */
+static size_t scan_line(const char *s, size_t n, unsigned *specials)
+{
+	size_t i = 0;
+	unsigned sp = 0;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
+		      esc = _mm_set1_epi8(0x1b), bar = _mm_set1_epi8('|');
+	for (; i + 16 <= n; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+		unsigned end = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, nl));
+		__m128i spec = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, cr),
+							 _mm_cmpeq_epi8(x, esc)),
+					    _mm_cmpeq_epi8(x, bar));
+		unsigned m = (unsigned)_mm_movemask_epi8(spec);
+		if (end)
+			m &= (end & -end) - 1;   /* only the bytes before the '\n' */
+		for (; m; m &= m - 1)
+			sp |= special_bit((unsigned char)s[i + (size_t)__builtin_ctz(m)]);
+		if (end) {
+			*specials = sp;
+			return i + (size_t)__builtin_ctz(end);
+		}
+	}
+#endif
+	for (; i < n && s[i] != '\n'; i++)
+		sp |= special_bit((unsigned char)s[i]);
+	*specials = sp;
+	return i;
+}
+
+/* input_clean_line, told by scan_line which special bytes raw holds. */
+static void clean_line(const char *raw, size_t raw_len, unsigned specials,
+		       struct line *ln, struct buf *scratch)
 {
 	size_t b = 0, e = raw_len, label = 0;
 	int in_scratch = 0;
@@ -629,7 +676,7 @@ void input_clean_line(const char *raw, size_t raw_len, struct line *ln, struct b
 	while (e > 0 && raw[e - 1] == '\r')
 		e--;
 	buf_reset(scratch);
-	const char *cr = e ? memchr(raw, '\r', e) : NULL;
+	const char *cr = e && (specials & HAS_CR) ? memchr(raw, '\r', e) : NULL;
 	if (cr) {
 		size_t lead = (size_t)(cr - raw);
 		last_frame(raw, &b, &e, &ln->frames);
@@ -651,14 +698,14 @@ void input_clean_line(const char *raw, size_t raw_len, struct line *ln, struct b
 	}
 	const char *s = raw + b;
 	size_t n = e - b;
-	if (n && memchr(s, 0x1b, n)) {
+	if (n && (specials & HAS_ESC) && memchr(s, 0x1b, n)) {
 		strip_escapes(s, n, scratch);
 		s = scratch->p + label;
 		n = scratch->len - label;
 		in_scratch = 1;
 		ln->flags |= LINE_CLEANED;
 	}
-	if (n && memchr(s, '|', n)) {
+	if (n && (specials & HAS_BAR) && memchr(s, '|', n)) {
 		size_t cut = pasted_frames_end(s, n, &ln->frames);
 		if (cut) {
 			s += cut;
@@ -681,16 +728,23 @@ void input_clean_line(const char *raw, size_t raw_len, struct line *ln, struct b
 	ln->len = (uint32_t)n;
 }
 
+void input_clean_line(const char *raw, size_t raw_len, struct line *ln, struct buf *scratch)
+{
+	unsigned specials;
+	scan_line(raw, raw_len, &specials);
+	clean_line(raw, raw_len, specials, ln, scratch);
+}
+
 int input_next_line(const char *data, size_t size, size_t *pos, struct line *ln, struct buf *scratch)
 {
 	size_t p = *pos;
 	if (p >= size)
 		return 0;
-	const char *nl = memchr(data + p, '\n', size - p);
-	size_t end = nl ? (size_t)(nl - data) : size;
-	input_clean_line(data + p, end - p, ln, scratch);
+	unsigned specials;
+	size_t end = p + scan_line(data + p, size - p, &specials);
+	clean_line(data + p, end - p, specials, ln, scratch);
 	ln->offset = p;
-	*pos = nl ? end + 1 : size;
+	*pos = end < size ? end + 1 : size;
 	return 1;
 }
 
