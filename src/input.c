@@ -622,22 +622,20 @@ static size_t pasted_frames_end(const char *s, size_t n, uint32_t *frames)
 	return cut;
 }
 
-/* The bytes that make a line need cleaning, as found by scan_line. */
-enum { HAS_CR = 1, HAS_ESC = 2, HAS_BAR = 4 };
-
-static unsigned special_bit(unsigned char c)
+static int is_special(unsigned char c)
 {
-	return c == '\r' ? HAS_CR : c == 0x1b ? HAS_ESC : c == '|' ? HAS_BAR : 0;
+	return c == '\r' || c == 0x1b || c == '|';
 }
 
-/* The length of the line at s (up to its '\n', or n), and in *specials
- * which of CR, ESC and '|' it holds.  One pass instead of a memchr per
- * byte looked for: most lines have none of them, and the calls cost more
- * than the bytes on lines of a hundred bytes. */
-static size_t scan_line(const char *s, size_t n, unsigned *specials)
+/* The length of the line at s (up to its '\n', or n), and in *special
+ * whether it holds a CR, an ESC or a '|', the bytes that may need
+ * cleaning.  One pass instead of a memchr for each: most lines have none
+ * of them, and the calls cost more than the bytes on lines of a hundred
+ * bytes. */
+static size_t scan_line(const char *s, size_t n, int *special)
 {
 	size_t i = 0;
-	unsigned sp = 0;
+	int sp = 0;
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
 		      esc = _mm_set1_epi8(0x1b), bar = _mm_set1_epi8('|');
@@ -648,24 +646,21 @@ static size_t scan_line(const char *s, size_t n, unsigned *specials)
 							 _mm_cmpeq_epi8(x, esc)),
 					    _mm_cmpeq_epi8(x, bar));
 		unsigned m = (unsigned)_mm_movemask_epi8(spec);
-		if (end)
-			m &= (end & -end) - 1;   /* only the bytes before the '\n' */
-		for (; m; m &= m - 1)
-			sp |= special_bit((unsigned char)s[i + (size_t)__builtin_ctz(m)]);
 		if (end) {
-			*specials = sp;
+			*special = sp || (m & ((end & -end) - 1));   /* before the '\n' */
 			return i + (size_t)__builtin_ctz(end);
 		}
+		sp |= m != 0;
 	}
 #endif
 	for (; i < n && s[i] != '\n'; i++)
-		sp |= special_bit((unsigned char)s[i]);
-	*specials = sp;
+		sp |= is_special((unsigned char)s[i]);
+	*special = sp;
 	return i;
 }
 
-/* input_clean_line, told by scan_line which special bytes raw holds. */
-static void clean_line(const char *raw, size_t raw_len, unsigned specials,
+/* input_clean_line, told by scan_line whether raw holds special bytes. */
+static void clean_line(const char *raw, size_t raw_len, int special,
 		       struct line *ln, struct buf *scratch)
 {
 	size_t b = 0, e = raw_len, label = 0;
@@ -676,7 +671,7 @@ static void clean_line(const char *raw, size_t raw_len, unsigned specials,
 	while (e > 0 && raw[e - 1] == '\r')
 		e--;
 	buf_reset(scratch);
-	const char *cr = e && (specials & HAS_CR) ? memchr(raw, '\r', e) : NULL;
+	const char *cr = e && special ? memchr(raw, '\r', e) : NULL;
 	if (cr) {
 		size_t lead = (size_t)(cr - raw);
 		last_frame(raw, &b, &e, &ln->frames);
@@ -698,14 +693,14 @@ static void clean_line(const char *raw, size_t raw_len, unsigned specials,
 	}
 	const char *s = raw + b;
 	size_t n = e - b;
-	if (n && (specials & HAS_ESC) && memchr(s, 0x1b, n)) {
+	if (n && special && memchr(s, 0x1b, n)) {
 		strip_escapes(s, n, scratch);
 		s = scratch->p + label;
 		n = scratch->len - label;
 		in_scratch = 1;
 		ln->flags |= LINE_CLEANED;
 	}
-	if (n && (specials & HAS_BAR) && memchr(s, '|', n)) {
+	if (n && special && memchr(s, '|', n)) {
 		size_t cut = pasted_frames_end(s, n, &ln->frames);
 		if (cut) {
 			s += cut;
@@ -730,9 +725,9 @@ static void clean_line(const char *raw, size_t raw_len, unsigned specials,
 
 void input_clean_line(const char *raw, size_t raw_len, struct line *ln, struct buf *scratch)
 {
-	unsigned specials;
-	scan_line(raw, raw_len, &specials);
-	clean_line(raw, raw_len, specials, ln, scratch);
+	int special;
+	scan_line(raw, raw_len, &special);
+	clean_line(raw, raw_len, special, ln, scratch);
 }
 
 int input_next_line(const char *data, size_t size, size_t *pos, struct line *ln, struct buf *scratch)
@@ -740,9 +735,9 @@ int input_next_line(const char *data, size_t size, size_t *pos, struct line *ln,
 	size_t p = *pos;
 	if (p >= size)
 		return 0;
-	unsigned specials;
-	size_t end = p + scan_line(data + p, size - p, &specials);
-	clean_line(data + p, end - p, specials, ln, scratch);
+	int special;
+	size_t end = p + scan_line(data + p, size - p, &special);
+	clean_line(data + p, end - p, special, ln, scratch);
 	ln->offset = p;
 	*pos = end < size ? end + 1 : size;
 	return 1;

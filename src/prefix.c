@@ -308,8 +308,11 @@ static int level_word(struct cur *c, int icase)
 		if (len == 8)
 			return LV_NONE;
 		unsigned ch = (unsigned char)c->s[c->i + len];
-		if (icase && ch >= 'a')
+		if (ch >= 'a') {
+			if (!icase)
+				return LV_NONE;   /* "Prefill": most words end here */
 			ch -= 'a' - 'A';
+		}
 		w |= (uint64_t)ch << (8 * len++);
 	}
 	if (len < 3)
