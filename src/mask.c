@@ -660,8 +660,12 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 		}
 		/* At a token start.  A letter starts a key, a typed value or a
 		 * word, told apart by what ends its run of identifier bytes. */
+		size_t j = i;        /* the word's end, as far as scanned */
+		unsigned kinds = 0;  /* the kinds of its bytes up to j */
 		if (is_alpha(c) || c == '_') {
-			size_t j = ident_end(&sc, i);
+			/* The identifier run, scanned once for both uses. */
+			while (j < len && is_ident(sc.s[j]))
+				kinds |= kind[sc.s[j++]];
 			if (AT(&sc, j) == '=' && AT(&sc, j + 1) != '=') {
 				i = value_at(&sc, j + 1, i, j - i);
 				continue;
@@ -693,15 +697,11 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 		/* A word: variable when it holds a digit ("blk_-69522",
 		 * "req-38101a0b-...", "node-246"); trailing dots and dashes
 		 * stay literal. */
-		size_t j = i;
-		int dig = 0;
-		while (j < len && is_word(sc.s[j])) {
-			dig |= is_digit(sc.s[j]);
-			j++;
-		}
+		while (j < len && is_word(sc.s[j]))
+			kinds |= kind[sc.s[j++]];
 		while (j > i + 1 && (sc.s[j - 1] == '.' || sc.s[j - 1] == '-'))
 			j--;
-		if (dig && !upper_name(&sc, i, j))
+		if ((kinds & K_DIGIT) && !upper_name(&sc, i, j))
 			emit(&sc, i, j - i, V_ID, 0, 0);
 		i = j;
 	}
