@@ -192,12 +192,21 @@ static void bind_str(sqlite3_stmt *s, int i, const char *p)
 		sqlite3_bind_null(s, i);
 }
 
+/* A text column; "" for a NULL, which a store file made by anything but
+ * ddx may hold where ddx's schema says NOT NULL. */
 static const char *col_str(sqlite3_stmt *s, int i, struct arena *a)
 {
 	const char *p = (const char *)sqlite3_column_text(s, i);
 	if (!p)
-		return NULL;
+		return "";
 	return arena_strndup(a, p, (size_t)sqlite3_column_bytes(s, i));
+}
+
+/* A content hash, stored as hex text; 0 for a NULL. */
+static uint64_t col_hash(sqlite3_stmt *s, int i)
+{
+	const char *p = (const char *)sqlite3_column_text(s, i);
+	return p ? strtoull(p, NULL, 16) : 0;
 }
 
 static int64_t col_ts(sqlite3_stmt *s, int i)
@@ -482,9 +491,7 @@ int store_list(struct store *st, struct baseline **out, size_t *n, struct arena 
 		b->size = (uint64_t)sqlite3_column_int64(s, 5);
 		b->stored = (uint64_t)sqlite3_column_int64(s, 6);
 		b->lines = (uint64_t)sqlite3_column_int64(s, 7);
-		b->engine = col_str(s, 8, a);
-		if (!b->engine)
-			b->engine = "other";
+		b->engine = sqlite3_column_type(s, 8) == SQLITE_NULL ? "other" : col_str(s, 8, a);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
@@ -568,7 +575,7 @@ int store_runs(struct store *st, int64_t baseline, int want_detail,
 		memset(r, 0, sizeof(*r));
 		r->id = sqlite3_column_int64(s, 0);
 		r->name = col_str(s, 1, a);
-		r->hash = strtoull((const char *)sqlite3_column_text(s, 2), NULL, 16);
+		r->hash = col_hash(s, 2);
 		r->size = (uint64_t)sqlite3_column_int64(s, 3);
 		r->lines = (uint64_t)sqlite3_column_int64(s, 4);
 		r->first_ts = col_ts(s, 5);
@@ -651,8 +658,9 @@ static int load_chunks(struct store *st, const char *schema, int64_t id,
 		GROW(v, cap, k + 1);
 		v[k].raw_size = (size_t)sqlite3_column_int64(s, 0);
 		v[k].size = (size_t)sqlite3_column_bytes(s, 1);
-		v[k].data = xmalloc(v[k].size);
-		memcpy(v[k].data, sqlite3_column_blob(s, 1), v[k].size);
+		v[k].data = xmalloc(v[k].size ? v[k].size : 1);
+		if (v[k].size)
+			memcpy(v[k].data, sqlite3_column_blob(s, 1), v[k].size);
 		k++;
 	}
 	sqlite3_finalize(s);
@@ -669,6 +677,13 @@ static int load_chunks(struct store *st, const char *schema, int64_t id,
 /* Decompress one chunk into out (raw_size bytes, malloc'd). */
 static int unchunk(const char *path, const struct chunk *c, char **out)
 {
+	/* No chunk of ddx's is larger: a store from elsewhere must not make
+	 * it allocate whatever raw_size says. */
+	if (c->raw_size > CHUNK_RAW) {
+		*out = NULL;
+		return error("'%s': a stored run is corrupt (a chunk of %zu bytes)", path,
+			     c->raw_size);
+	}
 	*out = xmalloc(c->raw_size ? c->raw_size : 1);
 	size_t r = ZSTD_decompress(*out, c->raw_size, c->data, c->size);
 	if (ZSTD_isError(r) || r != c->raw_size) {
@@ -1072,8 +1087,9 @@ static int import_check(struct store *st, const char *file, int64_t *version)
 	sqlite3_stmt *s = prepare(st, "PRAGMA imp.quick_check");
 	if (!s)
 		return -1;
-	int ok = sqlite3_step(s) == SQLITE_ROW &&
-		 strcmp((const char *)sqlite3_column_text(s, 0), "ok") == 0;
+	const char *verdict = sqlite3_step(s) == SQLITE_ROW ?
+			      (const char *)sqlite3_column_text(s, 0) : NULL;
+	int ok = verdict && strcmp(verdict, "ok") == 0;
 	sqlite3_finalize(s);
 	if (!ok)
 		return error("'%s': not a ddx store (corrupt: it fails SQLite's integrity check)", file);
@@ -1081,7 +1097,8 @@ static int import_check(struct store *st, const char *file, int64_t *version)
 }
 
 /* Copy run id of the import into baseline, unless its content is there. */
-static int import_run(struct store *st, int64_t id, int64_t baseline, int64_t version, size_t *nr)
+static int import_run(struct store *st, const char *file, int64_t id, int64_t baseline,
+		      int64_t version, size_t *nr)
 {
 	sqlite3_stmt *s = prepare(st, "SELECT hash, size FROM imp.run WHERE id = ?");
 	if (!s)
@@ -1091,12 +1108,28 @@ static int import_run(struct store *st, int64_t id, int64_t baseline, int64_t ve
 		sqlite3_finalize(s);
 		return db_error(st, "cannot read the import");
 	}
-	uint64_t hash = strtoull((const char *)sqlite3_column_text(s, 0), NULL, 16);
+	uint64_t hash = col_hash(s, 0);
 	uint64_t size = (uint64_t)sqlite3_column_int64(s, 1);
 	sqlite3_finalize(s);
 	struct run r = { 0 };
 	if (load_chunks(st, "imp", id, &r.chunks, &r.nchunks) < 0)
 		return -1;
+	/* Damage surfaces now rather than when the baseline is used. */
+	uint64_t total = 0;
+	for (size_t i = 0; i < r.nchunks; i++) {
+		char *raw;
+		if (unchunk(file, &r.chunks[i], &raw) < 0) {
+			store_run_release(&r);
+			return -1;
+		}
+		free(raw);
+		total += r.chunks[i].raw_size;
+	}
+	if (total != size) {
+		store_run_release(&r);
+		return error("'%s': a stored run is corrupt (%llu bytes, %llu expected)", file,
+			     (unsigned long long)total, (unsigned long long)size);
+	}
 	int dup = has_content(st, baseline, hash, size, r.chunks, r.nchunks);
 	store_run_release(&r);
 	if (dup)
@@ -1152,7 +1185,12 @@ int store_import(struct store *st, const char *file, size_t *nb, size_t *nr)
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (sqlite3_column_int64(s, 0) != last) {
 			last = sqlite3_column_int64(s, 0);
-			char *name = xstrdup((const char *)sqlite3_column_text(s, 1));
+			const char *text = (const char *)sqlite3_column_text(s, 1);
+			if (!text) {
+				error("'%s': not a ddx store (a baseline without a name)", file);
+				break;
+			}
+			char *name = xstrdup(text);
 			into = baseline_id(st, name, now);
 			free(name);
 			if (into < 0)
@@ -1161,7 +1199,7 @@ int store_import(struct store *st, const char *file, size_t *nb, size_t *nr)
 		}
 		size_t before = *nr;
 		if (sqlite3_column_type(s, 2) != SQLITE_NULL &&
-		    import_run(st, sqlite3_column_int64(s, 2), into, version, nr) < 0)
+		    import_run(st, file, sqlite3_column_int64(s, 2), into, version, nr) < 0)
 			break;
 		if (*nr > before && touch(st, into, now) < 0)
 			break;
