@@ -701,9 +701,19 @@ static void pending_init(struct pending *p, const struct dx_state *st, size_t g)
 	for (size_t j = 0; j < ng; j++) {
 		p->pos[j] = ++fill[st->stream[g][j]];
 		if (st->step[st->id[g][j]])
-			pending_add(p, j, 1);
+			p->tree[p->pos[j]] = p->all[j + 1] = 1;
 	}
 	free(fill);
+	/* Each node adds itself into its parent: the trees in one pass,
+	 * where a tree_add per milestone would cost a walk of log n random
+	 * accesses into arrays of millions of lines. */
+	for (size_t k = 1; k <= ng; k++) {
+		size_t up = k + (k & -k);
+		if (up <= ng) {
+			p->tree[up] += p->tree[k];
+			p->all[up] += p->all[k];
+		}
+	}
 }
 
 /* Milestones not yet reached strictly between good lines last (-1: the
