@@ -431,14 +431,46 @@ static void stream_map(const struct dx_state *st, size_t good, uint32_t *smap)
 
 /* ---- building the state ---- */
 
-static int u64_cmp(const void *x, const void *y)
+/* The (template, stream) pairs seen in one log, in an open-addressing
+ * set: keys are id << 16 | stream, plus one so that 0 marks a free slot. */
+struct pairset {
+	uint64_t *slot;
+	size_t n, mask;
+};
+
+/* Add key; returns 1 when it was there already. */
+static int pairset_add(struct pairset *ps, uint64_t key)
 {
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return a < b ? -1 : a > b;
+	key++;
+	if (2 * (ps->n + 1) > ps->mask + 1) {
+		/* At most half full: rebuild twice as large. */
+		size_t nslots = ps->mask ? 2 * (ps->mask + 1) : 1024;
+		uint64_t *old = ps->slot;
+		size_t oldn = ps->mask ? ps->mask + 1 : 0;
+		ps->slot = xcalloc(nslots, sizeof(*ps->slot));
+		ps->mask = nslots - 1;
+		for (size_t i = 0; i < oldn; i++)
+			if (old[i]) {
+				size_t h = (size_t)(old[i] * 0x9e3779b97f4a7c15ull >> 20) & ps->mask;
+				while (ps->slot[h])
+					h = (h + 1) & ps->mask;
+				ps->slot[h] = old[i];
+			}
+		free(old);
+	}
+	size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & ps->mask;
+	for (; ps->slot[h]; h = (h + 1) & ps->mask)
+		if (ps->slot[h] == key)
+			return 1;
+	ps->slot[h] = key;
+	ps->n++;
+	return 0;
 }
 
 /* Learned milestones: in every good log, in every stream where it occurs,
- * exactly once. */
+ * exactly once.  A template seen twice in one stream is out for good, so
+ * its later lines (most lines of a big log: requests, progress) cost a
+ * byte's lookup; only the others go through the set of pairs. */
 static void learn_skeleton(struct dx_state *st, uint8_t *skel)
 {
 	uint8_t *bad = xcalloc(st->nc ? st->nc : 1, 1);
@@ -446,15 +478,13 @@ static void learn_skeleton(struct dx_state *st, uint8_t *skel)
 		skel[c] = 1;
 	for (size_t g = 0; g < st->ngood; g++) {
 		struct log *lg = &st->logs[g];
-		uint64_t *k = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(*k));
-		for (size_t i = 0; i < lg->nlines; i++)
-			k[i] = (uint64_t)st->id[g][i] << 16 | st->stream[g][i];
-		if (lg->nlines)
-			qsort(k, lg->nlines, sizeof(*k), u64_cmp);
-		for (size_t i = 0; i < lg->nlines; i++)
-			if ((i > 0 && k[i - 1] == k[i]) || (i + 1 < lg->nlines && k[i + 1] == k[i]))
-				bad[k[i] >> 16] = 1;
-		free(k);
+		struct pairset ps = { 0 };
+		for (size_t i = 0; i < lg->nlines; i++) {
+			uint32_t c = st->id[g][i];
+			if (!bad[c] && pairset_add(&ps, (uint64_t)c << 16 | st->stream[g][i]))
+				bad[c] = 1;
+		}
+		free(ps.slot);
 		for (size_t c = 0; c < st->nc; c++)
 			if (!st->cnt[g * st->nc + c])
 				skel[c] = 0;
@@ -671,9 +701,19 @@ static void pending_init(struct pending *p, const struct dx_state *st, size_t g)
 	for (size_t j = 0; j < ng; j++) {
 		p->pos[j] = ++fill[st->stream[g][j]];
 		if (st->step[st->id[g][j]])
-			pending_add(p, j, 1);
+			p->tree[p->pos[j]] = p->all[j + 1] = 1;
 	}
 	free(fill);
+	/* Each node adds itself into its parent: the trees in one pass,
+	 * where a tree_add per milestone would cost a walk of log n random
+	 * accesses into arrays of millions of lines. */
+	for (size_t k = 1; k <= ng; k++) {
+		size_t up = k + (k & -k);
+		if (up <= ng) {
+			p->tree[up] += p->tree[k];
+			p->all[up] += p->all[k];
+		}
+	}
 }
 
 /* Milestones not yet reached strictly between good lines last (-1: the

@@ -29,7 +29,10 @@ struct proc_opts {
 	int stack_timeout_ms; /* per process; 0 = 5000 */
 	int gpu;              /* ask NVML for GPU memory per process */
 	int quick;            /* when nobody holds the log, skip the socket
-				 * tables and the search for its port */
+				 * tables and the search for its port, and
+				 * when nobody can be writing it (see
+				 * nobody_writes), /proc altogether: no notes
+				 * about readers then */
 };
 
 /* A listening socket. */
