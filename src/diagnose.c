@@ -819,6 +819,7 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 	/* nextsame[j]: the next good line with line j's template. */
 	uint32_t *nextsame = xmalloc((ng ? ng : 1) * sizeof(*nextsame));
 	uint32_t *firstof = xmalloc((st->nc ? st->nc : 1) * sizeof(*firstof));
+	uint8_t *reached = xcalloc(st->nc ? st->nc : 1, 1);
 	for (size_t c = 0; c < st->nc; c++)
 		firstof[c] = ALIGN_NONE;
 	for (size_t j = ng; j-- > 0;) {
@@ -866,9 +867,12 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 		lastg[s] = j;
 		own[s] = 0;
 		err[s] = 0;
-		if (all) {
+		if (all && st->step[c] && !reached[c]) {
 			/* One bad stream stands for every rank of good: the
-			 * step is reached on all of them. */
+			 * step is reached on all of them, once and for all (a
+			 * step repeated on every line of both logs would
+			 * otherwise cost their product). */
+			reached[c] = 1;
 			for (uint32_t k = firstof[c]; k != ALIGN_NONE; k = nextsame[k])
 				pending_reach(&pend, st, g, k);
 		}
@@ -876,6 +880,7 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 	}
 	free(nextsame);
 	free(firstof);
+	free(reached);
 	free(smap);
 	pending_free(&pend);
 	free(lastg);
