@@ -1630,6 +1630,18 @@ static void json_str(FILE *f, const char *s)
 		fputs("null", f);
 }
 
+/* A JSON array of n strings. */
+static void json_strs(FILE *f, char *const *v, size_t n)
+{
+	fputc('[', f);
+	for (size_t k = 0; k < n; k++) {
+		if (k)
+			fputs(", ", f);
+		json_str(f, v[k]);
+	}
+	fputc(']', f);
+}
+
 static void json_num(FILE *f, double v, int prec)
 {
 	if (isnan(v))
@@ -1713,13 +1725,9 @@ void proc_processes_json(FILE *f, const struct proc_report *r)
 			fprintf(f, "%ld", p->gpu_mem_mib);
 		fputs(", \"stack\": ", f);
 		json_str(f, p->stack);
-		fputs(", \"unreadable\": [", f);
-		for (size_t k = 0; k < p->nunreadable; k++) {
-			if (k)
-				fputs(", ", f);
-			json_str(f, p->unreadable[k]);
-		}
-		fputs("]}", f);
+		fputs(", \"unreadable\": ", f);
+		json_strs(f, p->unreadable, p->nunreadable);
+		fputc('}', f);
 	}
 	fputs(r->nprocs ? "\n  ]" : "]", f);
 }
@@ -1749,13 +1757,9 @@ void proc_report_json(FILE *f, const struct proc_report *r)
 	fprintf(f, ",\n  \"sample_s\": %.3f,\n  \"liveness\": \"%s\",\n  \"verdict\": ",
 		r->sample_s, r->liveness);
 	json_str(f, r->verdict);
-	fputs(",\n  \"notes\": [", f);
-	for (size_t k = 0; k < r->nnotes; k++) {
-		if (k)
-			fputs(", ", f);
-		json_str(f, r->notes[k]);
-	}
-	fputs("]\n}", f);
+	fputs(",\n  \"notes\": ", f);
+	json_strs(f, r->notes, r->nnotes);
+	fputs("\n}", f);
 }
 
 static void text(FILE *f, const char *s)
