@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "json.h"
 #include "log.h"
 #include "prefix.h"
 
@@ -45,38 +46,23 @@ static void print_text(const struct log *lg, int with_path)
 	buf_free(&scratch);
 }
 
-/* A JSON string, or null when empty. */
-static void put_json_or_null(const char *s, size_t n)
-{
-	if (n)
-		put_json_string(stdout, s, n);
-	else
-		fputs("null", stdout);
-}
-
 static void print_json(const struct log *lg, int first)
 {
 	struct buf scratch = { 0 };
 	printf("%s{\"path\": ", first ? "" : ",\n ");
-	put_json_string(stdout, lg->in.path, strlen(lg->in.path));
+	json_str(stdout, lg->in.path);
 	printf(", \"format\": \"%s\", \"lines\": [", prefix_format_name(lg->format));
 	for (size_t i = 0; i < lg->nlines; i++) {
 		struct line ln;
 		struct header h;
 		log_line(lg, i, &ln, &h, &scratch);
 		printf("%s\n  {\"line\": %zu, \"ts\": ", i ? "," : "", i + 1);
-		if (lg->ts[i] != TS_NONE) {
-			char ts[PREFIX_TS_SIZE];
-			prefix_format_ts(lg->ts[i], ts);
-			printf("\"%s\"", ts);
-		} else {
-			fputs("null", stdout);
-		}
+		json_time(stdout, lg->ts[i]);
 		const char *lv = level_name(lg->level[i]);
 		printf(", \"level\": ");
-		put_json_or_null(lv, strlen(lv));
+		json_str_or_null(stdout, lv, strlen(lv));
 		printf(", \"tag\": ");
-		put_json_or_null(ln.text + h.tag_off, h.tag_len);
+		json_str_or_null(stdout, ln.text + h.tag_off, h.tag_len);
 		printf(", \"format\": \"%s\", \"msg_off\": %u, \"msg\": ",
 		       prefix_format_name(h.format), h.msg_off);
 		put_json_string(stdout, ln.text + h.msg_off, ln.len - h.msg_off);

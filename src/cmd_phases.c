@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "json.h"
 #include "log.h"
 #include "prefix.h"
 #include "rules.h"
@@ -573,31 +574,15 @@ static void print_text(const struct timeline *tl)
 	buf_free(&scratch);
 }
 
-static void put_json_ts(int64_t ts)
-{
-	char s[PREFIX_TS_SIZE];
-	if (ts == TS_NONE) {
-		printf("null");
-		return;
-	}
-	prefix_format_ts(ts, s);
-	printf("\"%s\"", s);
-}
-
-static void put_json_secs(int64_t ms)
-{
-	printf("%.3f", (double)ms / 1000);
-}
-
 static void print_json(const struct timeline *tl)
 {
 	const struct log *lg = tl->lg;
 	printf("{\"schema\": 1,\n \"log\": {\"path\": ");
-	put_json_string(stdout, lg->in.path, strlen(lg->in.path));
+	json_str(stdout, lg->in.path);
 	printf(", \"lines\": %zu, \"first_ts\": ", lg->nlines);
-	put_json_ts(tl->first_ts);
+	json_time(stdout, tl->first_ts);
 	printf(", \"last_ts\": ");
-	put_json_ts(tl->last_ts);
+	json_time(stdout, tl->last_ts);
 	double silent = silent_s(lg);
 	if (silent >= 0)
 		printf(", \"silent_s\": %.3f", silent);
@@ -606,18 +591,18 @@ static void print_json(const struct timeline *tl)
 	printf(", \"ranks\": [");
 	for (size_t k = 0; k + 1 < tl->ntags; k++) {
 		printf("%s", k ? ", " : "");
-		put_json_string(stdout, lg->tags[tl->order[k]], strlen(lg->tags[tl->order[k]]));
+		json_str(stdout, lg->tags[tl->order[k]]);
 	}
 	printf("]},\n \"up\": %s,\n \"last\": ", tl->up != SIZE_MAX ? "true" : "false");
 	if (tl->nrows) {
 		const struct row *w = &tl->rows[tl->nrows - 1];
 		printf("{\"name\": ");
 		const char *name = tl->rs->r[w->rule].name;
-		put_json_string(stdout, name, strlen(name));
+		json_str(stdout, name);
 		printf(", \"line\": %zu, \"lines_after\": %zu, \"seconds_after\": ", w->last + 1,
 		       lg->nlines - 1 - w->last);
 		if (lg->ts[w->last] != TS_NONE)
-			put_json_secs(tl->last_ts - lg->ts[w->last]);
+			json_num(stdout, (double)(tl->last_ts - lg->ts[w->last]) / 1000, 3);
 		else
 			printf("null");
 		printf("}");
@@ -631,22 +616,22 @@ static void print_json(const struct timeline *tl)
 		const struct rule *r = &tl->rs->r[w->rule];
 		int64_t ts = row_ts(tl, k), prev = prev_ts(tl, k);
 		printf("%s\n  {\"name\": ", k ? "," : "");
-		put_json_string(stdout, r->name, strlen(r->name));
+		json_str(stdout, r->name);
 		printf(", \"engine\": ");
-		put_json_string(stdout, r->engine, strlen(r->engine));
+		json_str(stdout, r->engine);
 		printf(", \"final\": %s, \"line\": %zu, \"last_line\": %zu, \"ts\": ",
 		       r->final ? "true" : "false", w->first + 1, w->last + 1);
-		put_json_ts(ts);
+		json_time(stdout, ts);
 		printf(", \"last_ts\": ");
-		put_json_ts(lg->ts[w->last]);
+		json_time(stdout, lg->ts[w->last]);
 		printf(", \"offset_s\": ");
 		if (ts != TS_NONE)
-			put_json_secs(ts - tl->first_ts);
+			json_num(stdout, (double)(ts - tl->first_ts) / 1000, 3);
 		else
 			printf("null");
 		printf(", \"step_s\": ");
 		if (ts != TS_NONE && prev != TS_NONE)
-			put_json_secs(ts - prev);
+			json_num(stdout, (double)(ts - prev) / 1000, 3);
 		else
 			printf("null");
 		printf(", \"count\": %llu, \"ranks_reached\": %zu, \"ranks_total\": %zu, \"missing\": [",
@@ -662,7 +647,7 @@ static void print_json(const struct timeline *tl)
 				continue;
 			printf("%s", first ? "" : ", ");
 			first = 0;
-			put_json_string(stdout, lg->tags[t], strlen(lg->tags[t]));
+			json_str(stdout, lg->tags[t]);
 		}
 		printf("], \"text\": ");
 		const char *msg;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "json.h"
 #include "log.h"
 #include "prefix.h"
 
@@ -55,7 +56,7 @@ static void print_json(struct log *logs, int nlogs, const struct tmpl_table *tt,
 	printf("{\"schema\": 1, \"files\": [");
 	for (int i = 0; i < nlogs; i++) {
 		printf("%s{\"path\": ", i ? ", " : "");
-		put_json_string(stdout, logs[i].in.path, strlen(logs[i].in.path));
+		json_str(stdout, logs[i].in.path);
 		printf(", \"lines\": %zu}", logs[i].nlines);
 	}
 	printf("],\n \"templates\": [");
@@ -65,9 +66,9 @@ static void print_json(struct log *logs, int nlogs, const struct tmpl_table *tt,
 		       c ? "," : "", c + 1, (unsigned long long)cl->count[c], t->first_file,
 		       (unsigned long long)t->first_line + 1);
 		const char *lv = level_name(t->level);
-		put_json_string(stdout, lv, strlen(lv));
+		json_str(stdout, lv);
 		printf(", \"text\": ");
-		put_json_string(stdout, cl->text[c], strlen(cl->text[c]));
+		json_str(stdout, cl->text[c]);
 		putchar('}');
 	}
 	printf("\n]}\n");

@@ -38,6 +38,7 @@
 #include <arpa/inet.h>
 
 #include "input.h"
+#include "json.h"
 #include "util.h"
 
 /* ---- small helpers ---- */
@@ -1621,34 +1622,6 @@ void proc_report_free(struct proc_report *r)
 }
 
 /* ---- output ---- */
-
-static void json_str(FILE *f, const char *s)
-{
-	if (s)
-		put_json_string(f, s, strlen(s));
-	else
-		fputs("null", f);
-}
-
-/* A JSON array of n strings. */
-static void json_strs(FILE *f, char *const *v, size_t n)
-{
-	fputc('[', f);
-	for (size_t k = 0; k < n; k++) {
-		if (k)
-			fputs(", ", f);
-		json_str(f, v[k]);
-	}
-	fputc(']', f);
-}
-
-static void json_num(FILE *f, double v, int prec)
-{
-	if (isnan(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.*f", prec, v);
-}
 
 static void json_sock(FILE *f, const struct proc_sock *s)
 {

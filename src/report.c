@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "prefix.h"
 
 /* Quoted lines are cut to this many bytes in text (never in JSON). */
@@ -484,27 +485,6 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 
 /* ---- JSON ---- */
 
-static void json_str(FILE *f, const char *s)
-{
-	put_json_string(f, s, strlen(s));
-}
-
-static void json_num(FILE *f, double x)
-{
-	if (isnan(x) || isinf(x))
-		fputs("null", f);
-	else
-		fprintf(f, "%.3f", x);
-}
-
-static void json_line(FILE *f, int64_t i)
-{
-	if (i < 0)
-		fputs("null", f);
-	else
-		fprintf(f, "%lld", (long long)i + 1);
-}
-
 static void json_msg(FILE *f, const struct log *lg, int64_t i)
 {
 	if (i < 0) {
@@ -558,9 +538,9 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	fprintf(f, ", \"last_ts\": ");
 	json_ts(f, last_ts(bad));
 	fprintf(f, ", \"silent_s\": ");
-	json_num(f, d->silent_s);
+	json_num(f, d->silent_s, 3);
 	fprintf(f, ", \"good_gap_s\": ");
-	json_num(f, d->good_gap_s);
+	json_num(f, d->good_gap_s, 3);
 	fprintf(f, "},\n  \"good\": [");
 	for (size_t g = 0; g + 1 < nlogs; g++) {
 		fprintf(f, "%s\n    {\"path\": ", g ? "," : "");
@@ -586,7 +566,7 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		fprintf(f, "%s\n      {\"good_line\": ", k ? "," : "");
 		json_line(f, d->next[k]);
 		fprintf(f, ", \"offset_s\": ");
-		json_num(f, offset(good, d->good_line, d->next[k]));
+		json_num(f, offset(good, d->good_line, d->next[k]), 3);
 		uint32_t id = dx_good_id(d, d->next[k]);
 		const char *name = dx_template_text(d, id);
 		int learned = 1;
@@ -627,9 +607,9 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		fprintf(f, ", \"bad_line\": ");
 		json_line(f, ms->bad_line);
 		fprintf(f, ", \"good_offset_s\": ");
-		json_num(f, ms->good_off_s);
+		json_num(f, ms->good_off_s, 3);
 		fprintf(f, ", \"bad_offset_s\": ");
-		json_num(f, ms->bad_off_s);
+		json_num(f, ms->bad_off_s, 3);
 		fprintf(f, ", \"status\": \"%s\", \"learned\": %s}", ms->bad_line >= 0 ? "reached" : "missing",
 			ms->name ? "false" : "true");
 	}
@@ -672,9 +652,9 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		fprintf(f, ", \"to\": ");
 		json_msg(f, good, s->to_good);
 		fprintf(f, ", \"good_s\": ");
-		json_num(f, s->good_s);
+		json_num(f, s->good_s, 3);
 		fprintf(f, ", \"bad_s\": ");
-		json_num(f, s->bad_s);
+		json_num(f, s->bad_s, 3);
 		fprintf(f, ", \"from_line\": ");
 		json_line(f, s->from_good);
 		fprintf(f, ", \"to_line\": ");
@@ -689,16 +669,15 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		fprintf(f, ", \"last_bad_line\": ");
 		json_line(f, r->last_follow);
 		fprintf(f, ", \"last_milestone\": ");
+		const char *name = NULL;
 		if (r->last_milestone >= 0) {
 			uint32_t id = dx_bad_id(d, r->last_milestone);
-			const char *name = dx_template_text(d, id);
+			name = dx_template_text(d, id);
 			for (size_t m = 0; m < d->nms; m++)
 				if (d->ms[m].id == id)
 					name = dx_milestone_name(d, &d->ms[m]);
-			json_str(f, name);
-		} else {
-			fputs("null", f);
 		}
+		json_str(f, name);
 		fprintf(f, ", \"last_milestone_line\": ");
 		json_line(f, r->last_milestone);
 		fprintf(f, ", \"last_line\": ");
@@ -715,15 +694,9 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	else
 		fputs("[]", f);
 	fprintf(f, ",\n  \"liveness\": ");
-	if (live)
-		json_str(f, live->liveness);
-	else
-		fputs("null", f);
+	json_str(f, live ? live->liveness : NULL);
 	fprintf(f, ",\n  \"live_verdict\": ");
-	if (live && live->nprocs)
-		json_str(f, live->verdict);
-	else
-		fputs("null", f);
+	json_str(f, live && live->nprocs ? live->verdict : NULL);
 	fprintf(f, "\n}\n");
 }
 
