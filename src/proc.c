@@ -39,6 +39,7 @@
 
 #include "input.h"
 #include "json.h"
+#include "prefix.h"
 #include "util.h"
 
 /* ---- small helpers ---- */
@@ -1637,14 +1638,6 @@ static void json_sock(FILE *f, const struct proc_sock *s)
 	fputc('}', f);
 }
 
-static void iso_time(char *out, size_t cap, double epoch)
-{
-	time_t t = (time_t)epoch;
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(out, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 void proc_processes_json(FILE *f, const struct proc_report *r)
 {
 	fputc('[', f);
@@ -1676,13 +1669,7 @@ void proc_processes_json(FILE *f, const struct proc_report *r)
 		fprintf(f, ", \"threads\": %d, \"thread_states\": ", p->threads);
 		json_str(f, p->thread_states[0] ? p->thread_states : NULL);
 		fprintf(f, ", \"rss_kb\": %ld, \"start_time\": ", p->rss_kb);
-		if (p->start_epoch > 0) {
-			char ts[32];
-			iso_time(ts, sizeof(ts), p->start_epoch);
-			fprintf(f, "\"%s\"", ts);
-		} else {
-			fputs("null", f);
-		}
+		json_time(f, p->start_epoch > 0 ? (int64_t)(p->start_epoch * 1000) : TS_NONE);
 		fputs(", \"age_s\": ", f);
 		json_num(f, p->age_s < 0 ? NAN : p->age_s, 0);
 		fputs(", \"listening\": [", f);

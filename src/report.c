@@ -497,20 +497,6 @@ static void json_msg(FILE *f, const struct log *lg, int64_t i)
 	buf_free(&q.scratch);
 }
 
-static void json_ts(FILE *f, int64_t ms)
-{
-	if (ms == TS_NONE) {
-		fputs("null", f);
-		return;
-	}
-	time_t t = (time_t)(ms / 1000);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	char s[40];
-	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
-	fprintf(f, "\"%s.%03d\"", s, (int)(ms % 1000));
-}
-
 static int64_t last_ts(const struct log *lg)
 {
 	for (size_t i = lg->nlines; i-- > 0;)
@@ -534,9 +520,9 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	fprintf(f, "{\n  \"schema\": 1,\n  \"bad\": {\"path\": ");
 	json_str(f, bad->in.path);
 	fprintf(f, ", \"lines\": %zu, \"first_ts\": ", bad->nlines);
-	json_ts(f, first_ts(bad));
+	json_time(f, first_ts(bad));
 	fprintf(f, ", \"last_ts\": ");
-	json_ts(f, last_ts(bad));
+	json_time(f, last_ts(bad));
 	fprintf(f, ", \"silent_s\": ");
 	json_num(f, d->silent_s, 3);
 	fprintf(f, ", \"good_gap_s\": ");
@@ -546,9 +532,9 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		fprintf(f, "%s\n    {\"path\": ", g ? "," : "");
 		json_str(f, logs[g].in.path);
 		fprintf(f, ", \"lines\": %zu, \"first_ts\": ", logs[g].nlines);
-		json_ts(f, first_ts(&logs[g]));
+		json_time(f, first_ts(&logs[g]));
 		fprintf(f, ", \"last_ts\": ");
-		json_ts(f, last_ts(&logs[g]));
+		json_time(f, last_ts(&logs[g]));
 		fprintf(f, ", \"closest\": %s}", g == d->good ? "true" : "false");
 	}
 	fprintf(f, "],\n  \"verdict\": \"%s\",\n  \"divergence\": {\"bad_line\": ", dx_verdict_name(d->verdict));
