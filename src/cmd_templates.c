@@ -66,7 +66,7 @@ static void print_json(struct log *logs, int nlogs, const struct tmpl_table *tt,
 		       c ? "," : "", c + 1, (unsigned long long)cl->count[c], t->first_file,
 		       (unsigned long long)t->first_line + 1);
 		const char *lv = level_name(t->level);
-		json_str(stdout, lv);
+		json_str_or_null(stdout, lv, strlen(lv));
 		printf(", \"text\": ");
 		json_str(stdout, cl->text[c]);
 		putchar('}');
