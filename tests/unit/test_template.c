@@ -160,7 +160,8 @@ static void test_numbering(void)
 }
 
 /* 100k distinct templates: ones that merge, and ones that cannot (every
- * word differs), in one bucket.  Must finish quickly. */
+ * word differs), in one bucket.  Not timed here (bench/ measures speed);
+ * a quadratic clustering would run past the suite's time limit. */
 static void test_many(void)
 {
 	static uint32_t big[200000];
@@ -179,19 +180,12 @@ static void test_many(void)
 			 'a' + x / 26 % 26, 'a' + x % 26, 'a' + x / 17576 % 26, 'a' + x / 676 % 26);
 		add(s, 0);
 	}
-	int64_t t0 = now_ms();
 	free(texts);
 	nclusters = tmpl_cluster(&tt, big, &texts);
-	int64_t ms = now_ms() - t0;
-	/* Not timed under valgrind (make check VALGRIND=1), 50 times slower. */
-	const char *vg = getenv("VALGRIND");
-	CHECK(ms < 20000 || (vg && strcmp(vg, "1") == 0));
 	CHECK_INT(big[0], 0);
 	CHECK_INT(big[99999], 0);
 	CHECK_STR(texts[0], "user <*> logged in from <ip>");
 	CHECK(nclusters > 1000);
-	fprintf(stderr, "test_many: 200000 templates, %zu clusters, %lld ms\n",
-		nclusters, (long long)ms);
 }
 
 int main(void)
