@@ -114,8 +114,9 @@ static void test_override(void)
 	CHECK_STR(rs.r[1].name, "up");
 	CHECK_INT(find(&rs, "weights loaded", "vllm") >= 0, 1);
 	CHECK_STR(match_one(&rs, "Weights are in"), "weights loaded");
-	/* Alone in its table, the old text falls to the generic rules. */
-	CHECK_STR(match_one(&rs, "Load weight end. type=<*>"), "end");
+	/* Alone in its table, the old text falls to the generic rules, which
+	 * have no milestone for "end": the word fires on noise. */
+	CHECK_STR(match_one(&rs, "Load weight end. type=<*>"), "");
 	CHECK_STR(match_one(&rs, "All systems go"), "up");
 	rules_free(&rs);
 }
