@@ -4,7 +4,7 @@
  * import`); each is then read back the ways `ddx baselines` and `ddx
  * check` read a store (baselines, runs with templates and configuration,
  * content decompressed).  The same bytes, as a log, go through
- * store_parse_config.  Seeds: small exports (page size 512) and logs.
+ * logmeta_config.  Seeds: small exports (page size 512) and logs.
  *
  * Files live in a directory of their own under /dev/shm (or $TMPDIR):
  * SQLite wants real files for its locks and journal. */
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "logmeta.h"
 #include "store.h"
 
 static char import_path[256], store_path_[256], journal[300];
@@ -40,7 +41,7 @@ static void parse_config(const uint8_t *data, size_t size)
 	struct arena a = { 0 };
 	struct kv *kv = NULL;
 	size_t n = 0;
-	store_parse_config((const char *)data, size, &kv, &n, &a);
+	logmeta_config((const char *)data, size, &kv, &n, &a);
 	for (size_t i = 0; i < n; i++)
 		FUZZ_CHECK(kv[i].key && kv[i].value && kv[i].key[0]);
 	free(kv);

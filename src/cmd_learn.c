@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "log.h"
 #include "mask.h"
+#include "logmeta.h"
 #include "prefix.h"
 #include "store.h"
 
@@ -84,8 +85,8 @@ static void describe(struct run *r, const struct log *lg, const struct tmpl_tabl
 	r->format = prefix_format_name(lg->format);
 	r->pipeline = pipeline_id();
 	templates_of(r, tt);
-	r->engine = store_guess_engine(r->tmpl, r->ntmpl, r->format);
-	store_parse_config(lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
+	r->engine = logmeta_engine(r->tmpl, r->ntmpl, r->format);
+	logmeta_config(lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
 }
 
 /* A name a shell and a listing show as typed. */
@@ -523,8 +524,8 @@ int cmd_check(int argc, char **argv)
 	if (log_load(&bad, badpath, 0, LOG_IDS_ONLY, jobs, &badtt) < 0)
 		goto out;
 	templates_of(&badrun, &badtt);
-	const char *engine = store_guess_engine(badrun.tmpl, badrun.ntmpl, prefix_format_name(bad.format));
-	store_parse_config(bad.in.data, bad.in.size, &badrun.cfg, &badrun.ncfg, &a);
+	const char *engine = logmeta_engine(badrun.tmpl, badrun.ntmpl, prefix_format_name(bad.format));
+	logmeta_config(bad.in.data, bad.in.size, &badrun.cfg, &badrun.ncfg, &a);
 	badids = xmalloc((badtt.n ? badtt.n : 1) * sizeof(*badids));
 	for (size_t i = 0; i < badtt.n; i++)
 		badids[i] = tmpl_intern(&all, badtt.t[i].text, badtt.t[i].len, badtt.t[i].level,

@@ -39,6 +39,7 @@
 
 #include "input.h"
 #include "json.h"
+#include "logmeta.h"
 #include "prefix.h"
 #include "util.h"
 
@@ -324,104 +325,6 @@ int proc_parse_unix_line(const char *line, struct proc_sock *s, int *listen)
 	s->inode = inode;
 	*listen = (flags & 0x10000) != 0;   /* __SO_ACCEPTCON */
 	return 0;
-}
-
-static int is_ident(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
-/* A port number of 1..65535 at p (not followed by another digit). */
-static int port_at(const char *p, const char *end, unsigned *port)
-{
-	unsigned v = 0;
-	int k = 0;
-	while (p + k < end && isdigit((unsigned char)p[k]) && k < 6)
-		v = v * 10 + (unsigned)(p[k++] - '0');
-	if (k == 0 || k > 5 || v == 0 || v > 65535)
-		return 0;
-	if (p + k < end && isdigit((unsigned char)p[k]))
-		return 0;
-	*port = v;
-	return 1;
-}
-
-/* `port=N`, `'port': N`, `"port": N`, `--port N` / `--port=N`, with
- * "port" a whole word (so nccl_port=, --nccl-port are not it). */
-static int port_word_at(const char *d, size_t i, const char *end, unsigned *port)
-{
-	char prev = i ? d[i - 1] : ' ';
-	const char *q = d + i + 4;
-	if (is_ident(prev))
-		return 0;
-	int dashes = prev == '-';
-	if (dashes && (i < 2 || d[i - 2] != '-' || (i > 2 && (is_ident(d[i - 3]) || d[i - 3] == '-'))))
-		return 0;
-	if (q < end && *q == '=')
-		return port_at(q + 1, end, port);
-	if ((prev == '\'' || prev == '"') && q < end && *q == prev) {
-		q++;
-		while (q < end && *q == ' ')
-			q++;
-		if (q >= end || *q != ':')
-			return 0;
-		q++;
-		while (q < end && *q == ' ')
-			q++;
-		return port_at(q, end, port);
-	}
-	if (dashes && q < end && *q == ' ')
-		return port_at(q + 1, end, port);
-	return 0;
-}
-
-/* `running on http://HOST:N` (uvicorn) and `server on http://HOST:N`
- * (vLLM); i is where "on http" starts. */
-static int port_url_at(const char *d, size_t i, const char *end, unsigned *port)
-{
-	if (!((i >= 8 && memcmp(d + i - 8, "running ", 8) == 0) ||
-	      (i >= 7 && memcmp(d + i - 7, "server ", 7) == 0)))
-		return 0;
-	const char *q = d + i + 7;
-	if (q < end && *q == 's')
-		q++;
-	if (end - q < 3 || memcmp(q, "://", 3) != 0)
-		return 0;
-	q += 3;
-	if (q < end && *q == '[') {
-		while (q < end && *q != ']' && *q != '\n')
-			q++;
-		q++;
-	} else {
-		while (q < end && *q != ':' && *q != '/' && *q != ' ' && *q != '\n')
-			q++;
-	}
-	if (q >= end || *q != ':')
-		return 0;
-	return port_at(q + 1, end, port);
-}
-
-int proc_find_port(const char *data, size_t n, unsigned *port, size_t *off)
-{
-	const char *end = data + n;
-	int found = 0;
-	static const char *needles[] = { "port", "on http" };
-	for (int k = 0; k < 2; k++) {
-		size_t nl = strlen(needles[k]);
-		const char *p = data;
-		while (p < end && (p = memmem(p, (size_t)(end - p), needles[k], nl))) {
-			size_t i = (size_t)(p - data);
-			unsigned v;
-			int ok = k == 0 ? port_word_at(data, i, end, &v) : port_url_at(data, i, end, &v);
-			if (ok && (!found || i > *off)) {
-				found = 1;
-				*port = v;
-				*off = i;
-			}
-			p += nl;
-		}
-	}
-	return found;
 }
 
 int proc_parse_interval(const char *s)
@@ -1298,14 +1201,11 @@ static void check_port(const struct ctx *c, struct proc_report *r)
 		return;
 	}
 	free(path);
-	size_t off;
-	if (proc_find_port(in.data, in.size, &r->port, &off)) {
-		const char *ls = off ? memrchr(in.data, '\n', off) : NULL;
-		ls = ls ? ls + 1 : in.data;
-		const char *le = memchr(ls, '\n', in.size - (size_t)(ls - in.data));
-		size_t len = le ? (size_t)(le - ls) : in.size - (size_t)(ls - in.data);
-		r->port_line = input_count_lines(in.data, (size_t)(ls - in.data)) + 1;
-		r->port_text = fmt_str("%.*s", (int)(len > 200 ? 200 : len), ls);
+	struct logmeta_port lp;
+	if (logmeta_port(in.data, in.size, &lp)) {
+		r->port = lp.port;
+		r->port_line = lp.line;
+		r->port_text = fmt_str("%.*s", (int)(lp.text_len > 200 ? 200 : lp.text_len), lp.text);
 		for (size_t i = 0; i < c->nsocks; i++) {
 			const struct sock_ent *se = &c->socks[i];
 			if (!se->listen || se->s.port != r->port || strcmp(se->s.proto, "unix") == 0)

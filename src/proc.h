@@ -143,11 +143,6 @@ int proc_parse_tcp_line(const char *line, int v6, struct proc_sock *s, int *list
 /* Same for /proc/net/unix; *listen when the socket accepts connections. */
 int proc_parse_unix_line(const char *line, struct proc_sock *s, int *listen);
 
-/* The last port a server log names for itself: `port=8000` (as in
- * SGLang's server_args or vLLM's Namespace), `'port': 8000`, `--port
- * 8000`, `running on http://0.0.0.0:8000`, `server on http://...:8000`.
- * Returns 1 and sets *port and *off (offset of the match) when found. */
-int proc_find_port(const char *data, size_t n, unsigned *port, size_t *off);
 
 /* Parse an interval as parse_duration does ("1s", "500ms", "2", "0").  Returns
  * milliseconds, or -1 when malformed or above an hour. */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "logmeta.h"
 #include "prefix.h"
 
 /* "ddx1", written in the file header (PRAGMA application_id) so that a
@@ -1263,8 +1264,8 @@ static int fill_v2(struct store *st)
 		if (r == 0)
 			r = run_content(st, v[i].id, &content);
 		if (r == 0) {
-			v[i].engine = store_guess_engine(v[i].tmpl, v[i].ntmpl, v[i].format);
-			store_parse_config(content.p, content.len, &v[i].cfg, &v[i].ncfg, &a);
+			v[i].engine = logmeta_engine(v[i].tmpl, v[i].ntmpl, v[i].format);
+			logmeta_config(content.p, content.len, &v[i].cfg, &v[i].ncfg, &a);
 			r = insert_config(st, v[i].id, v[i].cfg, v[i].ncfg);
 		}
 		buf_free(&content);
@@ -1279,140 +1280,4 @@ static int fill_v2(struct store *st)
 	store_runs_free(v, n);
 	arena_free(&a);
 	return r;
-}
-
-/* Case-insensitive search for the ASCII word w in s[0..n). */
-static int has_word(const char *s, size_t n, const char *w)
-{
-	size_t k = strlen(w);
-	for (size_t i = 0; i + k <= n; i++)
-		if (strncasecmp(s + i, w, k) == 0)
-			return 1;
-	return 0;
-}
-
-const char *store_guess_engine(const struct run_tmpl *t, size_t n, const char *format)
-{
-	/* Each engine names itself in module paths, banners and process
-	 * names; the other engine shows up too (SGLang imports vLLM kernels,
-	 * both print torch warnings), so the side with more distinct
-	 * templates wins, and the header format weighs as much as a few. */
-	static const struct { const char *word; int sglang; } marks[] = {
-		{ "sglang", 1 }, { "ServerArgs(", 1 }, { "fired up and ready", 1 },
-		{ "vllm", 0 }, { "EngineCore", 0 }, { "LLM engine", 0 },
-	};
-	long score[2] = { 0, 0 };
-	for (size_t i = 0; i < n; i++)
-		for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++)
-			if (has_word(t[i].text, t[i].len, marks[m].word)) {
-				score[marks[m].sglang]++;
-				break;
-			}
-	if (format && strcmp(format, "sglang") == 0)
-		score[1] += 5;
-	if (format && strcmp(format, "vllm") == 0)
-		score[0] += 5;
-	if (score[0] == 0 && score[1] == 0)
-		return "other";
-	return score[1] >= score[0] ? "sglang" : "vllm";
-}
-
-/* Add one "key=value" or "'key': value" item to the configuration. */
-static void config_item(const char *p, size_t n, struct kv **out, size_t *nout, size_t *cap,
-			struct arena *a)
-{
-	while (n && (*p == ' ' || *p == '\t'))
-		p++, n--;
-	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-		n--;
-	size_t i = 0;
-	while (i < n && p[i] != '=' && p[i] != ':')
-		i++;
-	if (i == 0 || i + 1 >= n)
-		return;
-	const char *k = p, *v = p + i + 1;
-	size_t kl = i, vl = n - i - 1;
-	if (kl >= 2 && (k[0] == '\'' || k[0] == '"') && k[kl - 1] == k[0])
-		k++, kl -= 2;
-	while (vl && *v == ' ')
-		v++, vl--;
-	if (vl >= 2 && (v[0] == '\'' || v[0] == '"') && v[vl - 1] == v[0])
-		v++, vl -= 2;
-	for (size_t j = 0; j < kl; j++)
-		if (!(k[j] == '_' || k[j] == '-' || k[j] == '.' ||
-		      (k[j] >= 'a' && k[j] <= 'z') || (k[j] >= 'A' && k[j] <= 'Z') ||
-		      (k[j] >= '0' && k[j] <= '9')))
-			return;
-	for (size_t j = 0; j < *nout; j++)
-		if (strlen((*out)[j].key) == kl && memcmp((*out)[j].key, k, kl) == 0)
-			return;
-	GROW(*out, *cap, *nout + 1);
-	(*out)[*nout].key = arena_strndup(a, k, kl);
-	(*out)[(*nout)++].value = arena_strndup(a, v, vl);
-}
-
-/* Split p[0..n) at top-level ", " (outside brackets and quotes) into
- * items. */
-static void config_items(const char *p, size_t n, struct kv **out, size_t *nout, size_t *cap,
-			 struct arena *a)
-{
-	int depth = 0;
-	char quote = 0;
-	size_t start = 0;
-	for (size_t i = 0; i < n; i++) {
-		char c = p[i];
-		if (quote) {
-			if (c == '\\')
-				i++;
-			else if (c == quote)
-				quote = 0;
-		} else if (c == '\'' || c == '"') {
-			quote = c;
-		} else if (c == '(' || c == '[' || c == '{') {
-			depth++;
-		} else if (c == ')' || c == ']' || c == '}') {
-			if (--depth < 0)
-				n = i;
-		} else if (c == ',' && depth == 0) {
-			config_item(p + start, i - start, out, nout, cap, a);
-			start = i + 1;
-		}
-	}
-	if (start < n)
-		config_item(p + start, n - start, out, nout, cap, a);
-}
-
-void store_parse_config(const char *data, size_t size, struct kv **out, size_t *n,
-			struct arena *a)
-{
-	/* The dumps an engine prints once at startup; the text after the
-	 * marker up to the end of its line holds the items. */
-	static const char *const markers[] = {
-		"server_args=ServerArgs(", "non-default args: {", "with config: ",
-		"args: Namespace(", "vLLM API server version ",
-	};
-	size_t cap = 0;
-	*out = NULL;
-	*n = 0;
-	for (size_t m = 0; m < sizeof(markers) / sizeof(markers[0]); m++) {
-		size_t ml = strlen(markers[m]);
-		const char *p = data ? memmem(data, size, markers[m], ml) : NULL;
-		if (!p)
-			continue;
-		p += ml;
-		const char *eol = memchr(p, '\n', size - (size_t)(p - data));
-		size_t len = eol ? (size_t)(eol - p) : size - (size_t)(p - data);
-		if (len && p[len - 1] == '\r')
-			len--;
-		if (m == 4) {
-			size_t k = 0;
-			while (k < len && p[k] != ' ')
-				k++;
-			GROW(*out, cap, *n + 1);
-			(*out)[*n].key = "vllm_version";
-			(*out)[(*n)++].value = arena_strndup(a, p, k);
-		} else {
-			config_items(p, len, out, n, &cap, a);
-		}
-	}
 }

@@ -148,15 +148,4 @@ int store_export(struct store *st, const char *name, const char *file);
  * in it, *nr the runs added. */
 int store_import(struct store *st, const char *file, size_t *nb, size_t *nr);
 
-/* What a run is from its templates and header format: "sglang", "vllm"
- * or "other". */
-const char *store_guess_engine(const struct run_tmpl *t, size_t n, const char *format);
-/* The configuration a log prints about itself: key=values of SGLang's
- * server_args=ServerArgs(...), vLLM's "non-default args: {...}" and
- * "with config: ...", argparse Namespace(...) dumps, and vLLM's version
- * line.  The first value of a key wins.  *out is malloc'd, strings in
- * a. */
-void store_parse_config(const char *data, size_t size, struct kv **out, size_t *n,
-			struct arena *a);
-
 #endif

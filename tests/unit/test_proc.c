@@ -111,53 +111,6 @@ static void test_net(void)
 	CHECK_INT(listen, 0);
 }
 
-/* The port found in text, or 0; *line gets the 1-based line of it. */
-static unsigned port_of(const char *text, size_t *line)
-{
-	unsigned port;
-	size_t off;
-	if (!proc_find_port(text, strlen(text), &port, &off))
-		return 0;
-	*line = 1;
-	for (size_t i = 0; i < off; i++)
-		*line += text[i] == '\n';
-	return port;
-}
-
-static void test_port(void)
-{
-	size_t line = 0;
-	CHECK_INT(port_of("[2026-02-23 00:36:54] server_args=ServerArgs(model_path='m', "
-			  "host='127.0.0.1', port=30000, nccl_port=None, dist_init_addr=None)", &line), 30000);
-	CHECK_INT(line, 1);
-	CHECK_INT(port_of("INFO 04-18 14:12:51 api_server.py:841] args: Namespace(host=None, "
-			  "port=8000, uvicorn_log_level='info')", &line), 8000);
-	CHECK_INT(port_of("{'model_tag': '/m', 'host': '::', 'port': 11457, 'x': 1}", &line), 11457);
-	CHECK_INT(port_of("{\"host\": \"::\", \"port\": 8001}", &line), 8001);
-	CHECK_INT(port_of("python -m sglang.launch_server --model-path m --port 30012 --tp 2", &line), 30012);
-	CHECK_INT(port_of("vllm serve m --port=8002", &line), 8002);
-	CHECK_INT(port_of("line one\nline two\n[2025-03-08 12:29:29] INFO:     Uvicorn running on "
-			  "http://0.0.0.0:30000 (Press CTRL+C to quit)\n", &line), 30000);
-	CHECK_INT(line, 3);
-	CHECK_INT(port_of("INFO 05-12 02:46:33 [api_server.py:1090] Starting vLLM API server on "
-			  "http://0.0.0.0:8000", &line), 8000);
-	CHECK_INT(port_of("(APIServer pid=1) INFO [api_server.py:594] Starting vLLM server on "
-			  "http://[::]:8003", &line), 8003);
-	/* Not the server's own port. */
-	CHECK_INT(port_of("nccl_port=29500, disaggregation_bootstrap_port=8998", &line), 0);
-	CHECK_INT(port_of("--nccl-port 29500 --master-port=1234", &line), 0);
-	CHECK_INT(port_of("report=1 import=2 support=3 port=", &line), 0);
-	CHECK_INT(port_of("port=99999 port=0", &line), 0);
-	CHECK_INT(port_of("connecting to http://10.0.0.1:8000", &line), 0);
-	CHECK_INT(port_of("port=123456", &line), 0);
-	/* The last mention wins: a restarted server logs its new port. */
-	CHECK_INT(port_of("port=8000\nrestart\nport=8001\n", &line), 8001);
-	CHECK_INT(line, 3);
-	CHECK_INT(port_of("running on http://x:8000", &line), 8000);
-	CHECK_INT(port_of("port", &line), 0);
-	CHECK_INT(port_of("", &line), 0);
-}
-
 static void test_interval(void)
 {
 	CHECK_INT(proc_parse_interval("1s"), 1000);
@@ -178,7 +131,6 @@ int main(void)
 	test_stat();
 	test_syscall();
 	test_net();
-	test_port();
 	test_interval();
 	return test_report();
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "logmeta.h"
 #include "prefix.h"
 #include "store.h"
 #include "test.h"
@@ -80,8 +81,8 @@ static int make_run(const char *path, struct run *r, struct log *lg, struct tmpl
 	for (size_t i = 0; i < tt->n; i++)
 		r->tmpl[i] = (struct run_tmpl){ tt->t[i].text, tt->t[i].len, tt->t[i].level,
 						tt->t[i].count, tt->t[i].first_line };
-	r->engine = store_guess_engine(r->tmpl, r->ntmpl, r->format);
-	store_parse_config(lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
+	r->engine = logmeta_engine(r->tmpl, r->ntmpl, r->format);
+	logmeta_config(lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
 	store_compress(r, lg->in.data, lg->in.size);
 	return 0;
 }
@@ -119,60 +120,6 @@ static void test_path(void)
 	CHECK_STR(p, "opt.db");
 	free(p);
 	unsetenv("DDX_STORE");
-}
-
-static void test_engine_config(void)
-{
-	struct run_tmpl sg[] = {
-		{ "Load weight end. <int>", 22, LV_INFO, 1, 0 },
-		{ "  File \"/usr/lib/sglang/srt/managers/scheduler.py\"", 51, 0, 1, 1 },
-		{ "WARNING vllm kernels not found", 30, LV_WARN, 1, 2 },
-		{ "The server is fired up and ready to roll!", 41, LV_INFO, 1, 3 },
-	};
-	CHECK_STR(store_guess_engine(sg, 4, "none"), "sglang");
-	CHECK_STR(store_guess_engine(sg, 1, "none"), "other");
-	CHECK_STR(store_guess_engine(sg, 1, "vllm"), "vllm");
-	struct run_tmpl vl[] = {
-		{ "vLLM API server version <int>", 29, LV_INFO, 1, 0 },
-		{ "(EngineCore_DP0) Initializing", 29, LV_INFO, 1, 1 },
-	};
-	CHECK_STR(store_guess_engine(vl, 2, "python"), "vllm");
-
-	struct arena a = { 0 };
-	struct kv *cfg;
-	size_t n;
-	static const char log[] =
-		"INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.8.5.post1\n"
-		"INFO 01-01 00:00:00 [utils.py:2] non-default args: {'model': 'Qwen/Q', "
-		"'tensor_parallel_size': 2, 'lora_modules': [LoRA(name='a', path='b')], 'x': \"q,'r\"}\n";
-	store_parse_config(log, sizeof(log) - 1, &cfg, &n, &a);
-	CHECK_INT(n, 5);
-	if (n == 5) {
-		CHECK_STR(cfg[0].key, "model");
-		CHECK_STR(cfg[0].value, "Qwen/Q");
-		CHECK_STR(cfg[1].key, "tensor_parallel_size");
-		CHECK_STR(cfg[1].value, "2");
-		CHECK_STR(cfg[2].key, "lora_modules");
-		CHECK_STR(cfg[2].value, "[LoRA(name='a', path='b')]");
-		CHECK_STR(cfg[3].key, "x");
-		CHECK_STR(cfg[3].value, "q,'r");
-		CHECK_STR(cfg[4].key, "vllm_version");
-		CHECK_STR(cfg[4].value, "0.8.5.post1");
-	}
-	free(cfg);
-	store_parse_config(sglang_log, sizeof(sglang_log) - 1, &cfg, &n, &a);
-	CHECK_INT(n, 5);
-	if (n == 5) {
-		CHECK_STR(cfg[1].key, "tp_size");
-		CHECK_STR(cfg[3].key, "cuda_graph_config");
-		CHECK_STR(cfg[3].value, "CudaGraphConfig(bs=[1, 2])");
-		CHECK_STR(cfg[4].value, "30000");
-	}
-	free(cfg);
-	store_parse_config("no config here\n", 15, &cfg, &n, &a);
-	CHECK_INT(n, 0);
-	free(cfg);
-	arena_free(&a);
 }
 
 /* Learn, read back byte for byte, and run the pipeline on what came back:
@@ -377,7 +324,6 @@ int main(void)
 		return 1;
 	}
 	test_path();
-	test_engine_config();
 	test_round_trip();
 	test_foreign();
 	char cmd[128];

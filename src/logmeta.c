@@ -1,0 +1,269 @@
+/* logmeta.c — what a log says about itself: configuration dumps, the
+ * engine, the port.  See logmeta.h.  These scan a whole log once (the
+ * dumps and the port announcement are printed once, at startup); the
+ * per-line key=value recognition that masks values is mask.c's own fast
+ * scanner, which shares nothing here but the idea. */
+#include "logmeta.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "input.h"
+
+/* ---- the engine ---- */
+
+/* Case-insensitive search for the ASCII word w in s[0..n). */
+static int has_word(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	for (size_t i = 0; i + k <= n; i++)
+		if (strncasecmp(s + i, w, k) == 0)
+			return 1;
+	return 0;
+}
+
+const char *logmeta_engine(const struct run_tmpl *t, size_t n, const char *format)
+{
+	/* Each engine names itself in module paths, banners and process
+	 * names; the other engine shows up too (SGLang imports vLLM kernels,
+	 * both print torch warnings), so the side with more distinct
+	 * templates wins, and the header format weighs as much as a few. */
+	static const struct { const char *word; int sglang; } marks[] = {
+		{ "sglang", 1 }, { "ServerArgs(", 1 }, { "fired up and ready", 1 },
+		{ "vllm", 0 }, { "EngineCore", 0 }, { "LLM engine", 0 },
+	};
+	long score[2] = { 0, 0 };
+	for (size_t i = 0; i < n; i++)
+		for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++)
+			if (has_word(t[i].text, t[i].len, marks[m].word)) {
+				score[marks[m].sglang]++;
+				break;
+			}
+	if (format && strcmp(format, "sglang") == 0)
+		score[1] += 5;
+	if (format && strcmp(format, "vllm") == 0)
+		score[0] += 5;
+	if (score[0] == 0 && score[1] == 0)
+		return "other";
+	return score[1] >= score[0] ? "sglang" : "vllm";
+}
+
+/* ---- the configuration ---- */
+
+/* Add one "key=value" or "'key': value" item to the configuration. */
+static void config_item(const char *p, size_t n, struct kv **out, size_t *nout, size_t *cap,
+			struct arena *a)
+{
+	while (n && (*p == ' ' || *p == '\t'))
+		p++, n--;
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	size_t i = 0;
+	while (i < n && p[i] != '=' && p[i] != ':')
+		i++;
+	if (i == 0 || i + 1 >= n)
+		return;
+	const char *k = p, *v = p + i + 1;
+	size_t kl = i, vl = n - i - 1;
+	if (kl >= 2 && (k[0] == '\'' || k[0] == '"') && k[kl - 1] == k[0])
+		k++, kl -= 2;
+	while (vl && *v == ' ')
+		v++, vl--;
+	if (vl >= 2 && (v[0] == '\'' || v[0] == '"') && v[vl - 1] == v[0])
+		v++, vl -= 2;
+	for (size_t j = 0; j < kl; j++)
+		if (!(k[j] == '_' || k[j] == '-' || k[j] == '.' ||
+		      (k[j] >= 'a' && k[j] <= 'z') || (k[j] >= 'A' && k[j] <= 'Z') ||
+		      (k[j] >= '0' && k[j] <= '9')))
+			return;
+	for (size_t j = 0; j < *nout; j++)
+		if (strlen((*out)[j].key) == kl && memcmp((*out)[j].key, k, kl) == 0)
+			return;
+	GROW(*out, *cap, *nout + 1);
+	(*out)[*nout].key = arena_strndup(a, k, kl);
+	(*out)[(*nout)++].value = arena_strndup(a, v, vl);
+}
+
+/* Split p[0..n) at top-level ", " (outside brackets and quotes) into
+ * items. */
+static void config_items(const char *p, size_t n, struct kv **out, size_t *nout, size_t *cap,
+			 struct arena *a)
+{
+	int depth = 0;
+	char quote = 0;
+	size_t start = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		if (quote) {
+			if (c == '\\')
+				i++;
+			else if (c == quote)
+				quote = 0;
+		} else if (c == '\'' || c == '"') {
+			quote = c;
+		} else if (c == '(' || c == '[' || c == '{') {
+			depth++;
+		} else if (c == ')' || c == ']' || c == '}') {
+			if (--depth < 0)
+				n = i;
+		} else if (c == ',' && depth == 0) {
+			config_item(p + start, i - start, out, nout, cap, a);
+			start = i + 1;
+		}
+	}
+	if (start < n)
+		config_item(p + start, n - start, out, nout, cap, a);
+}
+
+void logmeta_config(const char *data, size_t size, struct kv **out, size_t *n,
+		    struct arena *a)
+{
+	/* The dumps an engine prints once at startup; the text after the
+	 * marker up to the end of its line holds the items. */
+	static const char *const markers[] = {
+		"server_args=ServerArgs(", "non-default args: {", "with config: ",
+		"args: Namespace(", "vLLM API server version ",
+	};
+	size_t cap = 0;
+	*out = NULL;
+	*n = 0;
+	for (size_t m = 0; m < sizeof(markers) / sizeof(markers[0]); m++) {
+		size_t ml = strlen(markers[m]);
+		const char *p = data ? memmem(data, size, markers[m], ml) : NULL;
+		if (!p)
+			continue;
+		p += ml;
+		const char *eol = memchr(p, '\n', size - (size_t)(p - data));
+		size_t len = eol ? (size_t)(eol - p) : size - (size_t)(p - data);
+		if (len && p[len - 1] == '\r')
+			len--;
+		if (m == 4) {
+			size_t k = 0;
+			while (k < len && p[k] != ' ')
+				k++;
+			GROW(*out, cap, *n + 1);
+			(*out)[*n].key = "vllm_version";
+			(*out)[(*n)++].value = arena_strndup(a, p, k);
+		} else {
+			config_items(p, len, out, n, &cap, a);
+		}
+	}
+}
+
+/* ---- the port ---- */
+
+static int is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* A port number of 1..65535 at p (not followed by another digit). */
+static int port_at(const char *p, const char *end, unsigned *port)
+{
+	unsigned v = 0;
+	int k = 0;
+	while (p + k < end && isdigit((unsigned char)p[k]) && k < 6)
+		v = v * 10 + (unsigned)(p[k++] - '0');
+	if (k == 0 || k > 5 || v == 0 || v > 65535)
+		return 0;
+	if (p + k < end && isdigit((unsigned char)p[k]))
+		return 0;
+	*port = v;
+	return 1;
+}
+
+/* `port=N`, `'port': N`, `"port": N`, `--port N` / `--port=N`, with
+ * "port" a whole word (so nccl_port=, --nccl-port are not it). */
+static int port_word_at(const char *d, size_t i, const char *end, unsigned *port)
+{
+	char prev = i ? d[i - 1] : ' ';
+	const char *q = d + i + 4;
+	if (is_ident(prev))
+		return 0;
+	int dashes = prev == '-';
+	if (dashes && (i < 2 || d[i - 2] != '-' || (i > 2 && (is_ident(d[i - 3]) || d[i - 3] == '-'))))
+		return 0;
+	if (q < end && *q == '=')
+		return port_at(q + 1, end, port);
+	if ((prev == '\'' || prev == '"') && q < end && *q == prev) {
+		q++;
+		while (q < end && *q == ' ')
+			q++;
+		if (q >= end || *q != ':')
+			return 0;
+		q++;
+		while (q < end && *q == ' ')
+			q++;
+		return port_at(q, end, port);
+	}
+	if (dashes && q < end && *q == ' ')
+		return port_at(q + 1, end, port);
+	return 0;
+}
+
+/* `running on http://HOST:N` (uvicorn) and `server on http://HOST:N`
+ * (vLLM); i is where "on http" starts. */
+static int port_url_at(const char *d, size_t i, const char *end, unsigned *port)
+{
+	if (!((i >= 8 && memcmp(d + i - 8, "running ", 8) == 0) ||
+	      (i >= 7 && memcmp(d + i - 7, "server ", 7) == 0)))
+		return 0;
+	const char *q = d + i + 7;
+	if (q < end && *q == 's')
+		q++;
+	if (end - q < 3 || memcmp(q, "://", 3) != 0)
+		return 0;
+	q += 3;
+	if (q < end && *q == '[') {
+		while (q < end && *q != ']' && *q != '\n')
+			q++;
+		q++;
+	} else {
+		while (q < end && *q != ':' && *q != '/' && *q != ' ' && *q != '\n')
+			q++;
+	}
+	if (q >= end || *q != ':')
+		return 0;
+	return port_at(q + 1, end, port);
+}
+
+static int find_port(const char *data, size_t n, unsigned *port, size_t *off)
+{
+	const char *end = data + n;
+	int found = 0;
+	static const char *needles[] = { "port", "on http" };
+	for (int k = 0; k < 2; k++) {
+		size_t nl = strlen(needles[k]);
+		const char *p = data;
+		while (p < end && (p = memmem(p, (size_t)(end - p), needles[k], nl))) {
+			size_t i = (size_t)(p - data);
+			unsigned v;
+			int ok = k == 0 ? port_word_at(data, i, end, &v) : port_url_at(data, i, end, &v);
+			if (ok && (!found || i > *off)) {
+				found = 1;
+				*port = v;
+				*off = i;
+			}
+			p += nl;
+		}
+	}
+	return found;
+}
+
+int logmeta_port(const char *data, size_t n, struct logmeta_port *out)
+{
+	unsigned port = 0;
+	size_t off = 0;
+	if (!data || !find_port(data, n, &port, &off))
+		return 0;
+	const char *ls = off ? memrchr(data, '\n', off) : NULL;
+	ls = ls ? ls + 1 : data;
+	const char *le = memchr(ls, '\n', n - (size_t)(ls - data));
+	out->port = port;
+	out->off = off;
+	out->line = input_count_lines(data, (size_t)(ls - data)) + 1;
+	out->text = ls;
+	out->text_len = le ? (size_t)(le - ls) : n - (size_t)(ls - data);
+	return 1;
+}

@@ -1,0 +1,45 @@
+/* logmeta.h — what a log says about itself: the configuration an engine
+ * dumps once at startup, which engine wrote the log, and the port the
+ * server announces.  The one reader of these in ddx: the store keeps the
+ * configuration and engine of each run learned, `ddx proc` (live.c) looks
+ * for who listens on the port.
+ *
+ * Everything here reads untrusted log bytes (not NUL-terminated, any
+ * size) and never fails: what is not found is simply absent. */
+#ifndef DDX_LOGMETA_H
+#define DDX_LOGMETA_H
+
+#include <stddef.h>
+
+#include "store.h"
+#include "util.h"
+
+/* The engine that wrote a run, from its templates and header format
+ * (prefix_format_name): "sglang", "vllm" or "other". */
+const char *logmeta_engine(const struct run_tmpl *t, size_t n, const char *format);
+
+/* The configuration a log prints about itself: key=values of SGLang's
+ * server_args=ServerArgs(...), vLLM's "non-default args: {...}" and
+ * "with config: ...", argparse Namespace(...) dumps, and vLLM's version
+ * line (as "vllm_version").  The first value of a key wins.  *out is
+ * malloc'd (NULL when none), its strings in a. */
+void logmeta_config(const char *data, size_t size, struct kv **out, size_t *n,
+		    struct arena *a);
+
+/* The port a server log names for itself. */
+struct logmeta_port {
+	unsigned port;       /* 1..65535 */
+	size_t off;          /* offset in the log where the mention starts */
+	size_t line;         /* 1-based number of the line holding it */
+	const char *text;    /* that line, in the log's bytes, without '\n' */
+	size_t text_len;
+};
+
+/* The last port the log names: `port=8000` (as in SGLang's server_args
+ * or vLLM's Namespace), `'port': 8000`, `--port 8000` / `--port=8000`,
+ * `running on http://0.0.0.0:8000` (uvicorn), `server on http://...:8000`
+ * (vLLM).  "port" must be a whole word (nccl_port=, --nccl-port are not
+ * it).  Returns 1 and fills *out when found, else 0. */
+int logmeta_port(const char *data, size_t n, struct logmeta_port *out);
+
+#endif
