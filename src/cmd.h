@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "diagnose.h"
-#include "proc.h"
+#include "live.h"
 
 struct cmd {
 	const char *name;
@@ -28,7 +28,7 @@ int cmd_baselines(int argc, char **argv);
 /* What `ddx diff` takes besides its logs; `ddx check` takes the same. */
 struct diff_args {
 	int json, jobs, no_proc;
-	struct proc_opts po;     /* --sample */
+	struct live_opts po;     /* --sample */
 	struct dx_options o;     /* --now */
 	char **rules;            /* --rules files, a malloc'd array */
 	const char *html;        /* --html FILE, or NULL */

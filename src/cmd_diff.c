@@ -1,7 +1,7 @@
 /* cmd_diff.c — `ddx diff GOOD... BAD`: the differential report.
  *
  * When the bad log is a file, the report also says whether it is still
- * alive: proc_inspect() looks for the processes that hold it open for
+ * alive: live_inspect() looks for the processes that hold it open for
  * writing.  That is one scan of /proc when nobody does; only when some
  * process does is its CPU time sampled (--sample, 1 s by default). */
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include "diagnose.h"
 #include "log.h"
 #include "prefix.h"
-#include "proc.h"
+#include "live.h"
 #include "report.h"
 #include "rules.h"
 
@@ -56,7 +56,7 @@ int diff_option(int c, char *arg, struct diff_args *a)
 		a->rules[a->nrules++] = arg;
 		return 1;
 	case 's':
-		if ((a->po.sample_ms = proc_parse_interval(arg)) < 0)
+		if ((a->po.sample_ms = live_parse_interval(arg)) < 0)
 			return error("invalid --sample '%s' (expected e.g. 1s or 500ms)", arg);
 		return 1;
 	case 'P': a->no_proc = 1; return 1;
@@ -69,14 +69,14 @@ void diff_args_init(struct diff_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->jobs = default_jobs();
-	a->po = (struct proc_opts){ .sample_ms = 1000, .gpu = 1, .quick = 1 };
+	a->po = (struct live_opts){ .sample_ms = 1000, .gpu = 1, .quick = 1 };
 	a->o = (struct dx_options){ .now_ms = TS_NONE };
 }
 
 /* Write the HTML report to path whole or not at all: into a temporary file
  * beside it, renamed over it once complete. */
 static int write_html(const char *path, const struct diagnosis *d, const struct log *logs,
-		      size_t nlogs, const struct proc_report *live)
+		      size_t nlogs, const struct live_report *live)
 {
 	struct buf tmp = { 0 };
 	buf_printf(&tmp, "%s.XXXXXX", path);
@@ -133,9 +133,9 @@ int diff_run(char **paths, char **labels, size_t nlogs, const char *live_path,
 	diagnose(logs, nlogs, &tt, &rs, &a->o, &d);
 	/* A log read from stdin has no holders to find; /proc trouble costs
 	 * the live section, not the report. */
-	struct proc_report pr, *live = NULL;
+	struct live_report pr, *live = NULL;
 	if (!a->no_proc && live_path && strcmp(live_path, "-") != 0 &&
-	    proc_inspect(live_path, &a->po, &pr) == 0)
+	    live_inspect(live_path, &a->po, &pr) == 0)
 		live = &pr;
 	if (a->json)
 		report_json(stdout, &d, logs, nlogs, live);
@@ -144,7 +144,7 @@ int diff_run(char **paths, char **labels, size_t nlogs, const char *live_path,
 	rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
 	if (a->html && write_html(a->html, &d, logs, nlogs, live) < 0)
 		rc = EXIT_TROUBLE;
-	proc_report_free(live);
+	live_report_free(live);
 	diagnosis_free(&d);
 out:
 	for (size_t i = 0; i < loaded; i++)

@@ -1,5 +1,5 @@
 /* cmd_proc.c — `ddx proc LOG | PID...`: forensics of the live processes
- * behind a log (proc.c does the reading).
+ * behind a log (live.c inspects them, report_proc.c prints the report).
  *
  * Exit status: 0 when the processes are busy (CPU moving or the log
  * growing), idle (see below) or their state is unknown; 1 when they are
@@ -38,7 +38,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
-#include "proc.h"
+#include "report_proc.h"
 #include "util.h"
 
 /* A PID argument: all digits, and not the name of an existing file. */
@@ -62,18 +62,18 @@ int cmd_proc(int argc, char **argv)
 		{ "proc-root", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct proc_opts o = { .sample_ms = 1000, .gpu = 1 };
+	struct live_opts o = { .sample_ms = 1000, .gpu = 1 };
 	int json = 0, c;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
 		case 'S': o.stacks = 1; break;
 		case 's':
-			if ((o.sample_ms = proc_parse_interval(optarg)) < 0)
+			if ((o.sample_ms = live_parse_interval(optarg)) < 0)
 				die("invalid --sample '%s' (expected e.g. 1s or 500ms)", optarg);
 			break;
 		case 'T':
-			if ((o.stack_timeout_ms = proc_parse_interval(optarg)) <= 0)
+			if ((o.stack_timeout_ms = live_parse_interval(optarg)) <= 0)
 				die("invalid --stack-timeout '%s' (expected e.g. 5s)", optarg);
 			break;
 		case 'R':
@@ -107,18 +107,18 @@ int cmd_proc(int argc, char **argv)
 		o.pids = pids;
 		o.npids = (size_t)nargs;
 	}
-	struct proc_report r;
-	int rc = proc_inspect(log, &o, &r);
+	struct live_report r;
+	int rc = live_inspect(log, &o, &r);
 	free(pids);
 	if (rc < 0)
 		return EXIT_TROUBLE;
 	if (json) {
-		proc_report_json(stdout, &r);
+		report_proc_json(stdout, &r);
 		putchar('\n');
 	} else {
-		proc_report_text(stdout, &r);
+		report_proc_text(stdout, &r);
 	}
 	int hung = strcmp(r.liveness, "hung") == 0 || strcmp(r.liveness, "exited") == 0;
-	proc_report_free(&r);
+	live_report_free(&r);
 	return hung ? EXIT_DIVERGED : EXIT_SAME;
 }

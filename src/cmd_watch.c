@@ -49,7 +49,7 @@
 #include "cmd.h"
 #include "diagnose.h"
 #include "log.h"
-#include "proc.h"
+#include "report_proc.h"
 #include "report.h"
 #include "rules.h"
 
@@ -75,7 +75,7 @@ struct watch {
 	const struct ruleset *rs;
 	double factor, min_silence, timeout;
 	int interval_ms, jobs;
-	struct proc_opts po;
+	struct live_opts po;
 	struct follow f;
 	int status;            /* stderr is a terminal: draw a status line */
 	int status_shown;
@@ -441,8 +441,8 @@ static int finish_bad(struct watch *w, const char *kind, const char *detail)
 {
 	clear_status(w);
 	fflush(stdout);
-	struct proc_report pr, *live = NULL;
-	if (proc_inspect(w->path, &w->po, &pr) == 0)
+	struct live_report pr, *live = NULL;
+	if (live_inspect(w->path, &w->po, &pr) == 0)
 		live = &pr;
 	/* Quiet because whoever wrote the log is gone is no hang. */
 	int exited = live && strcmp(live->liveness, "exited") == 0;
@@ -468,9 +468,9 @@ static int finish_bad(struct watch *w, const char *kind, const char *detail)
 	report_text(stdout, &w->d, w->logs, w->ngood + 1, NULL);
 	if (live && live->nprocs) {
 		putchar('\n');
-		proc_report_text(stdout, live);
+		report_proc_text(stdout, live);
 	}
-	proc_report_free(live);
+	live_report_free(live);
 	return EXIT_DIVERGED;
 }
 

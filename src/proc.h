@@ -1,39 +1,24 @@
-/* proc.h — forensics of the live processes behind a log, read from Linux
- * /proc: who holds the log open, what each of them is blocked in, whether
- * its CPU time moves, what it listens on, and whether the port the log
- * names is listening.  The one reader of /proc in ddx; `ddx proc` prints
- * its report, and `ddx diff` / `ddx watch` can embed it.
+/* proc.h — the one reader of Linux /proc in ddx, after htop: every
+ * process's parent and open files (who holds a given file open, who only
+ * reads it, which sockets each has), the socket tables, and one
+ * process's details (stat, cmdline, wchan, syscall and what its first
+ * argument is, threads).  It reads files only: nothing here stops,
+ * signals or ptrace-attaches a process.  live.c puts the readings
+ * together into a report.
  *
- * Nothing here stops, signals or ptrace-attaches the inspected processes:
- * it reads /proc files only (and, when asked, runs `py-spy dump
- * --nonblocking`, which reads memory without pausing the target). */
+ * A process that vanishes while being read is skipped or marked gone,
+ * never an error; an unreadable field is noted in the process's
+ * "unreadable" list. */
 #ifndef DDX_PROC_H
 #define DDX_PROC_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
-struct proc_opts {
-	/* The /proc to read; NULL means "/proc".  For tests: a fixture tree
-	 * laid out like /proc (see the convention in proc.c). */
-	const char *root;
-	/* Inspect these processes (and their descendants) instead of the
-	 * holders of a log; the log is then the regular file that the first
-	 * of them to have one has as stdout (or stderr). */
-	const int *pids;
-	size_t npids;
-	int sample_ms;        /* CPU sampling interval; 0 = no sample */
-	int stacks;           /* run `py-spy dump` on each live process */
-	int stack_timeout_ms; /* per process; 0 = 5000 */
-	int gpu;              /* ask NVML for GPU memory per process */
-	int quick;            /* when nobody holds the log, skip the socket
-				 * tables and the search for its port, and
-				 * when nobody can be writing it (see
-				 * nobody_writes), /proc altogether: no notes
-				 * about readers then */
-};
+#include "util.h"
 
 /* A listening socket. */
 struct proc_sock {
@@ -45,6 +30,9 @@ struct proc_sock {
 
 #define PROC_MAX_LOG_FDS 16
 
+/* One process as ddx reports it.  proc_read_details() fills what /proc
+ * says; live.c fills depth, holds_log, log_fds, cpu_s_delta,
+ * gpu_mem_mib and stack. */
 struct proc_info {
 	int pid, ppid;
 	int depth;             /* 0 for a root of the tree, +1 per generation */
@@ -73,44 +61,85 @@ struct proc_info {
 	int gone;              /* exited while being inspected */
 };
 
-struct proc_report {
-	char *log_path;        /* as given, or the file the processes write */
-	int log_deleted;       /* the log's name no longer exists */
-	double silent_s;       /* now - log mtime; NAN without a log */
-	int log_grew;          /* the log grew during the sample */
-	struct proc_info *procs;  /* parents before children, by pid */
-	size_t nprocs;
-	double sample_s;
-	unsigned port;         /* the port the log names; 0 none */
-	size_t port_line;      /* 1-based line it came from */
-	char *port_text;       /* that line (cut to 200 bytes) */
-	int port_listening;    /* any process here listens on it (tcp/tcp6) */
-	int port_in_tree;      /* one of procs does */
-	int port_pid;          /* who listens, when found; 0 unknown */
-	const char *liveness;  /* "hung", "busy", "idle", "exited", "unknown" */
-	char *verdict;         /* one sentence, ends with ": LIVENESS" */
-	char **notes;          /* things said once: no NVML, no py-spy, ... */
-	size_t nnotes;
+/* A reading of /proc: every process, and who holds the file looked for
+ * (set have_log, log_dev and log_ino, or deleted_link, before
+ * proc_scan_all()).  Filled by proc_open(), proc_scan_all() and
+ * proc_load_sockets(); read by live.c; freed by proc_close(). */
+struct proc_sock_ent {
+	struct proc_sock s;
+	int listen;
 };
 
-/* Inspect the processes behind log_path (or behind opts->pids, when
- * given; log_path may then be NULL) and fill *out, which the caller
- * frees with proc_report_free().  Sleeps opts->sample_ms to sample CPU
- * time.  Returns -1 after printing an error only when there is nothing
- * to inspect at all (the log cannot be stat'ed and is held by nobody,
- * the /proc root cannot be opened); unreadable fields and vanished
- * processes are reported, not errors. */
-int proc_inspect(const char *log_path, const struct proc_opts *opts,
-		 struct proc_report *out);
-void proc_report_free(struct proc_report *r);
+/* A (pid, socket) pair seen in the fd scan; after proc_load_sockets(),
+ * only the listening sockets are left. */
+struct proc_owner {
+	int pid;
+	uint64_t inode;
+};
 
-/* Write the report as JSON (`ddx proc --json` schema 1, one object, no
- * trailing newline) or as text for a terminal. */
-void proc_report_json(FILE *f, const struct proc_report *r);
-void proc_report_text(FILE *f, const struct proc_report *r);
-/* Just the "processes" array of the JSON report, for `ddx diff`. */
-void proc_processes_json(FILE *f, const struct proc_report *r);
+struct proc_scan {
+	const char *root;
+	int rootfd;
+	char arch[72];
+	long hz, page_kb;
+	struct proc_sock_ent *socks;   /* sorted by inode */
+	size_t nsocks;
+	/* the file looked for (the log) */
+	int have_log;             /* log_dev/log_ino are valid */
+	dev_t log_dev;
+	ino_t log_ino;
+	char *deleted_link;       /* "ABSPATH (deleted)" when the name is gone */
+	/* all processes, and who holds what */
+	struct proc_pid_pair {
+		int pid, ppid;
+	} *all;                   /* sorted by pid after the scan */
+	size_t nall, all_cap;
+	struct proc_holder {      /* writers of the log, by pid */
+		int pid;
+		int fds[PROC_MAX_LOG_FDS];
+		int nfds;
+	} *holders;
+	size_t nholders, holders_cap;
+	struct proc_owner *owners;
+	size_t nowners, owners_cap;
+	size_t denied;            /* processes whose fds we may not read */
+	struct buf readers;       /* "pid 12 (tail), ..." that only read the log */
+	size_t nreaders;
+};
 
+/* Open the /proc at root (a fixture tree for tests: see proc.c) and read
+ * the architecture; -1 after printing an error when it cannot be
+ * opened. */
+int proc_open(struct proc_scan *c, const char *root);
+void proc_close(struct proc_scan *c);
+/* Read every process's parent and fds: fills all, holders, readers,
+ * owners, denied.  -1 after printing an error when root is unreadable. */
+int proc_scan_all(struct proc_scan *c);
+/* Read the socket tables (net/tcp, tcp6, unix) and keep of the owners
+ * those that listen; a table that cannot be read is a note. */
+void proc_load_sockets(struct proc_scan *c, char ***notes, size_t *nnotes);
+/* The socket with this inode in the tables, or NULL. */
+const struct proc_sock_ent *proc_find_sock(const struct proc_scan *c, uint64_t inode);
+/* The parent of pid as the scan saw it, or -1 when it did not see pid. */
+int proc_ppid(const struct proc_scan *c, int pid);
+/* pid's CPU time (utime + stime) in seconds; -1 when it is gone. */
+int proc_read_cpu(const struct proc_scan *c, int pid, double *cpu);
+/* Fill p (pid set) from /proc/PID; uptime and btime (proc_uptime(),
+ * proc_btime()) date its start.  Marks p gone when it is. */
+void proc_read_details(const struct proc_scan *c, struct proc_info *p, double uptime,
+		       double btime);
+/* Seconds since boot (-1 unknown); boot time since the Epoch (0). */
+double proc_uptime(const struct proc_scan *c);
+double proc_btime(const struct proc_scan *c);
+/* The regular file that pid's stdout (else stderr) is: sets the scan's
+ * log identity, *path (malloc'd) and *deleted (its name is gone).
+ * Returns 1 when there is one, else 0. */
+int proc_output_file(struct proc_scan *c, int pid, char **path, int *deleted);
+/* stat() of what pid's fd is; 0 or -1. */
+int proc_fd_stat(const struct proc_scan *c, int pid, int fd, struct stat *st);
+/* "tcp 127.0.0.1:8000", "tcp6 [::]:8000", "unix /run/x.sock" or "unix
+ * socket"; malloc'd. */
+char *proc_sock_name(const struct proc_sock *s);
 /* Exposed for the unit tests. */
 
 /* The fields of /proc/PID/stat that ddx uses. */
@@ -143,9 +172,5 @@ int proc_parse_tcp_line(const char *line, int v6, struct proc_sock *s, int *list
 /* Same for /proc/net/unix; *listen when the socket accepts connections. */
 int proc_parse_unix_line(const char *line, struct proc_sock *s, int *listen);
 
-
-/* Parse an interval as parse_duration does ("1s", "500ms", "2", "0").  Returns
- * milliseconds, or -1 when malformed or above an hour. */
-int proc_parse_interval(const char *s);
 
 #endif

@@ -55,6 +55,7 @@
 
 #include "json.h"
 #include "prefix.h"
+#include "report_proc.h"
 
 /* Quoted lines are cut to this many bytes in text (never in JSON). */
 #define TEXT_WIDTH 110
@@ -293,7 +294,7 @@ static void section(FILE *f, const char *name)
 
 /* The live section: proc's verdict, then one line per process; `ddx
  * proc` has the rest. */
-static void live_section(FILE *f, const struct proc_report *r)
+static void live_section(FILE *f, const struct live_report *r)
 {
 	section(f, "live");
 	put_text(f, r->verdict, strlen(r->verdict));
@@ -324,7 +325,7 @@ static void live_section(FILE *f, const struct proc_report *r)
 }
 
 void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-		 const struct proc_report *live)
+		 const struct live_report *live)
 {
 	const struct log *bad = d->bad_log, *good = d->good_log;
 	verdict_sentence(f, d);
@@ -514,7 +515,7 @@ static int64_t first_ts(const struct log *lg)
 }
 
 void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-		 const struct proc_report *live)
+		 const struct live_report *live)
 {
 	const struct log *bad = d->bad_log, *good = d->good_log;
 	fprintf(f, "{\n  \"schema\": 1,\n  \"bad\": {\"path\": ");
@@ -676,7 +677,7 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	}
 	fprintf(f, "],\n  \"ranks_same\": %s,\n  \"processes\": ", d->ranks_same ? "true" : "false");
 	if (live)
-		proc_processes_json(f, live);
+		report_proc_processes_json(f, live);
 	else
 		fputs("[]", f);
 	fprintf(f, ",\n  \"liveness\": ");
@@ -702,7 +703,7 @@ static void put_html(FILE *f, const char *s, size_t n)
 }
 
 int report_html(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-		const struct proc_report *live)
+		const struct live_report *live)
 {
 	/* The page is the text report, made without colour: put_text has
 	 * already made its log text printable and valid UTF-8. */

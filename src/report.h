@@ -6,23 +6,23 @@
 #include <stdio.h>
 
 #include "diagnose.h"
-#include "proc.h"
+#include "live.h"
 
 /* The text report; the first line is a one-sentence verdict.  live, when
- * not NULL, is what proc_inspect() found behind the bad log: a "live"
+ * not NULL, is what live_inspect() found behind the bad log: a "live"
  * section when processes still hold it. */
 void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-		 const struct proc_report *live);
+		 const struct live_report *live);
 /* The JSON report, schema 1 (see the top of report.c); live as above
  * fills "processes" and "liveness". */
 void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-		 const struct proc_report *live);
+		 const struct live_report *live);
 
 /* A self-contained HTML page of the text report, for a browser or a CI
  * artifact: every byte of log text is escaped, and the page forbids
  * scripts (Content-Security-Policy), so a log cannot inject anything.
  * Returns 0, or -1 when the text could not be made (out of memory). */
 int report_html(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-		const struct proc_report *live);
+		const struct live_report *live);
 
 #endif

@@ -23,6 +23,10 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* A malloc'd string formatted as printf would. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Append s (malloc'd, now owned by the array) to the array *v of *n. */
+void strv_push(char ***v, size_t *n, char *s);
 /* Grow *p (holding *cap elements of size sz) to hold at least need. */
 void grow_array(void **p, size_t *cap, size_t need, size_t sz);
 #define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))

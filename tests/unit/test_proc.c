@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "proc.h"
+#include "live.h"
 #include "test.h"
 
 static void test_stat(void)
@@ -113,17 +113,17 @@ static void test_net(void)
 
 static void test_interval(void)
 {
-	CHECK_INT(proc_parse_interval("1s"), 1000);
-	CHECK_INT(proc_parse_interval("500ms"), 500);
-	CHECK_INT(proc_parse_interval("2"), 2000);
-	CHECK_INT(proc_parse_interval("0"), 0);
-	CHECK_INT(proc_parse_interval("1.5s"), 1500);
-	CHECK_INT(proc_parse_interval("-1s"), -1);
-	CHECK_INT(proc_parse_interval("1m"), 60000);
-	CHECK_INT(proc_parse_interval("s"), -1);
-	CHECK_INT(proc_parse_interval("2h"), -1);   /* more than an hour */
-	CHECK_INT(proc_parse_interval("7200s"), -1);
-	CHECK_INT(proc_parse_interval("nan"), -1);
+	CHECK_INT(live_parse_interval("1s"), 1000);
+	CHECK_INT(live_parse_interval("500ms"), 500);
+	CHECK_INT(live_parse_interval("2"), 2000);
+	CHECK_INT(live_parse_interval("0"), 0);
+	CHECK_INT(live_parse_interval("1.5s"), 1500);
+	CHECK_INT(live_parse_interval("-1s"), -1);
+	CHECK_INT(live_parse_interval("1m"), 60000);
+	CHECK_INT(live_parse_interval("s"), -1);
+	CHECK_INT(live_parse_interval("2h"), -1);   /* more than an hour */
+	CHECK_INT(live_parse_interval("7200s"), -1);
+	CHECK_INT(live_parse_interval("nan"), -1);
 }
 
 int main(void)

@@ -1,0 +1,18 @@
+/* report_proc.h — printing a live report (live.h): `ddx proc`'s text
+ * for a terminal and its JSON, and the "processes" array that `ddx diff
+ * --json` embeds. */
+#ifndef DDX_REPORT_PROC_H
+#define DDX_REPORT_PROC_H
+
+#include <stdio.h>
+
+#include "live.h"
+
+/* The report as JSON (`ddx proc --json` schema 1, one object, no
+ * trailing newline) or as text for a terminal. */
+void report_proc_json(FILE *f, const struct live_report *r);
+void report_proc_text(FILE *f, const struct live_report *r);
+/* Just the "processes" array of the JSON report, for `ddx diff`. */
+void report_proc_processes_json(FILE *f, const struct live_report *r);
+
+#endif
