@@ -10,21 +10,6 @@
 #include "prefix.h"
 #include "store.h"
 
-void human_size(uint64_t n, char *buf)
-{
-	static const char *const units[] = { "B", "kB", "MB", "GB", "TB" };
-	double v = (double)n;
-	int u = 0;
-	while (v >= 1000 && u < 4) {
-		v /= 1000;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, 16, "%llu B", (unsigned long long)n);
-	else
-		snprintf(buf, 16, "%.*f %s", v < 10 ? 1 : 0, v, units[u]);
-}
-
 /* "2026-11-29 10:42" (UTC) */
 static void date_str(int64_t s, char *buf, size_t n)
 {
@@ -54,8 +39,8 @@ static int list(struct store *st)
 		       "STORED", "ENGINE", "UPDATED (UTC)");
 	for (size_t i = 0; i < n; i++) {
 		char sz[16], stored[16], date[32];
-		human_size(bs[i].size, sz);
-		human_size(bs[i].stored, stored);
+		fmt_size(sz, sizeof(sz), bs[i].size);
+		fmt_size(stored, sizeof(stored), bs[i].stored);
 		date_str(bs[i].updated, date, sizeof(date));
 		put_text_padded(stdout, bs[i].name, (size_t)width);
 		printf(" %4zu %9llu %9s %9s  %-7s %s\n", bs[i].nruns, (unsigned long long)bs[i].lines, sz, stored, bs[i].engine, date);
@@ -108,8 +93,8 @@ static int show(struct store *st, const char *name, int all_config)
 	if (baseline_runs(st, name, 1, &b, &runs, &n, &a) < 0)
 		goto out;
 	char sz[16], stored[16], created[32], updated[32];
-	human_size(b.size, sz);
-	human_size(b.stored, stored);
+	fmt_size(sz, sizeof(sz), b.size);
+	fmt_size(stored, sizeof(stored), b.stored);
 	date_str(b.created, created, sizeof(created));
 	date_str(b.updated, updated, sizeof(updated));
 	printf("baseline '");
@@ -120,7 +105,7 @@ static int show(struct store *st, const char *name, int all_config)
 	for (size_t i = 0; i < n; i++) {
 		const struct run *r = &runs[i];
 		char first[PREFIX_TS_SIZE], last[PREFIX_TS_SIZE];
-		human_size(r->size, sz);
+		fmt_size(sz, sizeof(sz), r->size);
 		printf("run %zu: ", i + 1);
 		put_text(stdout, r->name, strlen(r->name));
 		printf("\n  %llu lines, %s, %zu templates, format %s, engine %s, hash %016llx\n",
@@ -182,7 +167,7 @@ out:
 	return rc;
 }
 
-int cmd_baselines(int argc, char **argv)
+static int baselines(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "store", required_argument, NULL, 's' },
@@ -209,11 +194,11 @@ int cmd_baselines(int argc, char **argv)
 		s++;
 	if (s == sizeof(subs) / sizeof(subs[0])) {
 		error("no such subcommand 'baselines %s'", sub);
-		print_command_help(find_command("baselines"));
+		print_command_help(&cmd_baselines_entry);
 		return EXIT_TROUBLE;
 	}
 	if (nargs < subs[s].min || nargs > subs[s].max) {
-		print_command_help(find_command("baselines"));
+		print_command_help(&cmd_baselines_entry);
 		return EXIT_TROUBLE;
 	}
 	char *path = store_path(store_opt);
@@ -259,3 +244,21 @@ int cmd_baselines(int argc, char **argv)
 	free(path);
 	return rc;
 }
+
+const struct cmd cmd_baselines_entry = {
+	.name = "baselines",
+	.run = baselines,
+	.usage = "[--store PATH] [list | show NAME | cat NAME [RUN] | rm NAME | export NAME FILE | import FILE]",
+	.help =
+	"Manage the stored baselines.\n"
+	"\n"
+	"  list              name, runs, lines, size, engine, last update (default)\n"
+	"  show NAME         each run: lines, size, templates, format, engine,\n"
+	"                    time span and main configuration (--config: all of it)\n"
+	"  cat NAME [RUN]    write run RUN (1, 2, ...) as it was learned to stdout\n"
+	"  rm NAME           remove a baseline\n"
+	"  export NAME FILE  write the baseline alone to FILE, a store of its own\n"
+	"                    (a SQLite file) to share or keep beside a deployment\n"
+	"  import FILE       add the baselines of an exported FILE; runs already\n"
+	"                    stored under the same name are not added twice\n",
+};

@@ -72,7 +72,7 @@ static void print_json(const struct log *lg, int first)
 	buf_free(&scratch);
 }
 
-int cmd_parse(int argc, char **argv)
+static int parse(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
@@ -89,7 +89,7 @@ int cmd_parse(int argc, char **argv)
 	}
 	int nlogs = argc - optind;
 	if (nlogs < 1) {
-		print_command_help(find_command("parse"));
+		print_command_help(&cmd_parse_entry);
 		return EXIT_TROUBLE;
 	}
 	/* One log at a time: the output of each is complete before the next
@@ -116,3 +116,17 @@ int cmd_parse(int argc, char **argv)
 		printf("]}\n");
 	return 0;
 }
+
+const struct cmd cmd_parse_entry = {
+	.name = "parse",
+	.run = parse,
+	.usage = "[-j N] [--json] LOG...",
+	.help =
+	"Show what ddx understood of each line's header: per line, the line\n"
+	"number, the timestamp (ISO-8601 UTC), the level, the rank or process\n"
+	"tag and the message, tab-separated, '-' for what the line lacks.\n"
+	"With several logs each line starts with the log's path.\n"
+	"\n"
+	"  --json       print the same as JSON, with the detected format\n"
+	"  -j, --jobs N use N threads (default: the CPUs, at most 8)\n",
+};

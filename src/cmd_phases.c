@@ -660,7 +660,7 @@ static void print_json(const struct timeline *tl)
 	printf("\n]}\n");
 }
 
-int cmd_phases(int argc, char **argv)
+static int phases(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
@@ -681,7 +681,7 @@ int cmd_phases(int argc, char **argv)
 	}
 	if (argc - optind != 1) {
 		free(files);
-		print_command_help(find_command("phases"));
+		print_command_help(&cmd_phases_entry);
 		return EXIT_TROUBLE;
 	}
 	struct ruleset rs;
@@ -714,3 +714,28 @@ int cmd_phases(int argc, char **argv)
 	rules_free(&rs);
 	return 0;
 }
+
+const struct cmd cmd_phases_entry = {
+	.name = "phases",
+	.run = phases,
+	.usage = "[--json] [--rules FILE]... LOG",
+	.help =
+	"Print the milestone timeline of a log: each milestone (weights loaded,\n"
+	"KV cache allocated, server ready, ...) with its line, time, offset from\n"
+	"the first timestamp, the step since the previous milestone, and how\n"
+	"many ranks reached it; above it, whether the run came up and, if not,\n"
+	"the last milestone it reached and what followed.\n"
+	"\n"
+	"Milestones come from the built-in rules (SGLang, vLLM, TGI, torchrun/\n"
+	"NCCL, uvicorn, generic words), the file $XDG_CONFIG_HOME/ddx/rules\n"
+	"(~/.config/ddx/rules) if it exists, and each --rules FILE, in that\n"
+	"order; a rule of the same name and engine as an earlier one replaces it.\n"
+	"A rule file holds '[ENGINE]' lines, each followed by rules\n"
+	"'step NAME: PATTERN' or 'final NAME: PATTERN' (a milestone meaning the\n"
+	"run is up), PATTERN being a PCRE2 pattern searched in the line's\n"
+	"template; '#' starts a comment line.\n"
+	"\n"
+	"  --json        print the timeline as JSON\n"
+	"  --rules FILE  add or override milestone rules\n"
+	"  -j, --jobs N  use N threads (default: the CPUs, at most 8)\n",
+};

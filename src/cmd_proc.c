@@ -52,7 +52,7 @@ static int pid_arg(const char *s)
 	return (int)v;
 }
 
-int cmd_proc(int argc, char **argv)
+static int proc(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
@@ -87,7 +87,7 @@ int cmd_proc(int argc, char **argv)
 	}
 	int nargs = argc - optind;
 	if (nargs < 1) {
-		print_command_help(find_command("proc"));
+		print_command_help(&cmd_proc_entry);
 		return EXIT_TROUBLE;
 	}
 	const char *log = NULL;
@@ -122,3 +122,28 @@ int cmd_proc(int argc, char **argv)
 	live_report_free(&r);
 	return hung ? EXIT_DIVERGED : EXIT_SAME;
 }
+
+const struct cmd cmd_proc_entry = {
+	.name = "proc",
+	.run = proc,
+	.usage = "[--json] [--sample T] [--stacks] LOG | PID...",
+	.help =
+	"Forensics of the live processes behind a log: every process that\n"
+	"holds LOG open (found by device and inode, so also after a rename or\n"
+	"delete) and their descendants, or the PIDs given and theirs.  For\n"
+	"each: command line, state, wchan, the syscall it is in and what its\n"
+	"first argument is, threads and their states, CPU time used over a\n"
+	"short sample, RSS, age, listening sockets, GPU memory (when NVML is\n"
+	"there).  Also the port the log names (port=8000, Uvicorn running on\n"
+	"...) and whether anything listens on it.  Ends with a verdict:\n"
+	"hung, busy, idle (blocked but its port listens), exited or unknown.\n"
+	"Reads /proc only: never stops or traces the processes.\n"
+	"\n"
+	"  --json            print the report as JSON\n"
+	"  --sample T        sample CPU time over T (default 1s; 500ms, 0)\n"
+	"  --stacks          add Python stacks from `py-spy dump --nonblocking`\n"
+	"  --stack-timeout T give py-spy at most T per process (default 5s)\n"
+	"  --proc-root DIR   read DIR instead of /proc (for testing)\n"
+	"\n"
+	"Exit status 1 means hung or exited; busy, idle and unknown exit 0.\n",
+};

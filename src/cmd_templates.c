@@ -74,7 +74,7 @@ static void print_json(struct log *logs, int nlogs, const struct tmpl_table *tt,
 	printf("\n]}\n");
 }
 
-int cmd_templates(int argc, char **argv)
+static int templates(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "ids", no_argument, NULL, 'i' },
@@ -93,7 +93,7 @@ int cmd_templates(int argc, char **argv)
 	}
 	int nlogs = argc - optind;
 	if (nlogs < 1) {
-		print_command_help(find_command("templates"));
+		print_command_help(&cmd_templates_entry);
 		return EXIT_TROUBLE;
 	}
 	struct tmpl_table tt;
@@ -131,3 +131,17 @@ int cmd_templates(int argc, char **argv)
 	tmpl_free(&tt);
 	return 0;
 }
+
+const struct cmd cmd_templates_entry = {
+	.name = "templates",
+	.run = templates,
+	.usage = "[-j N] [--ids | --json] LOG...",
+	.help =
+	"Print the line templates of the logs, with their counts and the first\n"
+	"line where each occurs, in order of first occurrence.\n"
+	"\n"
+	"  --ids        print one template id per input line instead\n"
+	"  --json       print the templates as JSON\n"
+	"  -j, --jobs N use N threads (default: the CPUs, at most 8);\n"
+	"               the output does not depend on N\n",
+};

@@ -2,14 +2,9 @@
  * against good runs, say where the run is, and call a hang when it has
  * been quiet for longer than the good runs ever were at that point.
  *
- * Following.  The log is read by path, incrementally, into one buffer that
- * holds everything read so far.  Each poll (--interval) stats the path
- * and the open file: a file that got shorter was truncated (copytruncate)
- * and is read again from its start; a path that names another inode was
- * rotated or replaced, so the old file is read to its end and the new one
- * from its start; a path that is gone leaves the open file to follow.  The
- * buffer keeps what was read before, so the run's earlier milestones stay
- * reached across all of these.
+ * Following.  follow.c reads the log by path, incrementally, into one
+ * buffer that holds everything read so far, across truncation, rotation
+ * and removal, so the run's earlier milestones stay reached.
  *
  * Analysing.  When the buffer grew, the whole pipeline runs again over the
  * good logs and the buffer, exactly as `ddx diff` does (log_load,
@@ -34,20 +29,20 @@
  * report `ddx diff` would print, what `ddx proc` says of the processes
  * that hold the log, and exit 1.  A timeout is a failure too, since a watchdog asks "did it
  * come up in time", but the message says it is no hang. */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "cmd.h"
 #include "diagnose.h"
+#include "diffrun.h"
+#include "follow.h"
 #include "log.h"
 #include "report_proc.h"
 #include "report.h"
@@ -56,21 +51,10 @@
 /* An analysis waits this many times its predecessor's cost after it. */
 #define THROTTLE 9
 
-struct follow {
-	const char *path;
-	int fd;                /* the file being read; -1 before it exists */
-	dev_t dev;
-	ino_t ino;
-	off_t pos;             /* bytes of that file read */
-	struct buf text;       /* everything read, across rotations */
-	int gone;              /* said that the name is gone */
-	int waiting;           /* said that the file does not exist yet */
-};
-
 struct watch {
 	const char *path;
-	char **goods;
-	char **labels;         /* names to show for goods, or NULL */
+	char **good_paths;     /* good logs to open once the watch starts */
+	struct input *goods;   /* the good logs, opened: loaded at each analysis */
 	size_t ngood;
 	const struct ruleset *rs;
 	double factor, min_silence, timeout;
@@ -134,97 +118,29 @@ static void say_name(const char *s)
 
 /* ---- following ---- */
 
-/* Read what the open file has past pos. */
-static int drain(struct follow *f)
+/* One poll of the log, saying what happened to it. */
+static int poll_log(struct watch *w)
 {
-	char chunk[1 << 16];
-	for (;;) {
-		ssize_t n = pread(f->fd, chunk, sizeof(chunk), f->pos);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return error("cannot read '%s': %s", f->path, strerror(errno));
-		if (n == 0)
-			return 0;
-		if (buf_append(&f->text, chunk, (size_t)n) < 0)
-			return error("cannot read '%s': larger than %zu bytes", f->path,
-				     (size_t)INPUT_MAX_SIZE);
-		f->pos += n;
-	}
+	unsigned ev;
+	int rc = follow_poll(&w->f, &ev);
+	if (ev & FOLLOW_WAITING)
+		say(w, "waiting for '%s' to appear\n", w->path);
+	if (ev & FOLLOW_TRUNCATED)
+		say(w, "'%s' was truncated: reading it again from its start\n", w->path);
+	if (ev & FOLLOW_ROTATED)
+		say(w, "'%s' is a new file (rotated or replaced): reading it from its start\n",
+		    w->path);
+	if (ev & FOLLOW_GONE)
+		say(w, "'%s' was removed or renamed: following the file still open\n", w->path);
+	return rc;
 }
 
-/* Before text from another file or from the start again: a line cut
- * short stays a line of its own. */
-static void end_line(struct follow *f)
+/* The good logs given as files, opened once the log was first polled. */
+static int open_goods(struct watch *w)
 {
-	if (f->text.len && f->text.p[f->text.len - 1] != '\n')
-		buf_putc(&f->text, '\n');
-}
-
-static int reopen(struct follow *f)
-{
-	struct stat st;
-	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 0;   /* gone again: the next poll sees to it */
-		return error("cannot open '%s': %s", f->path, strerror(errno));
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return error("cannot follow '%s': not a regular file", f->path);
-	}
-	if (f->fd >= 0)
-		close(f->fd);
-	f->fd = fd;
-	f->dev = st.st_dev;
-	f->ino = st.st_ino;
-	f->pos = 0;
-	return 1;
-}
-
-/* One poll: notice truncation, rotation and removal, read what is new.
- * Returns 0, or -1 after printing an error. */
-static int follow_poll(struct watch *w)
-{
-	struct follow *f = &w->f;
-	struct stat byname, byfd;
-	int named = stat(f->path, &byname) == 0;
-	if (!named && errno != ENOENT)
-		return error("cannot stat '%s': %s", f->path, strerror(errno));
-	if (f->fd < 0) {
-		if (!named) {
-			if (!f->waiting)
-				say(w, "waiting for '%s' to appear\n", f->path);
-			f->waiting = 1;
-			return 0;
-		}
-		if (reopen(f) < 0)
+	for (size_t i = 0; w->good_paths && i < w->ngood; i++)
+		if (input_open(&w->goods[i], w->good_paths[i], 0) < 0)
 			return -1;
-		if (f->fd < 0)
-			return 0;
-	}
-	if (fstat(f->fd, &byfd) < 0)
-		return error("cannot stat '%s': %s", f->path, strerror(errno));
-	if (byfd.st_size < f->pos) {
-		say(w, "'%s' was truncated: reading it again from its start\n", f->path);
-		end_line(f);
-		f->pos = 0;
-	}
-	if (drain(f) < 0)
-		return -1;
-	if (named && (byname.st_dev != f->dev || byname.st_ino != f->ino)) {
-		say(w, "'%s' is a new file (rotated or replaced): reading it from its start\n", f->path);
-		end_line(f);
-		if (reopen(f) < 0 || drain(f) < 0)
-			return -1;
-		f->gone = 0;
-	} else if (!named && !f->gone) {
-		say(w, "'%s' was removed or renamed: following the file still open\n", f->path);
-		f->gone = 1;
-	} else if (named) {
-		f->gone = 0;
-	}
 	return 0;
 }
 
@@ -250,18 +166,19 @@ static int analyse(struct watch *w)
 	tmpl_init(&w->tt);
 	size_t n = 0;
 	for (; n < w->ngood; n++) {
-		if (log_load(&w->logs[n], w->goods[n], (int)n, LOG_FULL, w->jobs, &w->tt) < 0)
-			goto fail;
-		if (w->labels) {
-			free(w->logs[n].in.path);
-			w->logs[n].in.path = xstrdup(w->labels[n]);
-		}
+		struct input good;
+		input_borrow(&good, &w->goods[n]);
+		log_load_input(&w->logs[n], &good, (int)n, LOG_FULL, w->jobs, &w->tt);
 	}
 	struct input in;
 	char *copy = xmalloc(w->f.text.len + 1);
 	memcpy(copy, w->f.text.p ? w->f.text.p : "", w->f.text.len);
-	if (input_from_memory(&in, w->path, copy, w->f.text.len, (time_t)w->last_read) < 0)
-		goto fail;
+	if (input_from_memory(&in, w->path, copy, w->f.text.len, (time_t)w->last_read) < 0) {
+		while (n-- > 0)
+			log_free(&w->logs[n]);
+		tmpl_free(&w->tt);
+		return -1;
+	}
 	log_load_input(&w->logs[n], &in, (int)n, LOG_FULL, w->jobs, &w->tt);
 	struct dx_options o = { .now_ms = TS_NONE };
 	diagnose(w->logs, w->ngood + 1, &w->tt, w->rs, &o, &w->d);
@@ -270,11 +187,6 @@ static int analyse(struct watch *w)
 	int64_t t1 = now_ms();
 	w->next_ms = t1 + THROTTLE * (t1 - t0);
 	return 0;
-fail:
-	while (n-- > 0)
-		log_free(&w->logs[n]);
-	tmpl_free(&w->tt);
-	return -1;
 }
 
 /* The milestones that count: those rules name when there are any (the
@@ -511,14 +423,13 @@ static int watch_loop(struct watch *w)
 	w->start = wall_now();
 	w->last_read = w->last_progress = w->start;
 	w->progress_line = DX_NONE;
-	if (follow_poll(w) < 0)
+	if (poll_log(w) < 0)
 		return EXIT_TROUBLE;
-	struct stat st;
-	double mtime = w->start;
-	if (w->f.fd >= 0 && fstat(w->f.fd, &st) == 0 && w->f.text.len)
-		mtime = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+	double mtime = w->f.text.len ? follow_mtime(&w->f) : -1;
+	if (mtime < 0)
+		mtime = w->start;
 	w->last_read = mtime;
-	if (analyse(w) < 0)
+	if (open_goods(w) < 0 || analyse(w) < 0)
 		return EXIT_TROUBLE;
 	const struct dx_milestone *fin = dx_final_milestone(&w->d);
 	printf("watching %s against %s", w->path, w->logs[w->d.good].in.path);
@@ -573,7 +484,7 @@ static int watch_loop(struct watch *w)
 		struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
 		nanosleep(&ts, NULL);
 		size_t before = w->f.text.len;
-		if (follow_poll(w) < 0)
+		if (poll_log(w) < 0)
 			return EXIT_TROUBLE;
 		if (w->f.text.len != before)
 			w->last_read = wall_now();
@@ -585,7 +496,7 @@ static int watch_loop(struct watch *w)
 	}
 }
 
-int cmd_watch(int argc, char **argv)
+static int watch(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "ref", required_argument, NULL, 'g' },
@@ -599,15 +510,14 @@ int cmd_watch(int argc, char **argv)
 		{ "store", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct watch w = { .factor = 5, .min_silence = 60, .interval_ms = 1000,
-			   .f = { .fd = -1, .text = { .max = INPUT_MAX_SIZE } } };
+	struct watch w = { .factor = 5, .min_silence = 60, .interval_ms = 1000 };
 	/* --rules and --sample mean what they mean for diff. */
 	struct diff_args a;
-	diff_args_init(&a);
+	diff_args_init(&a, default_jobs());
 	char **refs = xcalloc((size_t)argc + 1, sizeof(*refs));
 	size_t nrefs = 0;
 	const char *baseline = NULL, *store = NULL;
-	struct baseline_files bf = { 0 };
+	struct input *stored = NULL;
 	double x;
 	int c, rc = EXIT_TROUBLE;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -618,21 +528,29 @@ int cmd_watch(int argc, char **argv)
 		case 'f': {
 			char *end;
 			w.factor = strtod(optarg, &end);
-			if (end == optarg || *end || !(w.factor >= 0) || isinf(w.factor))
-				die("invalid --factor '%s' (expected a number such as 5 or 2.5)", optarg);
+			if (end == optarg || *end || !(w.factor >= 0) || isinf(w.factor)) {
+				error("invalid --factor '%s' (expected a number such as 5 or 2.5)", optarg);
+				goto out;
+			}
 			break;
 		}
 		case 'm':
-			if ((w.min_silence = parse_duration(optarg)) < 0)
-				die("invalid --min-silence '%s' (expected e.g. 60s, 2m or 500ms)", optarg);
+			if ((w.min_silence = parse_duration(optarg)) < 0) {
+				error("invalid --min-silence '%s' (expected e.g. 60s, 2m or 500ms)", optarg);
+				goto out;
+			}
 			break;
 		case 't':
-			if ((w.timeout = parse_duration(optarg)) <= 0)
-				die("invalid --timeout '%s' (expected e.g. 30m, 1h or 90s)", optarg);
+			if ((w.timeout = parse_duration(optarg)) <= 0) {
+				error("invalid --timeout '%s' (expected e.g. 30m, 1h or 90s)", optarg);
+				goto out;
+			}
 			break;
 		case 'i':
-			if ((x = parse_duration(optarg)) <= 0 || x > 3600)
-				die("invalid --interval '%s' (expected e.g. 1s or 200ms)", optarg);
+			if ((x = parse_duration(optarg)) <= 0 || x > 3600) {
+				error("invalid --interval '%s' (expected e.g. 1s or 200ms)", optarg);
+				goto out;
+			}
 			w.interval_ms = x * 1000 < 1 ? 1 : (int)(x * 1000);
 			break;
 		default:
@@ -649,22 +567,18 @@ int cmd_watch(int argc, char **argv)
 			error("give either --baseline or good logs, not both");
 			goto out;
 		}
-		if (baseline_files(store, baseline, &bf) < 0)
+		if (baseline_open(store, baseline, DIFF_MAX_LOGS - 1, &stored, &nrefs) < 0)
 			goto out;
-		free(refs);
-		refs = bf.paths;
-		nrefs = bf.n;
-		w.labels = bf.labels;
 	}
 	if (optind >= argc || nrefs == 0) {
-		print_command_help(find_command("watch"));
+		print_command_help(&cmd_watch_entry);
 		goto out;
 	}
 	if (nrefs + 1 > DIFF_MAX_LOGS) {
 		error("too many good logs (%zu): at most %d", nrefs, DIFF_MAX_LOGS - 1);
 		goto out;
 	}
-	w.path = w.f.path = argv[optind];
+	w.path = argv[optind];
 	if (strcmp(w.path, "-") == 0) {
 		error("cannot follow standard input: give the log's path");
 		goto out;
@@ -674,27 +588,64 @@ int cmd_watch(int argc, char **argv)
 		w.rs = &rs;
 		w.jobs = a.jobs;
 		w.po = a.po;
-		w.goods = refs;
+		w.good_paths = stored ? NULL : refs;
+		w.goods = stored ? stored : xcalloc(nrefs, sizeof(*w.goods));
+		stored = NULL;
 		w.ngood = nrefs;
 		w.logs = xcalloc(nrefs + 1, sizeof(*w.logs));
+		follow_init(&w.f, w.path, INPUT_MAX_SIZE);
 		w.status = isatty(STDERR_FILENO);
 		rc = watch_loop(&w);
 		clear_status(&w);
+		follow_free(&w.f);
 	}
 	drop_analysis(&w);
 	free(w.logs);
+	for (size_t i = 0; i < w.ngood; i++)
+		input_close(&w.goods[i]);
+	free(w.goods);
 	for (size_t i = 0; i < w.nsaid; i++)
 		free(w.said[i]);
 	free(w.said);
-	if (w.f.fd >= 0)
-		close(w.f.fd);
-	buf_free(&w.f.text);
 	rules_free(&rs);
 out:
-	free(a.rules);
-	if (bf.paths)
-		baseline_files_free(&bf);
-	else
-		free(refs);
+	diff_args_free(&a);
+	for (size_t i = 0; stored && i < nrefs; i++)
+		input_close(&stored[i]);
+	free(stored);
+	free(refs);
 	return rc;
 }
+
+const struct cmd cmd_watch_entry = {
+	.name = "watch",
+	.run = watch,
+	.usage = "[OPTIONS] LOG --ref GOOD [GOOD...] | --baseline NAME",
+	.help =
+	"Follow LOG while a run writes it, against logs of good runs: print a\n"
+	"line for each milestone it reaches (k of n, where the good run was at\n"
+	"it, the next one and when the good run reached it), and on a terminal\n"
+	"a status line on stderr.  Follows the log through truncation, rotation\n"
+	"and renaming.  Ends when the run reaches the good run's final milestone\n"
+	"(exit 0), or when it hangs: no line but heartbeats for longer than\n"
+	"FACTOR times the good runs' longest gap at that point plus the\n"
+	"minimum silence; or when it crashed and stayed quiet for the minimum\n"
+	"silence; or at the timeout.  Then it prints the report `ddx diff`\n"
+	"would and what `ddx proc` says of the processes that hold the log,\n"
+	"and exits 1.\n"
+	"\n"
+	"  --ref GOOD        a log of a good run (repeatable; more GOODs may\n"
+	"                    follow LOG)\n"
+	"  --baseline NAME [--store PATH]\n"
+	"                    the good runs of a stored baseline instead\n"
+	"  --factor F        times the good runs' longest gap (default 5)\n"
+	"  --min-silence T   plus this much quiet (default 60s; 500ms, 2m)\n"
+	"  --timeout T       give up after T (default never): exit 1, with a\n"
+	"                    message saying it is not a hang\n"
+	"  --interval T      look at the log every T (default 1s)\n"
+	"  --sample T        CPU sample of the processes on a hang (default 1s)\n"
+	"  --rules FILE      add or override milestone rules\n"
+	"\n"
+	"As a startup watchdog:\n"
+	"  server ... >log 2>&1 & ddx watch log --ref good.log || kill $!\n",
+};

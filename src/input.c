@@ -349,9 +349,15 @@ static void guard(struct input *in)
 	pthread_mutex_unlock(&guards_lock);
 }
 
-/* Unmap or free in->data. */
+/* Unmap or free in->data (unless borrowed). */
 static void release(struct input *in)
 {
+	if (in->borrowed) {
+		in->data = NULL;
+		in->size = 0;
+		in->borrowed = 0;
+		return;
+	}
 	if (in->guard) {
 		pthread_mutex_lock(&guards_lock);
 		atomic_store(&in->guard->start, NULL);
@@ -462,6 +468,14 @@ int input_from_memory(struct input *in, const char *path, char *data, size_t siz
 		return -1;
 	}
 	return 0;
+}
+
+void input_borrow(struct input *view, const struct input *in)
+{
+	*view = *in;
+	view->path = xstrdup(in->path);
+	view->guard = NULL;
+	view->borrowed = 1;
 }
 
 void input_close(struct input *in)

@@ -40,6 +40,7 @@ struct input {
 	size_t size;
 	time_t mtime;        /* modification time, or the time it was read */
 	int mapped;          /* data is an mmap (else malloc'd) */
+	int borrowed;        /* data belongs to another input (input_borrow) */
 	const char *kind;    /* "file", "pipe", "gzip", "zstd" */
 	struct input_guard *guard; /* watches the mapping (see input.c) */
 };
@@ -52,10 +53,15 @@ void input_close(struct input *in);
 /* Make data[0..size) (malloc'd; in takes it over, also on failure) the
  * content of in, named path, as if read from a file last written at
  * mtime: for text ddx gathered itself, such as the growing log `ddx
- * watch` follows.  Decompresses and refuses binary data as input_open
- * does.  Returns 0, or -1 after printing an error. */
+ * watch` follows or a run read back from the store (named as reports
+ * show it, "NAME:FILE").  Decompresses and refuses binary data as
+ * input_open does.  Returns 0, or -1 after printing an error. */
 int input_from_memory(struct input *in, const char *path, char *data, size_t size,
 		      time_t mtime);
+/* A second handle on in's content, to load it again (`ddx watch` loads
+ * its good runs at each analysis): view is named as in is and borrows
+ * its data, which in must keep until view is closed. */
+void input_borrow(struct input *view, const struct input *in);
 
 enum {
 	LINE_CUT = 1,        /* longer than INPUT_LINE_MAX: the rest was dropped */

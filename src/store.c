@@ -941,21 +941,10 @@ fail:
 	return -1;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-int store_run_write(struct store *st, int64_t id, int fd)
+/* Hand each decompressed chunk of run id, in order, to put; stops at the
+ * first failure, which put reports. */
+static int each_chunk(struct store *st, int64_t id, int (*put)(void *ctx, const char *p, size_t n),
+		      void *ctx)
 {
 	sqlite3_stmt *s = prepare(st, "SELECT raw_size, data FROM chunk WHERE run = ? ORDER BY seq");
 	if (!s)
@@ -970,14 +959,51 @@ int store_run_write(struct store *st, int64_t id, int fd)
 		};
 		char *raw;
 		r = unchunk(st->path, &c, &raw);
-		if (r == 0 && write_all(fd, raw, c.raw_size) < 0)
-			r = error("cannot write a stored run: %s", strerror(errno));
+		if (r == 0)
+			r = put(ctx, raw, c.raw_size);
 		free(raw);
 	}
 	if (r == 0 && rc != SQLITE_DONE)
 		r = db_error(st, "cannot read a stored run");
 	sqlite3_finalize(s);
 	return r;
+}
+
+static int put_fd(void *ctx, const char *p, size_t n)
+{
+	int fd = *(int *)ctx;
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return error("cannot write a stored run: %s", strerror(errno));
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int store_run_write(struct store *st, int64_t id, int fd)
+{
+	return each_chunk(st, id, put_fd, &fd);
+}
+
+static int put_buf(void *ctx, const char *p, size_t n)
+{
+	return buf_append(ctx, p, n);
+}
+
+int store_run_read(struct store *st, int64_t id, char **data, size_t *size)
+{
+	struct buf b = { 0 };
+	if (each_chunk(st, id, put_buf, &b) < 0) {
+		buf_free(&b);
+		return -1;
+	}
+	*data = b.p ? b.p : xstrdup("");
+	*size = b.len;
+	return 0;
 }
 
 int store_remove(struct store *st, const char *name)

@@ -132,6 +132,9 @@ int store_refresh(struct store *st, const struct run *r);
 
 /* Write the content of run id to fd, decompressed: the bytes learned. */
 int store_run_write(struct store *st, int64_t id, int fd);
+/* The same into memory: *data (malloc'd, NUL-terminated) holds the
+ * *size bytes learned. */
+int store_run_read(struct store *st, int64_t id, char **data, size_t *size);
 
 /* Remove a baseline and its runs.  1 removed, 0 no such baseline, -1
  * error. */

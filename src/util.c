@@ -447,3 +447,18 @@ void progress_end(void)
 		fputs("\r\033[K", stderr);
 	prog.shown = 0;
 }
+
+void fmt_size(char *out, size_t cap, uint64_t n)
+{
+	static const char *const units[] = { "B", "kB", "MB", "GB", "TB" };
+	double v = (double)n;
+	int u = 0;
+	while (v >= 1000 && u < 4) {
+		v /= 1000;
+		u++;
+	}
+	if (u == 0)
+		snprintf(out, cap, "%llu B", (unsigned long long)n);
+	else
+		snprintf(out, cap, "%.*f %s", v < 10 ? 1 : 0, v, units[u]);
+}

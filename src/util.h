@@ -98,6 +98,8 @@ double parse_duration(const char *s);
 
 /* s seconds as "4.2 s", "14m12s" or "3h05m" into out. */
 void fmt_seconds(char *out, size_t cap, double s);
+/* n bytes as "512 B", "1.2 MB" or "34 GB" (powers of 1000) into out. */
+void fmt_size(char *out, size_t cap, uint64_t n);
 
 /* Monotonic clock in milliseconds. */
 int64_t now_ms(void);

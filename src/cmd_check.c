@@ -1,0 +1,56 @@
+/* cmd_check.c — `ddx check BAD`: compare a log with the stored baseline
+ * that fits it best, or with the one named (diffrun.c does both). */
+#include <getopt.h>
+
+#include "cmd.h"
+#include "diffrun.h"
+
+static int check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		DIFF_OPTIONS,
+		{ "store", required_argument, NULL, 'S' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *store_opt = NULL, *name = NULL;
+	struct diff_args a;
+	diff_args_init(&a, default_jobs());
+	int c, rc = EXIT_TROUBLE;
+	while ((c = getopt_long(argc, argv, "b:j:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'S': store_opt = optarg; break;
+		case 'b': name = optarg; break;
+		case 'j': a.jobs = parse_jobs(optarg); break;
+		default:
+			if (diff_option(c, optarg, &a) <= 0)
+				goto out;
+		}
+	}
+	if (argc - optind != 1)
+		print_command_help(&cmd_check_entry);
+	else
+		rc = diff_baseline(store_opt, name, argv[optind], &a);
+out:
+	diff_args_free(&a);
+	return rc;
+}
+
+const struct cmd cmd_check_entry = {
+	.name = "check",
+	.run = check,
+	.usage = "[--store PATH] [--baseline NAME] [diff options] BAD",
+	.help =
+	"Compare BAD with a stored baseline: the report of `ddx diff` against\n"
+	"the baseline's runs, read from the store.  Without --baseline, pick\n"
+	"the baseline that fits BAD best (the share of BAD's templates it\n"
+	"knows, rarer templates counting more; the engine; the configuration)\n"
+	"and say which and why first (on stderr with --json).\n"
+	"\n"
+	"  --baseline NAME  compare with this baseline\n"
+	"  --store PATH     the store (as for learn)\n"
+	"  --json, --now TIME, --rules FILE, --sample T, --no-proc, --html FILE\n"
+	"                   as for `ddx diff`\n"
+	"  -j, --jobs N     use N threads (default: the CPUs, at most 8)\n",
+};

@@ -1,0 +1,208 @@
+/* diffrun.c — load, diagnose, report: the job of `ddx diff` (see
+ * diffrun.h).
+ *
+ * When the bad log is a file, the report also says whether it is still
+ * alive: live_inspect() looks for the processes that hold it open for
+ * writing.  That is one scan of /proc when nobody does; only when some
+ * process does is its CPU time sampled (--sample, 1 s by default). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "diffrun.h"
+#include "log.h"
+#include "report.h"
+#include "rules.h"
+
+/* --now: "+SECONDS" after bad's last line, or a time in the logs' clock
+ * ("2026-02-23 00:55:24", "2026-02-23T00:55:24"), taken as UTC like the
+ * timestamps prefix reads. */
+static int parse_now(const char *s, struct dx_options *o)
+{
+	char *end;
+	if (*s == '+') {
+		double x = strtod(s + 1, &end);
+		if (end == s + 1 || *end || x < 0)
+			goto bad;
+		o->now_ms = (int64_t)(x * 1000);
+		o->now_relative = 1;
+		return 0;
+	}
+	struct tm tm = { 0 };
+	end = strptime(s, "%Y-%m-%d %H:%M:%S", &tm);
+	if (!end)
+		end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end || *end)
+		goto bad;
+	o->now_ms = (int64_t)timegm(&tm) * 1000;
+	o->now_relative = 0;
+	return 0;
+bad:
+	return error("invalid --now '%s' (expected +SECONDS or YYYY-MM-DD HH:MM:SS)", s);
+}
+
+int diff_option(int c, char *arg, struct diff_args *a)
+{
+	switch (c) {
+	case 'J': a->json = 1; return 1;
+	case 'N': return parse_now(arg, &a->o) < 0 ? -1 : 1;
+	case 'r':
+		a->rules = xrealloc(a->rules, (a->nrules + 1) * sizeof(*a->rules));
+		a->rules[a->nrules++] = arg;
+		return 1;
+	case 's':
+		if ((a->po.sample_ms = live_parse_interval(arg)) < 0)
+			return error("invalid --sample '%s' (expected e.g. 1s or 500ms)", arg);
+		return 1;
+	case 'P': a->no_proc = 1; return 1;
+	case 'H': a->html = arg; return 1;
+	default: return 0;
+	}
+}
+
+void diff_args_init(struct diff_args *a, int jobs)
+{
+	memset(a, 0, sizeof(*a));
+	a->jobs = jobs;
+	a->po = (struct live_opts){ .sample_ms = 1000, .gpu = 1, .quick = 1 };
+	a->o = (struct dx_options){ .now_ms = TS_NONE };
+}
+
+void diff_args_free(struct diff_args *a)
+{
+	free(a->rules);
+	a->rules = NULL;
+	a->nrules = 0;
+}
+
+/* Write the HTML report to path whole or not at all: into a temporary file
+ * beside it, renamed over it once complete. */
+static int write_html(const char *path, const struct diagnosis *d, const struct log *logs,
+		      size_t nlogs, const struct live_report *live)
+{
+	struct buf tmp = { 0 };
+	buf_printf(&tmp, "%s.XXXXXX", path);
+	int fd = mkstemp(tmp.p);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd), unlink(tmp.p);
+		buf_free(&tmp);
+		return error("cannot write '%s': %s", path, strerror(e));
+	}
+	fchmod(fd, 0644);
+	int ok = report_html(f, d, logs, nlogs, live) == 0;
+	int e = errno;
+	ok = (fclose(f) == 0) && ok;
+	if (ok && rename(tmp.p, path) < 0) {
+		e = errno;
+		ok = 0;
+	}
+	if (!ok) {
+		unlink(tmp.p);
+		error("cannot write '%s': %s", path, strerror(e ? e : EIO));
+	}
+	buf_free(&tmp);
+	return ok ? 0 : -1;
+}
+
+int diff_run(struct input *ins, size_t n, const char *live_path, const struct diff_args *a)
+{
+	struct ruleset rs = { 0 };
+	if (rules_init(&rs, a->rules, a->nrules) < 0) {
+		rules_free(&rs);
+		for (size_t i = 0; i < n; i++)
+			input_close(&ins[i]);
+		return EXIT_TROUBLE;
+	}
+	struct tmpl_table tt;
+	tmpl_init(&tt);
+	struct log *logs = xcalloc(n, sizeof(*logs));
+	for (size_t i = 0; i < n; i++)
+		log_load_input(&logs[i], &ins[i], (int)i, LOG_FULL, a->jobs, &tt);
+	struct diagnosis d;
+	diagnose(logs, n, &tt, &rs, &a->o, &d);
+	/* A log read from stdin has no holders to find; /proc trouble costs
+	 * the live section, not the report. */
+	struct live_report pr, *live = NULL;
+	if (!a->no_proc && live_path && strcmp(live_path, "-") != 0 &&
+	    live_inspect(live_path, &a->po, &pr) == 0)
+		live = &pr;
+	if (a->json)
+		report_json(stdout, &d, logs, n, live);
+	else
+		report_text(stdout, &d, logs, n, live);
+	int rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
+	if (a->html && write_html(a->html, &d, logs, n, live) < 0)
+		rc = EXIT_TROUBLE;
+	live_report_free(live);
+	diagnosis_free(&d);
+	for (size_t i = 0; i < n; i++)
+		log_free(&logs[i]);
+	free(logs);
+	tmpl_free(&tt);
+	rules_free(&rs);
+	return rc;
+}
+
+/* Which baseline and why, with the runners-up. */
+static void say_pick(FILE *f, const struct baseline_cand *cs, size_t nc, const char *engine,
+		     int asked)
+{
+	const struct baseline_cand *pick = &cs[0];
+	fprintf(f, "baseline '%s' (%zu run%s)%s: ", pick->b.name, pick->nruns,
+		pick->nruns == 1 ? "" : "s", asked ? ", as asked" : "");
+	baseline_print_why(f, pick, engine);
+	fputc('\n', f);
+	for (size_t k = 1; k < nc && k < 4; k++) {
+		fprintf(f, "  then '%s': ", cs[k].b.name);
+		baseline_print_why(f, &cs[k], engine);
+		fputc('\n', f);
+	}
+	if (pick->nruns > DIFF_MAX_LOGS - 1)
+		fprintf(f, "  (compared with its %d latest runs of %zu)\n", DIFF_MAX_LOGS - 1,
+			pick->nruns);
+}
+
+int diff_baseline(const char *store_opt, const char *name, const char *badpath,
+		  const struct diff_args *a)
+{
+	struct store *st = baseline_store(store_opt, STORE_READ);
+	if (!st)
+		return EXIT_TROUBLE;
+	struct arena ar = { 0 };
+	struct baseline_cand *cs = NULL;
+	size_t nc = 0, n = 0;
+	struct log bad;
+	const char *engine = NULL;
+	struct input *ins = NULL;
+	int rc = EXIT_TROUBLE;
+	if (baseline_rank(st, name, badpath, a->jobs, &bad, &engine, &cs, &nc, &ar) < 0)
+		goto out;
+	if (nc == 0) {
+		if (name)
+			error("no baseline '%s' (see 'ddx baselines')", name);
+		else
+			error("no baselines yet (see 'ddx help learn')");
+		goto out;
+	}
+	say_pick(a->json ? stderr : stdout, cs, nc, engine, name != NULL);
+	if (baseline_open_runs(st, &cs[0], DIFF_MAX_LOGS - 1, 1, &ins, &n) < 0)
+		goto out;
+	/* bad as it was read (a pipe cannot be read twice) follows the runs. */
+	ins[n++] = bad.in;
+	memset(&bad.in, 0, sizeof(bad.in));
+	rc = diff_run(ins, n, badpath, a);
+out:
+	free(ins);
+	log_free(&bad);
+	baseline_cands_free(cs, nc);
+	arena_free(&ar);
+	store_close(st);
+	return rc;
+}

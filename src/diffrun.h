@@ -1,0 +1,58 @@
+/* diffrun.h — the job `ddx diff`, `ddx check` and `ddx watch` share:
+ * load good logs and a bad one, diagnose, print the report (text or
+ * JSON, and HTML to a file), with what the processes behind the bad log
+ * are doing, against good logs or a stored baseline.  Also the options
+ * that steer it, which those commands take alike. */
+#ifndef DDX_DIFFRUN_H
+#define DDX_DIFFRUN_H
+
+#include <stddef.h>
+
+#include "diagnose.h"
+#include "input.h"
+#include "live.h"
+
+/* What a report takes besides its logs. */
+struct diff_args {
+	int json, jobs, no_proc;
+	struct live_opts po;     /* --sample */
+	struct dx_options o;     /* --now */
+	char **rules;            /* --rules files, a malloc'd array */
+	const char *html;        /* --html FILE, or NULL */
+	size_t nrules;
+};
+/* The getopt_long entries of the report's options (<getopt.h>). */
+#define DIFF_OPTIONS \
+	{ "json", no_argument, NULL, 'J' }, \
+	{ "now", required_argument, NULL, 'N' }, \
+	{ "rules", required_argument, NULL, 'r' }, \
+	{ "sample", required_argument, NULL, 's' }, \
+	{ "no-proc", no_argument, NULL, 'P' }, \
+	{ "html", required_argument, NULL, 'H' }
+/* A report compares at most this many logs: 63 good ones and a bad one. */
+#define DIFF_MAX_LOGS 64
+
+/* The defaults, reading logs with jobs threads. */
+void diff_args_init(struct diff_args *a, int jobs);
+/* Take option c of DIFF_OPTIONS with its argument: 1 done, 0 not one of
+ * them, -1 bad value (reported). */
+int diff_option(int c, char *arg, struct diff_args *a);
+void diff_args_free(struct diff_args *a);
+
+/* Load ins[0..n) (good runs, then the bad one; n at most DIFF_MAX_LOGS),
+ * each named in reports by its input's path, diagnose, and print the
+ * report to stdout.  Takes the inputs over: they are closed on return.
+ * live_path, unless NULL or "-", is the file whose live processes to
+ * inspect.  Returns the exit status. */
+int diff_run(struct input *ins, size_t n, const char *live_path, const struct diff_args *a);
+
+/* Compare the log at badpath with a stored baseline, as diff_run does
+ * with the baseline's latest runs as the good ones: the baseline called
+ * name, or, when name is NULL, the one that fits the log best.  First
+ * says which baseline and why (on stderr with --json, so that stdout
+ * holds only JSON).  store_opt as --store (NULL: DDX_STORE or the
+ * default).  Returns the exit status. */
+int diff_baseline(const char *store_opt, const char *name, const char *badpath,
+		  const struct diff_args *a);
+
+#endif
