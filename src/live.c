@@ -124,31 +124,6 @@ static void order_tree(const struct live_ctx *c, const int *set, size_t n, int p
 	}
 }
 
-/* A sampling interval: "1 s", "1.5 s", "200 ms". */
-void live_fmt_interval(char *out, size_t cap, double s)
-{
-	long ms = lround(s * 1000);
-	if (ms < 1000)
-		snprintf(out, cap, "%ld ms", ms);
-	else if (ms % 1000 == 0)
-		snprintf(out, cap, "%ld s", ms / 1000);
-	else
-		snprintf(out, cap, "%.1f s", s);
-}
-
-void live_fmt_duration(char *out, size_t cap, double s)
-{
-	long v = (long)(s + 0.5);
-	if (v < 60)
-		snprintf(out, cap, "%lds", v);
-	else if (v < 3600)
-		snprintf(out, cap, "%ldm%02lds", v / 60, v % 60);
-	else if (v < 86400)
-		snprintf(out, cap, "%ldh%02ldm", v / 3600, v % 3600 / 60);
-	else
-		snprintf(out, cap, "%ldd%02ldh", v / 86400, v % 86400 / 3600);
-}
-
 /* A process counts as making progress when it used at least 5% of one
  * CPU over the sample (and at least 20 ms): a Python process whose
  * threads are all blocked still gets the odd clock tick. */
@@ -230,14 +205,14 @@ static void make_verdict(struct live_report *r, int by_pid)
 			buf_printf(&b, ", ");
 			blocked_summary(r, &b, alive);
 			char iv[32];
-			live_fmt_interval(iv, sizeof(iv), r->sample_s);
+			fmt_seconds(iv, sizeof(iv), r->sample_s);
 			buf_printf(&b, ", no CPU progress in %s", iv);
 			r->liveness = r->port && r->port_in_tree ? "idle" : "hung";
 		}
 	}
 	if (!isnan(r->silent_s)) {
 		char d[32];
-		live_fmt_duration(d, sizeof(d), r->silent_s);
+		fmt_seconds(d, sizeof(d), r->silent_s);
 		buf_printf(&b, ", log silent for %s", d);
 	}
 	if (r->port) {

@@ -70,10 +70,6 @@ void live_report_free(struct live_report *r);
 /* Whether p made progress over the sample: at least 5% of one CPU. */
 int live_cpu_moving(const struct proc_info *p, double sample_s);
 
-/* A sampling interval: "1 s", "1.5 s", "200 ms". */
-void live_fmt_interval(char *out, size_t cap, double s);
-/* An age or a silence: "42s", "3m07s", "2h05m", "3d04h". */
-void live_fmt_duration(char *out, size_t cap, double s);
 
 /* Parse an interval as parse_duration does ("1s", "500ms", "2", "0").
  * Returns milliseconds, or -1 when malformed or above an hour. */

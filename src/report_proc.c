@@ -152,7 +152,7 @@ static void text_process(FILE *f, const struct live_report *r, const struct proc
 	char rss[32], age[32] = "?";
 	fmt_kb(rss, sizeof(rss), p->rss_kb);
 	if (p->age_s >= 0)
-		live_fmt_duration(age, sizeof(age), p->age_s);
+		fmt_seconds(age, sizeof(age), p->age_s);
 	fprintf(f, "%*sstate      %c%s, ppid %d, %d thread%s", ind, "", p->state,
 		p->state == 'Z' ? " (zombie: exited, not reaped by its parent)" :
 		p->state == 'D' ? " (uninterruptible sleep)" : p->state == 'T' ? " (stopped)" : "",
@@ -163,7 +163,7 @@ static void text_process(FILE *f, const struct live_report *r, const struct proc
 	fprintf(f, "%*scpu        %.2f s", ind, "", p->cpu_s);
 	if (!isnan(p->cpu_s_delta)) {
 		char iv[32];
-		live_fmt_interval(iv, sizeof(iv), r->sample_s);
+		fmt_seconds(iv, sizeof(iv), r->sample_s);
 		fprintf(f, ", +%.2f s in the last %s%s", p->cpu_s_delta, iv,
 			live_cpu_moving(p, r->sample_s) ? "" : " (no progress)");
 	}

@@ -395,12 +395,16 @@ void fmt_seconds(char *out, size_t cap, double s)
 {
 	/* Timestamps in a log can be centuries apart: count in 64 bits. */
 	long long n = s < 0 ? 0 : s > 1e15 ? (long long)1e15 : (long long)s;
-	if (s < 60)
+	if (s > 0 && s < 1)
+		snprintf(out, cap, "%lld ms", (long long)(s * 1000 + 0.5));
+	else if (s < 60)
 		snprintf(out, cap, "%.*f s", s < 10 ? 1 : 0, s);
 	else if (s < 3600)
 		snprintf(out, cap, "%lldm%02llds", n / 60, n % 60);
-	else
+	else if (s < 86400)
 		snprintf(out, cap, "%lldh%02lldm", n / 3600, n % 3600 / 60);
+	else
+		snprintf(out, cap, "%lldd%02lldh", n / 86400, n % 86400 / 3600);
 }
 
 int64_t now_ms(void)
