@@ -109,25 +109,6 @@ static size_t tag_at(const struct timeline *tl, size_t i)
 	return i == 0 ? 0 : tl->order[i - 1];
 }
 
-/* strcmp, but runs of digits compare as numbers. */
-static int natcmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-			char *ea, *eb;
-			unsigned long long x = strtoull(a, &ea, 10), y = strtoull(b, &eb, 10);
-			if (x != y)
-				return x < y ? -1 : 1;
-			a = ea, b = eb;
-		} else if (*a != *b) {
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		} else {
-			a++, b++;
-		}
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
 static const struct log *sort_log;   /* for cmp_tags: qsort has no context */
 
 static int cmp_tags(const void *a, const void *b)

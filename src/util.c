@@ -466,3 +466,29 @@ void fmt_size(char *out, size_t cap, uint64_t n)
 	else
 		snprintf(out, cap, "%.*f %s", v < 10 ? 1 : 0, v, units[u]);
 }
+
+int natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+			char *ea, *eb;
+			unsigned long long x = strtoull(a, &ea, 10), y = strtoull(b, &eb, 10);
+			if (x != y)
+				return x < y ? -1 : 1;
+			a = ea, b = eb;
+		} else if (*a != *b) {
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		} else {
+			a++, b++;
+		}
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+int contains_any(const char *s, const char *const *words)
+{
+	for (; *words; words++)
+		if (strstr(s, *words))
+			return 1;
+	return 0;
+}

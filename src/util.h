@@ -102,6 +102,13 @@ void fmt_seconds(char *out, size_t cap, double s);
 /* n bytes as "512 B", "1.2 MB" or "34 GB" (powers of 1000) into out. */
 void fmt_size(char *out, size_t cap, uint64_t n);
 
+/* Natural order, as strcmp but runs of digits compare as numbers: "TP2"
+ * before "TP10". */
+int natcmp(const char *a, const char *b);
+
+/* Whether s contains any of the NULL-terminated words. */
+int contains_any(const char *s, const char *const *words);
+
 /* Monotonic clock in milliseconds. */
 int64_t now_ms(void);
 
