@@ -4,17 +4,20 @@
  *  1. canonical ids: clusters, then templates that never occur in the same
  *     log and share most words ("Load weight end. type=.." reworded as
  *     "Load weight end. elapsed=.., type=..") become one id;
- *  2. streams: one per normalised rank/process tag (pids dropped);
- *  3. per template: in which logs, severity, traceback role, heartbeat,
- *     rule, learned milestone (once per stream in every good log);
+ *  2. streams: one per normalised rank/process tag (streams.c);
+ *  3. per template: in which logs, severity, traceback role, heartbeat
+ *     (classify.c), rule, learned milestone (once per stream in every
+ *     good log);
  *  4. bad is aligned with every good log, stream by stream;
- *  5. a walk over bad keeps the matched lines that "follow" the good run:
+ *  5. following the good run, bad's lines in order keeps the matched lines that "follow" the good run:
  *     a match that jumps over good milestones bad never printed does not
  *     follow, unless bad printed about as many lines of its own there
  *     (a reworded or reordered stretch) and no new error among them.  This
  *     is what keeps a crashed run's shutdown lines, which match the good
  *     run's, from passing for progress;
- *  6. the good log with the most following lines is reported against. */
+ *  6. the good log with the most following lines is reported against:
+ *     what is new, what changed (changes.c), the milestones, what was
+ *     slow, where each rank got (streams.c), and the verdict. */
 #include "diagnose.h"
 
 #include <ctype.h>
@@ -24,8 +27,9 @@
 #include <time.h>
 
 #include "align.h"
-#include "mask.h"
-#include "prefix.h"
+#include "changes.h"
+#include "classify.h"
+#include "streams.h"
 
 /* A match may jump over this many good milestones without more ado. */
 #define SKIP_FREE 2
@@ -35,10 +39,6 @@
 #define SLOW_FACTOR 3.0
 /* ... and this many seconds more. */
 #define SLOW_MIN_S 10.0
-/* A number changed when it moved by this factor. */
-#define CHANGE_FACTOR 2.0
-
-enum { TB_NO, TB_START, TB_BODY, TB_EXC, TB_CHAIN };
 
 struct dx_state {
 	struct log *logs;
@@ -54,13 +54,14 @@ struct dx_state {
 	uint32_t *cnt;          /* [log * nc + c] */
 	int64_t *first;         /* [log * nc + c]: first line, or -1 */
 	uint8_t *sev, *tb, *hb, *ms;
+	uint8_t *new_error;      /* an error no good log printed */
 	uint8_t *weight;        /* what aligning a template is worth */
 	uint8_t *step;          /* milestones a match must not jump over */
 	int32_t *rule;
 	const struct ruleset *rs;
 };
 
-struct walk {
+struct following {
 	uint32_t *b2g;          /* bad line -> good line */
 	uint8_t *follow;        /* bad line follows the good run */
 	size_t score;
@@ -77,93 +78,6 @@ const char *dx_severity_name(int s)
 {
 	static const char *const names[] = { "info", "warning", "error" };
 	return s >= 0 && s <= DX_ERROR ? names[s] : "?";
-}
-
-/* ---- templates, once each ---- */
-
-static int has_any(const char *t, const char *const *words)
-{
-	for (; *words; words++)
-		if (strstr(t, *words))
-			return 1;
-	return 0;
-}
-
-static int traceback_role(const char *t);
-
-static int severity_of(const char *t, int level)
-{
-	static const char *const err[] = {
-		"Error", "ERROR", "error:", "Exception", "Traceback", "FAILED", "failed",
-		"Fatal", "FATAL", "fatal", "Segmentation fault", "core dumped", "Killed",
-		"out of memory", "terminate called", "what():", "Aborted", "sigquit",
-		"SIGKILL", "panic", NULL,
-	};
-	static const char *const warn[] = { "WARN", "Warn", "warn", "deprecat", "Deprecat", NULL };
-	/* The level the program gave wins; words decide only for lines
-	 * without one (SGLang's, tracebacks, shell messages). */
-	if (level >= LV_ERROR)
-		return DX_ERROR;
-	if (level == LV_WARN)
-		return DX_WARNING;
-	if (level != LV_NONE)
-		return traceback_role(t) == TB_EXC ? DX_ERROR : DX_INFO;
-	if (has_any(t, err))
-		return DX_ERROR;
-	if (has_any(t, warn))
-		return DX_WARNING;
-	return DX_INFO;
-}
-
-/* "RuntimeError: ...", "torch.OutOfMemoryError: ...", "KeyError: 'x'",
- * C++'s "what():  ...": the line that names a raised exception. */
-static int is_exception_line(const char *t)
-{
-	while (*t == ' ' || *t == '\t')
-		t++;
-	if (strncmp(t, "what():", 7) == 0)
-		return 1;
-	const char *p = t;
-	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == ':')
-		p++;
-	if (p == t)
-		return 0;   /* no word at all: "<int> ..." */
-	if (*p != '\0' && *p != ' ')
-		p--;   /* the word ended in ':' */
-	size_t n = (size_t)(p - t);
-	while (n && t[n - 1] == ':')
-		n--;
-	static const char *const ends[] = { "Error", "Exception", "Exit", "Interrupt", "Fault" };
-	for (size_t k = 0; k < sizeof(ends) / sizeof(ends[0]); k++) {
-		size_t e = strlen(ends[k]);
-		if (n >= e && memcmp(t + n - e, ends[k], e) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-static int traceback_role(const char *t)
-{
-	if (strstr(t, "Traceback (most recent call last)") || strstr(t, "terminate called after throwing"))
-		return TB_START;
-	if (is_exception_line(t))
-		return TB_EXC;
-	if (strstr(t, "During handling of the above exception") || strstr(t, "The above exception was the direct cause"))
-		return TB_CHAIN;
-	if (*t == ' ' || *t == '\t' || *t == '\0' || strncmp(t, "File \"", 6) == 0 ||
-	    strncmp(t, "frame #", 7) == 0 || strncmp(t, "Exception raised from", 21) == 0 ||
-	    t[strspn(t, "^~ ")] == '\0')
-		return TB_BODY;
-	return TB_NO;
-}
-
-/* Lines a healthy process keeps printing while idle or serving. */
-static int heartbeat_text(const char *t)
-{
-	static const char *const hb[] = {
-		"/health", "/metrics", "/ping", "heartbeat", "Heartbeat", "throughput", NULL,
-	};
-	return has_any(t, hb);
 }
 
 /* ---- canonical ids: reworded steps ---- */
@@ -301,134 +215,6 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 	free(group);
 }
 
-/* ---- streams ---- */
-
-/* "VllmWorker rank=2 pid=4711" -> "VllmWorker rank=2", "(APIServer
- * pid=1)" -> "APIServer": pids differ between runs, ranks do not. */
-static char *norm_tag(const char *t)
-{
-	struct buf b = { 0 };
-	while (*t) {
-		while (*t == ' ' || *t == '(' || *t == ')' || *t == '[' || *t == ']')
-			t++;
-		const char *w = t;
-		while (*t && *t != ' ' && *t != ')' && *t != ']')
-			t++;
-		size_t n = (size_t)(t - w);
-		if (n == 0)
-			continue;
-		if (n > 4 && strncmp(w, "pid=", 4) == 0)
-			continue;
-		if (b.len)
-			buf_putc(&b, ' ');
-		buf_append(&b, w, n);
-	}
-	if (!b.p)
-		buf_append(&b, "", 0);
-	return b.p;
-}
-
-static uint16_t stream_of(struct dx_state *st, const char *name)
-{
-	for (size_t s = 0; s < st->nstreams; s++)
-		if (strcmp(st->snames[s], name) == 0)
-			return (uint16_t)s;
-	if (st->nstreams >= UINT16_MAX)
-		return 0;
-	st->snames = xrealloc(st->snames, (st->nstreams + 1) * sizeof(*st->snames));
-	st->snames[st->nstreams] = xstrdup(name);
-	return (uint16_t)st->nstreams++;
-}
-
-/* The stream's name without digits: "TP3" -> "TP", to pair TP3 of an
- * 8-rank bad run with a rank of a 4-rank good one. */
-static int same_kind(const char *a, const char *b)
-{
-	for (;;) {
-		while (isdigit((unsigned char)*a))
-			a++;
-		while (isdigit((unsigned char)*b))
-			b++;
-		if (*a != *b)
-			return 0;
-		if (!*a)
-			return 1;
-		a++, b++;
-	}
-}
-
-/* Which stream of good each stream of bad is aligned with: the one that
- * shares most of its templates (names change between versions: vLLM's
- * EngineCore_DP0 became EngineCore, workers gained a _TPn), ties going
- * to the same name, then the same kind. */
-static void stream_map(const struct dx_state *st, size_t good, uint32_t *smap)
-{
-	size_t ns = st->nstreams, nc = st->nc ? st->nc : 1;
-	const uint8_t *gh = st->has + good * ns;
-	uint64_t *in = xcalloc(nc, sizeof(*in));     /* good streams holding c */
-	const struct log *g = &st->logs[good], *b = &st->logs[st->bad];
-	for (size_t j = 0; j < g->nlines; j++)
-		if (st->stream[good][j] < 64)
-			in[st->id[good][j]] |= 1ull << st->stream[good][j];
-	/* Distinct (stream, template) pairs of bad, counted once each. */
-	uint64_t *done = xcalloc(nc, sizeof(*done));
-	uint32_t *score = xcalloc(ns * (ns < 64 ? ns : 64), sizeof(*score));
-	size_t w = ns < 64 ? ns : 64;
-	for (size_t i = 0; i < b->nlines; i++) {
-		uint16_t s = st->stream[st->bad][i];
-		uint32_t c = st->id[st->bad][i];
-		if (s >= 64 || (done[c] >> s & 1))
-			continue;
-		done[c] |= 1ull << s;
-		for (uint64_t m = in[c]; m; m &= m - 1)
-			score[s * w + (size_t)__builtin_ctzll(m)]++;
-	}
-	/* total[s]: bad stream s's templates that good has at all. */
-	uint32_t *total = xcalloc(ns, sizeof(*total));
-	size_t gstreams = 0;
-	for (size_t t = 0; t < ns; t++)
-		gstreams += gh[t];
-	for (size_t c = 0; c < st->nc; c++)
-		if (st->cnt[good * st->nc + c])
-			for (uint64_t m = done[c]; m; m &= m - 1)
-				total[__builtin_ctzll(m)]++;
-	for (size_t s = 0; s < ns; s++) {
-		smap[s] = ALIGN_NONE;
-		uint32_t best = 0;
-		for (size_t t = 0; t < w && s < 64; t++) {
-			uint32_t x = score[s * w + t];
-			if (!gh[t] || x < best || x == 0)
-				continue;
-			if (x == best && smap[s] != ALIGN_NONE) {
-				const char *cur = st->snames[smap[s]];
-				if (strcmp(cur, st->snames[s]) == 0)
-					continue;
-				if (strcmp(st->snames[t], st->snames[s]) != 0 &&
-				    (same_kind(cur, st->snames[s]) || !same_kind(st->snames[t], st->snames[s])))
-					continue;
-			}
-			best = x;
-			smap[s] = (uint32_t)t;
-		}
-		/* One bad stream whose lines good spreads over processes (an
-		 * untagged v0.8 log against a v0.19 one with APIServer,
-		 * EngineCore and Worker tags) is aligned with all of good. */
-		if (s < 64 && gstreams > 1 && total[s] >= 4 && 10 * best < 6 * total[s])
-			smap[s] = ALIGN_ALL;
-		if (smap[s] == ALIGN_NONE && gh[s])
-			smap[s] = (uint32_t)s;
-		for (size_t t = 0; t < ns && smap[s] == ALIGN_NONE; t++)
-			if (gh[t] && same_kind(st->snames[s], st->snames[t]))
-				smap[s] = (uint32_t)t;
-		if (smap[s] == ALIGN_NONE && gh[0])
-			smap[s] = 0;
-	}
-	free(in);
-	free(done);
-	free(score);
-	free(total);
-}
-
 /* ---- building the state ---- */
 
 /* The (template, stream) pairs seen in one log, in an open-addressing
@@ -497,7 +283,7 @@ static void learn_skeleton(struct dx_state *st, uint8_t *skel)
 
 /* Templates that recur at a steady pace in some log: heartbeats (health
  * checks, idle throughput reports), even when nothing else is printed in
- * between.  Needs timestamps; heartbeat_text covers the usual ones. */
+ * between.  Needs timestamps; classify_is_heartbeat covers the usual ones. */
 static void learn_heartbeats(struct dx_state *st)
 {
 	size_t nc = st->nc ? st->nc : 1;
@@ -528,7 +314,16 @@ static void learn_heartbeats(struct dx_state *st)
 	free(beats);
 }
 
-static void build(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
+/* Whether no good log printed template c. */
+static int is_novel_template(const struct dx_state *st, uint32_t c)
+{
+	for (size_t g = 0; g < st->ngood; g++)
+		if (st->cnt[g * st->nc + c])
+			return 0;
+	return 1;
+}
+
+static void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		  const struct ruleset *rs)
 {
 	memset(st, 0, sizeof(*st));
@@ -570,14 +365,14 @@ static void build(struct dx_state *st, struct log *logs, size_t nlogs, struct tm
 	/* Per line ids and streams. */
 	st->id = xcalloc(nlogs, sizeof(*st->id));
 	st->stream = xcalloc(nlogs, sizeof(*st->stream));
-	stream_of(st, "");
+	streams_intern(&st->snames, &st->nstreams, "");
 	for (size_t l = 0; l < nlogs; l++) {
 		struct log *lg = &logs[l];
 		uint16_t *tagmap = xmalloc((lg->ntags + 1) * sizeof(*tagmap));
 		tagmap[0] = 0;
 		for (size_t t = 1; t < lg->ntags; t++) {
-			char *n = norm_tag(lg->tags[t]);
-			tagmap[t] = stream_of(st, n);
+			char *n = streams_norm_tag(lg->tags[t]);
+			tagmap[t] = streams_intern(&st->snames, &st->nstreams, n);
 			free(n);
 		}
 		st->id[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->id));
@@ -607,13 +402,16 @@ static void build(struct dx_state *st, struct log *logs, size_t nlogs, struct tm
 	st->hb = xcalloc(nc, 1);
 	st->ms = xcalloc(nc, 1);
 	for (size_t c = 0; c < st->nc; c++) {
-		st->sev[c] = (uint8_t)severity_of(st->ctext[c], st->clevel[c]);
-		st->tb[c] = (uint8_t)traceback_role(st->ctext[c]);
+		st->sev[c] = (uint8_t)classify_severity(st->ctext[c], st->clevel[c]);
+		st->tb[c] = (uint8_t)classify_traceback_role(st->ctext[c]);
 		/* Blank lines and heartbeats say nothing about progress. */
-		st->hb[c] = (uint8_t)(heartbeat_text(st->ctext[c]) ||
+		st->hb[c] = (uint8_t)(classify_is_heartbeat(st->ctext[c]) ||
 				      st->ctext[c][strspn(st->ctext[c], " \t")] == '\0');
 	}
 	learn_heartbeats(st);
+	st->new_error = xmalloc(nc);
+	for (size_t c = 0; c < st->nc; c++)
+		st->new_error[c] = st->sev[c] == DX_ERROR && is_novel_template(st, c);
 	learn_skeleton(st, st->ms);
 	st->weight = xmalloc(nc);
 	for (size_t c = 0; c < st->nc; c++) {
@@ -634,18 +432,7 @@ static void build(struct dx_state *st, struct log *logs, size_t nlogs, struct tm
 		st->step[c] = st->ngood == 1 && named >= 3 ? st->rule[c] >= 0 : st->ms[c];
 }
 
-static int novel(const struct dx_state *st, uint32_t c)
-{
-	for (size_t g = 0; g < st->ngood; g++)
-		if (st->cnt[g * st->nc + c])
-			return 0;
-	return 1;
-}
 
-static int novel_error(const struct dx_state *st, uint32_t c)
-{
-	return st->sev[c] == DX_ERROR && novel(st, c);
-}
 
 /* ---- following the good run ---- */
 
@@ -771,7 +558,7 @@ static int follows(uint32_t skipped, int64_t last, uint32_t own, int err)
 #define JUMP_MAX 8
 #define LOOKAHEAD_LINES 200
 
-static int steps_on(const struct dx_state *st, const struct walk *w, const struct pending *p, size_t g,
+static int steps_on(const struct dx_state *st, const struct following *w, const struct pending *p, size_t g,
 		    size_t i, uint32_t j, int all)
 {
 	const struct log *bad = &st->logs[st->bad];
@@ -782,7 +569,7 @@ static int steps_on(const struct dx_state *st, const struct walk *w, const struc
 		uint32_t c = st->id[st->bad][k];
 		if (st->stream[st->bad][k] != s || st->hb[c])
 			continue;
-		if (novel_error(st, c))
+		if (st->new_error[c])
 			return 0;
 		uint32_t jj = w->b2g[k];
 		if (jj == ALIGN_NONE)
@@ -796,14 +583,14 @@ static int steps_on(const struct dx_state *st, const struct walk *w, const struc
 	return n >= LOOKAHEAD;
 }
 
-static void walk(struct dx_state *st, size_t g, struct walk *w)
+static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 {
 	const struct log *bad = &st->logs[st->bad], *good = &st->logs[g];
 	size_t nb = bad->nlines, ng = good->nlines, ns = st->nstreams;
 	uint32_t *smap = xmalloc(ns * sizeof(*smap));
-	stream_map(st, g, smap);
 	struct align_log a = { st->id[st->bad], st->stream[st->bad], nb, ns };
 	struct align_log b = { st->id[g], st->stream[g], ng, ns };
+	streams_map(&a, &b, st->has + g * ns, st->cnt + g * st->nc, st->nc, st->snames, smap);
 	w->b2g = xmalloc((nb ? nb : 1) * sizeof(*w->b2g));
 	w->follow = xcalloc(nb ? nb : 1, 1);
 	align_logs(&a, &b, smap, st->weight, w->b2g);
@@ -856,7 +643,7 @@ static void walk(struct dx_state *st, size_t g, struct walk *w)
 				w->b2g[i] = k;
 			} else {
 				own[s]++;
-				if (novel_error(st, c))
+				if (st->new_error[c])
 					err[s] = 1;
 				continue;
 			}
@@ -906,30 +693,30 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
 	uint32_t *where = xmalloc((st->nc ? st->nc : 1) * sizeof(*where));
 	for (size_t i = 0; i < nb; i++) {
-		if (st->tb[id[i]] != TB_START)
+		if (st->tb[id[i]] != CLASSIFY_TB_START)
 			continue;
 		size_t j = i + 1;
 		int64_t summary = DX_NONE;
-		int isnew = novel(st, id[i]), chained = 0;
-		while (j < nb && st->tb[id[j]] != TB_NO) {
+		int isnew = is_novel_template(st, id[i]), chained = 0;
+		while (j < nb && st->tb[id[j]] != CLASSIFY_TB_NO) {
 			/* "During handling of the above exception, another
 			 * exception occurred:" keeps a chain one finding. */
-			if (st->tb[id[j]] == TB_START && summary != DX_NONE && !chained)
+			if (st->tb[id[j]] == CLASSIFY_TB_START && summary != DX_NONE && !chained)
 				break;   /* the next traceback */
-			if (st->tb[id[j]] == TB_CHAIN)
+			if (st->tb[id[j]] == CLASSIFY_TB_CHAIN)
 				chained = 1;
-			if (st->tb[id[j]] == TB_START)
+			if (st->tb[id[j]] == CLASSIFY_TB_START)
 				chained = 0;
-			if (st->tb[id[j]] == TB_EXC)
+			if (st->tb[id[j]] == CLASSIFY_TB_EXC)
 				summary = (int64_t)j;
-			isnew |= novel(st, id[j]);
+			isnew |= is_novel_template(st, id[j]);
 			j++;
 		}
 		if (!isnew)
 			continue;
 		/* "EngineCore failed to start." just before the traceback is
 		 * its headline, not another finding. */
-		while (i > 0 && !used[i - 1] && novel_error(st, id[i - 1]) &&
+		while (i > 0 && !used[i - 1] && st->new_error[id[i - 1]] &&
 		       st->stream[st->bad][i - 1] == st->stream[st->bad][i])
 			i--;
 		GROW(d->novel, cap, d->nnovel + 1);
@@ -940,7 +727,7 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 		d->novel_lines += j - i;
 		for (size_t k = i; k < j; k++) {
 			used[k] = 1;
-			if (novel(st, id[k]) && !seen[id[k]]) {
+			if (is_novel_template(st, id[k]) && !seen[id[k]]) {
 				seen[id[k]] = 1;
 				d->novel_templates++;
 			}
@@ -949,7 +736,7 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 	}
 	for (size_t i = 0; i < nb; i++) {
 		uint32_t c = id[i];
-		if (used[i] || !novel(st, c))
+		if (used[i] || !is_novel_template(st, c))
 			continue;
 		d->novel_lines++;
 		if (seen[c] == 2) {
@@ -971,269 +758,6 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 	free(where);
 }
 
-/* ---- changed values ---- */
-
-struct side {
-	struct buf scratch;
-	struct masked m;
-	const char *msg;
-	size_t len;
-};
-
-static void side_load(struct side *sd, const struct log *lg, int64_t i)
-{
-	struct line ln;
-	struct header h;
-	log_line(lg, (size_t)i, &ln, &h, &sd->scratch);
-	sd->msg = ln.text + h.msg_off;
-	sd->len = ln.len - h.msg_off;
-	/* The text may live in scratch, which mask does not touch. */
-	mask_message(sd->msg, sd->len, &sd->m);
-}
-
-static void side_free(struct side *sd)
-{
-	buf_free(&sd->scratch);
-	masked_free(&sd->m);
-}
-
-/* The key of value v: from mask, else the word before '=' or ':'. */
-static void value_key(const struct side *sd, const struct value *v, const char **k, size_t *n)
-{
-	if (v->key_len) {
-		*k = sd->msg + v->key_off;
-		*n = v->key_len;
-		return;
-	}
-	size_t e = v->off;
-	while (e > 0 && (sd->msg[e - 1] == ' ' || sd->msg[e - 1] == '\'' || sd->msg[e - 1] == '"'))
-		e--;
-	if (e == 0 || (sd->msg[e - 1] != '=' && sd->msg[e - 1] != ':')) {
-		*k = NULL;
-		*n = 0;
-		return;
-	}
-	e--;
-	while (e > 0 && sd->msg[e - 1] == ' ')
-		e--;
-	size_t b = e;
-	while (b > 0 && (isalnum((unsigned char)sd->msg[b - 1]) || sd->msg[b - 1] == '_' ||
-			 sd->msg[b - 1] == '-' || sd->msg[b - 1] == '.' || sd->msg[b - 1] == '#'))
-		b--;
-	*k = sd->msg + b;
-	*n = e - b;
-}
-
-static int numeric(int type)
-{
-	return type == V_INT || type == V_FLOAT || type == V_SIZE || type == V_DURATION || type == V_PERCENT;
-}
-
-static double number(const char *s, size_t n)
-{
-	char tmp[64];
-	if (n >= sizeof(tmp))
-		n = sizeof(tmp) - 1;
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
-	size_t j = 0;
-	for (size_t i = 0; i < n; i++)   /* "67,024" */
-		if (tmp[i] != ',')
-			tmp[j++] = tmp[i];
-	tmp[j] = '\0';
-	char *end;
-	double x = strtod(tmp, &end);
-	while (*end == ' ')
-		end++;
-	switch (toupper((unsigned char)*end)) {
-	case 'K': x *= 1e3; break;
-	case 'M': x *= end[1] == 's' ? 1e-3 : 1e6; break;
-	case 'G': x *= 1e9; break;
-	case 'T': x *= 1e12; break;
-	}
-	return x;
-}
-
-static double ratio(double a, double b)
-{
-	a = fabs(a), b = fabs(b);
-	if (a == b)
-		return 1.0;
-	double lo = a < b ? a : b, hi = a < b ? b : a;
-	return lo > 0 ? hi / lo : INFINITY;
-}
-
-static int volatile_key(const char *k, size_t n)
-{
-	static const char *const vk[] = { "seed", "pid", "port", "uuid", "nonce", "timestamp", "date", "_id", NULL };
-	char low[64];
-	if (n >= sizeof(low))
-		n = sizeof(low) - 1;
-	for (size_t i = 0; i < n; i++)
-		low[i] = (char)tolower((unsigned char)k[i]);
-	low[n] = '\0';
-	static const char *const stop[] = { "id", "is", "are", "was", "of", "to", "in", "at", NULL };
-	for (const char *const *w = stop; *w; w++)
-		if (strcmp(low, *w) == 0)
-			return 1;
-	return has_any(low, vk);
-}
-
-static int same_text(const struct side *a, const struct value *va, const struct side *b, const struct value *vb)
-{
-	return va->len == vb->len && memcmp(a->msg + va->off, b->msg + vb->off, va->len) == 0;
-}
-
-/* What the good runs say about the n values of template c: vary[k] when
- * value k differs between them (a word), spread[k] the factor by which it
- * moves (a number).  Compares the first line of c in each good log with
- * the first good log's. */
-static void good_variation(struct dx_state *st, uint32_t c, size_t n, uint8_t *vary, double *spread)
-{
-	for (size_t k = 0; k < n; k++) {
-		vary[k] = 0;
-		spread[k] = 1.0;
-	}
-	int64_t l0 = -1;
-	struct side a = { 0 }, b = { 0 };
-	for (size_t g = 0; g < st->ngood; g++) {
-		int64_t l = st->first[g * st->nc + c];
-		if (l < 0)
-			continue;
-		if (l0 < 0) {
-			l0 = l;
-			side_load(&a, &st->logs[g], l0);
-			continue;
-		}
-		side_load(&b, &st->logs[g], l);
-		if (a.m.nv != n || b.m.nv != n)
-			continue;
-		for (size_t k = 0; k < n; k++) {
-			const struct value *va = &a.m.v[k], *vb = &b.m.v[k];
-			if (same_text(&a, va, &b, vb))
-				continue;
-			if (numeric(va->type) && numeric(vb->type)) {
-				double r = ratio(number(a.msg + va->off, va->len), number(b.msg + vb->off, vb->len));
-				if (r > spread[k])
-					spread[k] = r;
-			} else {
-				vary[k] = 1;
-			}
-		}
-	}
-	side_free(&a);
-	side_free(&b);
-}
-
-static char *dup_n(const char *s, size_t n)
-{
-	char *p = xmalloc(n + 1);
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-/* What a line is, for the report: its message up to the first '=', ':'
- * or '(' ("server_args"), at most 40 bytes. */
-static char *line_label(const struct side *sd)
-{
-	size_t n = strcspn(sd->msg, "=:(");
-	if (n > sd->len)
-		n = sd->len;
-	if (n > 40)
-		n = 40;
-	while (n && (sd->msg[n - 1] == ' ' || sd->msg[n - 1] == '.'))
-		n--;
-	return dup_n(sd->msg, n);
-}
-
-static void compare_pair(struct dx_state *st, struct diagnosis *d, size_t *cap, uint32_t c,
-			 int64_t bl, int64_t gl)
-{
-	struct side b = { 0 }, g = { 0 };
-	side_load(&b, &st->logs[st->bad], bl);
-	side_load(&g, &st->logs[d->good], gl);
-	if (b.m.nv != g.m.nv || b.m.nv == 0)
-		goto out;
-	size_t keyed = 0;
-	for (size_t k = 0; k < b.m.nv; k++) {
-		const char *kn;
-		size_t kl;
-		value_key(&b, &b.m.v[k], &kn, &kl);
-		keyed += kl > 0;
-	}
-	char *label = NULL;
-	uint8_t *vary = NULL;
-	double *spread = NULL;
-	for (size_t k = 0; k < b.m.nv; k++) {
-		const struct value *vb = &b.m.v[k], *vg = &g.m.v[k];
-		if (same_text(&b, vb, &g, vg))
-			continue;
-		int t = vb->type;
-		if (t == V_HEX || t == V_ID || t == V_IP || t == V_URL || t == V_PATH || t == V_DATE || t == V_TIME)
-			continue;
-		/* Only named values: an unnamed number is a pid, a count, a
-		 * rank as often as it is a setting. */
-		const char *kn;
-		size_t kl;
-		value_key(&b, vb, &kn, &kl);
-		if (!kl || volatile_key(kn, kl))
-			continue;
-		if (!vary) {
-			vary = xmalloc(b.m.nv);
-			spread = xmalloc(b.m.nv * sizeof(*spread));
-			good_variation(st, c, b.m.nv, vary, spread);
-		}
-		if (numeric(t) && numeric(vg->type)) {
-			double r = ratio(number(b.msg + vb->off, vb->len), number(g.msg + vg->off, vg->len));
-			/* In a config dump every setting counts; measured sizes
-			 * and times only when they moved a lot. */
-			int config = (t == V_INT || t == V_FLOAT) && keyed >= 4;
-			if (config ? spread[k] > 1.0 : (r < CHANGE_FACTOR || r < 2 * spread[k]))
-				continue;
-			double big = fmax(fabs(number(b.msg + vb->off, vb->len)), fabs(number(g.msg + vg->off, vg->len)));
-			if (!config && big < 1.0)
-				continue;
-		} else if (vary[k]) {
-			continue;
-		}
-		if (!label)
-			label = line_label(&b);
-		GROW(d->changed, *cap, d->nchanged + 1);
-		char num[24];
-		snprintf(num, sizeof(num), "#%zu", k + 1);
-		d->changed[d->nchanged++] = (struct dx_change){
-			.label = xstrdup(label),
-			.key = kl ? dup_n(kn, kl) : xstrdup(num),
-			.good = dup_n(g.msg + vg->off, vg->len),
-			.bad = dup_n(b.msg + vb->off, vb->len),
-			.good_line = gl, .bad_line = bl,
-		};
-	}
-	free(label);
-	free(vary);
-	free(spread);
-out:
-	side_free(&b);
-	side_free(&g);
-}
-
-/* Each template once: its first following line in bad and the good line
- * it matches. */
-static void find_changes(struct dx_state *st, struct diagnosis *d, const struct walk *w)
-{
-	size_t nb = st->logs[st->bad].nlines, cap = 0;
-	uint8_t *done = xcalloc(st->nc ? st->nc : 1, 1);
-	for (size_t i = 0; i < nb; i++) {
-		uint32_t c = st->id[st->bad][i];
-		if (!w->follow[i] || done[c])
-			continue;
-		done[c] = 1;
-		compare_pair(st, d, &cap, c, (int64_t)i, w->b2g[i]);
-	}
-	free(done);
-}
-
 /* ---- timing ---- */
 
 static double secs(int64_t a, int64_t b)
@@ -1249,7 +773,7 @@ static int64_t first_ts(const struct log *lg)
 	return TS_NONE;
 }
 
-static void find_milestones(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+static void find_milestones(struct dx_state *st, struct diagnosis *d, const struct following *w)
 {
 	const struct log *good = &st->logs[d->good], *bad = &st->logs[st->bad];
 	int64_t *bfirst = xmalloc((st->nc ? st->nc : 1) * sizeof(*bfirst));
@@ -1312,7 +836,7 @@ static void find_milestones(struct dx_state *st, struct diagnosis *d, const stru
 
 /* Good milestone lines after the divergence whose template bad never
  * reached, one per template. */
-static void find_next(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+static void find_next(struct dx_state *st, struct diagnosis *d, const struct following *w)
 {
 	const struct log *good = &st->logs[d->good];
 	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
@@ -1333,10 +857,10 @@ static void find_next(struct dx_state *st, struct diagnosis *d, const struct wal
 
 /* The good runs' longest silence between the divergence point and their
  * next milestone. */
-static double good_gap(struct dx_state *st, struct walk *ws, size_t g)
+static double good_gap(struct dx_state *st, struct following *ws, size_t g)
 {
 	const struct log *lg = &st->logs[g];
-	struct walk *w = &ws[g];
+	struct following *w = &ws[g];
 	if (w->last < 0)
 		return NAN;
 	size_t j = w->b2g[w->last];
@@ -1392,86 +916,11 @@ static void find_silence(struct dx_state *st, struct diagnosis *d, const struct 
 	}
 }
 
-/* ---- ranks ---- */
-
-/* Natural order: TP2 before TP10. */
-static int rank_cmp(const void *x, const void *y)
-{
-	const char *a = ((const struct dx_rank *)x)->name, *b = ((const struct dx_rank *)y)->name;
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			unsigned long long p = strtoull(a, (char **)&a, 10), q = strtoull(b, (char **)&b, 10);
-			if (p != q)
-				return p < q ? -1 : 1;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++, b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
-static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct walk *w)
-{
-	const struct log *bad = &st->logs[st->bad];
-	struct dx_rank *r = xcalloc(st->nstreams, sizeof(*r));
-	for (size_t s = 0; s < st->nstreams; s++)
-		r[s] = (struct dx_rank){ .name = st->snames[s], .last_line = DX_NONE, .last_follow = DX_NONE,
-					 .last_milestone = DX_NONE, .first_error = DX_NONE };
-	for (size_t i = 0; i < bad->nlines; i++) {
-		uint16_t s = st->stream[st->bad][i];
-		uint32_t c = st->id[st->bad][i];
-		r[s].last_line = (int64_t)i;
-		if (w->follow[i]) {
-			r[s].last_follow = (int64_t)i;
-			if (st->step[c])
-				r[s].last_milestone = (int64_t)i;
-		}
-		if (novel_error(st, c)) {
-			if (r[s].errors++ == 0)
-				r[s].first_error = (int64_t)i;
-		}
-	}
-	/* Traceback bodies are untagged: charge them to the rank that
-	 * started the traceback. */
-	for (size_t k = 0; k < d->nnovel; k++) {
-		struct dx_novel *nv = &d->novel[k];
-		uint16_t s = st->stream[st->bad][nv->line];
-		if (!nv->traceback || s == 0)
-			continue;
-		if (r[s].first_error == DX_NONE || r[s].first_error > nv->line)
-			r[s].first_error = nv->line;
-		if (!r[s].errors)
-			r[s].errors = 1;
-	}
-	d->ranks = xcalloc(st->nstreams, sizeof(*d->ranks));
-	for (size_t s = 1; s < st->nstreams; s++)
-		if (r[s].last_line != DX_NONE)
-			d->ranks[d->nranks++] = r[s];
-	free(r);
-	if (d->nranks)
-		qsort(d->ranks, d->nranks, sizeof(*d->ranks), rank_cmp);
-	d->ranks_alike = d->nranks > 1;
-	for (size_t k = 1; k < d->nranks; k++)
-		if (!same_kind(d->ranks[0].name, d->ranks[k].name))
-			d->ranks_alike = 0;
-	d->ranks_same = d->nranks > 1;
-	for (size_t k = 1; k < d->nranks && d->ranks_same; k++) {
-		const struct dx_rank *a = &d->ranks[0], *b = &d->ranks[k];
-		const uint32_t *id = st->id[st->bad];
-		if ((a->last_milestone < 0) != (b->last_milestone < 0) ||
-		    (a->last_milestone >= 0 && id[a->last_milestone] != id[b->last_milestone]) ||
-		    id[a->last_line] != id[b->last_line] || a->errors || b->errors)
-			d->ranks_same = 0;
-	}
-}
-
 /* ---- the verdict ---- */
 
 /* Has bad reached the end of the good run: its final rule milestone, or
  * else its last learned one, as far as the good run printed it? */
-static int finished(const struct dx_state *st, const struct diagnosis *d, const struct walk *w)
+static int reached_good_end(const struct dx_state *st, const struct diagnosis *d, const struct following *w)
 {
 	const struct dx_milestone *last = dx_final_milestone(d);
 	if (!last || last->bad_line < 0)
@@ -1489,15 +938,7 @@ static int finished(const struct dx_state *st, const struct diagnosis *d, const 
 	return 0;
 }
 
-/* A traceback that only says the process was stopped from outside
- * (Ctrl-C, SIGTERM from a supervisor) is how a hang ends, not a crash. */
-static int killed(const char *t)
-{
-	static const char *const k[] = { "KeyboardInterrupt", "SIGTERM", "SIGINT", NULL };
-	return has_any(t, k);
-}
-
-static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *w)
+static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struct following *w)
 {
 	const struct log *bad = &st->logs[st->bad];
 	/* The crash: the first new error after which its rank never followed
@@ -1516,7 +957,7 @@ static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *
 	d->crash = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
-		if (nv->severity != DX_ERROR || killed(st->ctext[st->id[st->bad][nv->summary]]))
+		if (nv->severity != DX_ERROR || classify_is_killed(st->ctext[st->id[st->bad][nv->summary]]))
 			continue;
 		if (lastf[st->stream[st->bad][nv->line]] > nv->line)
 			continue;
@@ -1530,7 +971,7 @@ static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *
 	}
 	free(lastf);
 	free(fbefore);
-	int done = finished(st, d, w);
+	int done = reached_good_end(st, d, w);
 	int64_t limit = d->crash != DX_NONE && !done ? d->novel[d->crash].line : (int64_t)bad->nlines;
 	d->bad_line = DX_NONE;
 	for (int64_t i = 0; i < limit; i++)
@@ -1556,7 +997,7 @@ static void decide(struct dx_state *st, struct diagnosis *d, const struct walk *
 				own++;
 		int stopped = own < 3;
 		for (size_t k = 0; k < d->nnovel; k++)
-			if (d->novel[k].line > d->bad_line && killed(st->ctext[st->id[st->bad][d->novel[k].summary]]))
+			if (d->novel[k].line > d->bad_line && classify_is_killed(st->ctext[st->id[st->bad][d->novel[k].summary]]))
 				stopped = 1;
 		d->verdict = stopped ? DX_STOPPED : DX_DIVERGED;
 	}
@@ -1568,26 +1009,31 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 {
 	memset(d, 0, sizeof(*d));
 	struct dx_state *st = xmalloc(sizeof(*st));
-	build(st, logs, nlogs, tt, rs);
+	index_logs(st, logs, nlogs, tt, rs);
 	d->st = st;
 	d->ngood = st->ngood;
 	d->bad_log = &logs[st->bad];
-	struct walk *ws = xcalloc(st->ngood, sizeof(*ws));
+	struct following *ws = xcalloc(st->ngood, sizeof(*ws));
 	size_t best = 0;
 	for (size_t g = 0; g < st->ngood; g++) {
-		walk(st, g, &ws[g]);
+		follow_good_run(st, g, &ws[g]);
 		if (ws[g].score > ws[best].score)
 			best = g;
 	}
 	d->good = best;
 	d->good_log = &logs[best];
-	struct walk *w = &ws[best];
+	struct following *w = &ws[best];
 	find_novel(st, d);
 	if (d->nnovel)
 		qsort(d->novel, d->nnovel, sizeof(*d->novel), novel_cmp);
-	find_changes(st, d, w);
+	struct changes_input ci = {
+		.logs = logs, .ngood = st->ngood, .good = best, .bad = &logs[st->bad],
+		.first = st->first, .nc = st->nc, .bad_id = st->id[st->bad],
+		.follow = w->follow, .b2g = w->b2g,
+	};
+	changes_find(&ci, &d->changed, &d->nchanged);
 	find_milestones(st, d, w);
-	decide(st, d, w);
+	decide_verdict(st, d, w);
 	find_next(st, d, w);
 	find_silence(st, d, opt);
 	d->good_gap_s = NAN;
@@ -1596,7 +1042,8 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		if (!isnan(x) && (isnan(d->good_gap_s) || x > d->good_gap_s))
 			d->good_gap_s = x;
 	}
-	find_ranks(st, d, w);
+	struct align_log bad = { st->id[st->bad], st->stream[st->bad], logs[st->bad].nlines, st->nstreams };
+	streams_rank_progress(&bad, st->snames, w->follow, st->step, st->new_error, d);
 	d->stream_names = st->snames;
 	d->nstreams = st->nstreams;
 	for (size_t g = 0; g < st->ngood; g++) {
@@ -1656,6 +1103,7 @@ void diagnosis_free(struct diagnosis *d)
 		free(st->cnt);
 		free(st->first);
 		free(st->sev);
+		free(st->new_error);
 		free(st->tb);
 		free(st->hb);
 		free(st->ms);

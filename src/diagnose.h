@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "classify.h"
 #include "log.h"
 #include "rules.h"
 #include "template.h"
@@ -27,7 +28,7 @@ enum dx_verdict {
 };
 const char *dx_verdict_name(int v);   /* "same", "different", ... */
 
-enum dx_severity { DX_INFO, DX_WARNING, DX_ERROR };
+enum dx_severity { DX_INFO = CLASSIFY_INFO, DX_WARNING = CLASSIFY_WARNING, DX_ERROR = CLASSIFY_ERROR };
 const char *dx_severity_name(int s);  /* "info", "warning", "error" */
 
 /* A line of bad absent from every good log; a traceback is one finding. */
