@@ -5,7 +5,8 @@
  * reached, the step since the previous milestone, and how many ranks of
  * the kind that print it got there.  Above the table a summary answers the
  * question of someone looking at a silent server: is it up, and if not,
- * what was the last thing it did and how long ago. */
+ * what was the last thing it did and how long ago.  The timeline itself is
+ * timeline.c's; this file parses the options and prints. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "log.h"
 #include "prefix.h"
 #include "rules.h"
+#include "timeline.h"
 
 /* Longest message shown in a text row, in characters. */
 #define MSG_WIDTH 64
@@ -24,195 +26,11 @@
 #define MISSING_SHOWN 8
 #define RANKS_SHOWN 16
 
-struct row {
-	int32_t rule;
-	size_t first, last;    /* earliest and latest first occurrence over the tags */
-	uint64_t count;        /* lines matching, over all tags */
-	size_t reached, total; /* tags that printed it, of the tags of their kinds */
-	size_t *tag_first;     /* per tag (0 = untagged): first line, or SIZE_MAX */
-	uint8_t *expected;     /* per tag: of a kind (family) some tag of which
-				  printed it, so expected to print it too */
-};
-
-struct timeline {
-	const struct log *lg;
-	const struct ruleset *rs;
-	size_t ntags;          /* lg->ntags, at least 1 (tag 0 = untagged) */
-	uint32_t *family;      /* per tag: tags alike but for their numbers share one */
-	size_t *order;         /* tags 1..ntags-1 in natural order (TP2 before TP10) */
-	struct row *rows;      /* in order of first line, as they were made */
-	size_t nrows, rowcap;
-	int64_t first_ts, last_ts;
-	size_t up;             /* the row that shows the run is up, or SIZE_MAX */
-};
-
-static char **family_keys;   /* for cmp_keys: qsort has no context */
-
-static int cmp_keys(const void *a, const void *b)
-{
-	return strcmp(family_keys[*(const size_t *)a], family_keys[*(const size_t *)b]);
-}
-
-/* Tags that differ only in their digits ("TP3", "TP7"; "Worker pid=41",
- * "Worker pid=57") are ranks of one kind; the untagged lines are a kind of
- * their own.  Sorting the digit-less keys finds the kinds in n log n. */
-static void make_families(struct timeline *tl)
-{
-	const struct log *lg = tl->lg;
-	char **keys = xcalloc(tl->ntags, sizeof(*keys));
-	size_t *idx = xmalloc(tl->ntags * sizeof(*idx));
-	tl->family = xcalloc(tl->ntags, sizeof(*tl->family));
-	for (size_t t = 1; t < tl->ntags; t++) {
-		keys[t] = xstrdup(lg->tags[t]);
-		for (char *p = keys[t]; *p; p++)
-			if (*p >= '0' && *p <= '9')
-				*p = '#';
-		idx[t - 1] = t;
-	}
-	family_keys = keys;
-	qsort(idx, tl->ntags - 1, sizeof(*idx), cmp_keys);
-	for (size_t i = 0; i + 1 < tl->ntags; i++)
-		tl->family[idx[i]] = i > 0 && strcmp(keys[idx[i]], keys[idx[i - 1]]) == 0
-			? tl->family[idx[i - 1]] : (uint32_t)(i + 1);
-	for (size_t t = 1; t < tl->ntags; t++)
-		free(keys[t]);
-	free(keys);
-	free(idx);
-}
-
-/* Which tags are expected to print row w: those of the kinds of the tags
- * that did. */
-static void find_expected(struct timeline *tl, struct row *w)
-{
-	uint8_t *hit = xcalloc(tl->ntags, 1);
-	for (size_t t = 0; t < tl->ntags; t++)
-		if (w->tag_first[t] != SIZE_MAX)
-			hit[tl->family[t]] = 1;
-	w->expected = xmalloc(tl->ntags);
-	for (size_t t = 0; t < tl->ntags; t++) {
-		w->expected[t] = hit[tl->family[t]];
-		w->total += w->expected[t];
-	}
-	free(hit);
-}
-
 /* Tag t's name; the untagged lines are a rank too when, say, a driver
  * process logs untagged beside tagged workers. */
 static const char *tag_name(const struct timeline *tl, size_t t)
 {
 	return t ? tl->lg->tags[t] : "(untagged)";
-}
-
-/* The i-th tag in display order: untagged first, then natural order. */
-static size_t tag_at(const struct timeline *tl, size_t i)
-{
-	return i == 0 ? 0 : tl->order[i - 1];
-}
-
-static const struct log *sort_log;   /* for cmp_tags: qsort has no context */
-
-static int cmp_tags(const void *a, const void *b)
-{
-	return natcmp(sort_log->tags[*(const size_t *)a], sort_log->tags[*(const size_t *)b]);
-}
-
-/* The engine with the most milestones in the log: an SGLang server also
- * logs uvicorn's and maybe NCCL's, but is an SGLang server. */
-static const char *main_engine(const struct timeline *tl)
-{
-	const char *best = NULL;
-	size_t most = 0;
-	for (size_t k = 0; k < tl->nrows; k++) {
-		const char *e = tl->rs->r[tl->rows[k].rule].engine;
-		size_t n = 0;
-		for (size_t j = 0; j < tl->nrows; j++)
-			n += strcmp(tl->rs->r[tl->rows[j].rule].engine, e) == 0;
-		if (n > most)
-			best = e, most = n;
-	}
-	return best;
-}
-
-/* The row that shows the run came up, or SIZE_MAX: the last final
- * milestone of the main engine if it has final rules (SGLang is up at
- * "server ready", after its warmup, not at uvicorn's "application startup
- * complete" before it), else the last final milestone of any engine (vLLM
- * is up when uvicorn is). */
-static size_t find_up(const struct timeline *tl)
-{
-	const char *main = main_engine(tl);
-	int main_has_final = 0;
-	for (size_t i = 0; main && i < tl->rs->n; i++)
-		main_has_final |= tl->rs->r[i].final && strcmp(tl->rs->r[i].engine, main) == 0;
-	size_t up = SIZE_MAX;
-	for (size_t k = 0; k < tl->nrows; k++) {
-		const struct rule *r = &tl->rs->r[tl->rows[k].rule];
-		if (r->final && (!main_has_final || strcmp(r->engine, main) == 0))
-			up = k;
-	}
-	return up;
-}
-
-static void timeline_build(struct timeline *tl, const struct log *lg,
-			   const struct ruleset *rs, const int32_t *match)
-{
-	memset(tl, 0, sizeof(*tl));
-	tl->lg = lg;
-	tl->rs = rs;
-	tl->ntags = lg->ntags ? lg->ntags : 1;
-	tl->first_ts = tl->last_ts = TS_NONE;
-	make_families(tl);
-	tl->order = xmalloc(tl->ntags * sizeof(*tl->order));
-	for (size_t t = 1; t < tl->ntags; t++)
-		tl->order[t - 1] = t;
-	sort_log = lg;
-	qsort(tl->order, tl->ntags - 1, sizeof(*tl->order), cmp_tags);
-	size_t *row_of = xmalloc((rs->n ? rs->n : 1) * sizeof(*row_of));
-	for (size_t i = 0; i < rs->n; i++)
-		row_of[i] = SIZE_MAX;
-	for (size_t i = 0; i < lg->nlines; i++) {
-		if (lg->ts[i] != TS_NONE) {
-			if (tl->first_ts == TS_NONE)
-				tl->first_ts = lg->ts[i];
-			tl->last_ts = lg->ts[i];
-		}
-		int32_t r = match[lg->tid[i]];
-		if (r < 0)
-			continue;
-		if (row_of[r] == SIZE_MAX) {
-			GROW(tl->rows, tl->rowcap, tl->nrows + 1);
-			struct row *w = &tl->rows[tl->nrows];
-			memset(w, 0, sizeof(*w));
-			w->rule = r;
-			w->tag_first = xmalloc(tl->ntags * sizeof(*w->tag_first));
-			for (size_t t = 0; t < tl->ntags; t++)
-				w->tag_first[t] = SIZE_MAX;
-			row_of[r] = tl->nrows++;
-		}
-		struct row *w = &tl->rows[row_of[r]];
-		w->count++;
-		if (w->tag_first[lg->tag[i]] == SIZE_MAX) {
-			w->tag_first[lg->tag[i]] = i;
-			if (w->reached++ == 0)
-				w->first = i;
-			w->last = i;
-		}
-	}
-	free(row_of);
-	for (size_t k = 0; k < tl->nrows; k++)
-		find_expected(tl, &tl->rows[k]);
-	tl->up = find_up(tl);
-}
-
-static void timeline_free(struct timeline *tl)
-{
-	for (size_t k = 0; k < tl->nrows; k++) {
-		free(tl->rows[k].tag_first);
-		free(tl->rows[k].expected);
-	}
-	free(tl->rows);
-	free(tl->family);
-	free(tl->order);
 }
 
 /* The time of row k, and of the last row before it that has one (for the
@@ -312,7 +130,7 @@ static void put_short(const char *s, size_t n, size_t width)
 /* "4/4", or the one tag that printed it ("" for untagged lines).  A
  * milestone that one rank prints is usually one only rank 0 reports (vLLM
  * logs most steps from TP0 alone): "1/4" would cry wolf. */
-static void fmt_ranks(const struct timeline *tl, const struct row *w, char *out, size_t n)
+static void fmt_ranks(const struct timeline *tl, const struct timeline_row *w, char *out, size_t n)
 {
 	if (w->reached > 1)
 		snprintf(out, n, "%zu/%zu", w->reached, w->total);
@@ -320,20 +138,14 @@ static void fmt_ranks(const struct timeline *tl, const struct row *w, char *out,
 		snprintf(out, n, "%s", tl->lg->tag[w->first] ? tl->lg->tags[tl->lg->tag[w->first]] : "");
 }
 
-/* Whether tag t should have printed row w and did not. */
-static int missing(const struct row *w, size_t t)
-{
-	return w->tag_first[t] == SIZE_MAX && w->expected[t];
-}
-
 /* Print tags (natural order) for which keep() holds, separated by ", ",
  * at most max of them (0 = all). */
-static void put_tags(const struct timeline *tl, const struct row *w, size_t max,
-		     int (*keep)(const struct row *, size_t))
+static void put_tags(const struct timeline *tl, const struct timeline_row *w, size_t max,
+		     int (*keep)(const struct timeline_row *, size_t))
 {
 	size_t shown = 0, more = 0;
 	for (size_t i = keep ? 0 : 1; i < tl->ntags; i++) {
-		size_t t = tag_at(tl, i);
+		size_t t = timeline_tag_at(tl, i);
 		if (keep && !keep(w, t))
 			continue;
 		if (max && shown == max) {
@@ -347,27 +159,18 @@ static void put_tags(const struct timeline *tl, const struct row *w, size_t max,
 		printf(" and %zu more", more);
 }
 
-static void print_missing(const struct timeline *tl, const struct row *w, int indent)
+static void print_missing(const struct timeline *tl, const struct timeline_row *w, int indent)
 {
 	if (w->reached < 2 || w->reached == w->total)
 		return;
 	printf("%*s%snot reached by ", indent, "", C_YELLOW);
-	put_tags(tl, w, MISSING_SHOWN, missing);
+	put_tags(tl, w, MISSING_SHOWN, timeline_missing);
 	printf("%s\n", C_RESET);
-}
-
-/* The last row tag t reached, or SIZE_MAX. */
-static size_t last_row_of(const struct timeline *tl, size_t t)
-{
-	for (size_t k = tl->nrows; k-- > 0;)
-		if (tl->rows[k].tag_first[t] != SIZE_MAX)
-			return k;
-	return SIZE_MAX;
 }
 
 /* For the ranks that did not reach the last milestone w, where each group
  * of them stopped: the rank that hangs is usually the one to look at. */
-static void print_behind(const struct timeline *tl, const struct row *w)
+static void print_behind(const struct timeline *tl, const struct timeline_row *w)
 {
 	if (w->reached < 2 || w->reached == w->total)
 		return;
@@ -375,13 +178,13 @@ static void print_behind(const struct timeline *tl, const struct row *w)
 	 * SIZE_MAX for the tags that are not behind. */
 	size_t *stop = xmalloc(tl->ntags * sizeof(*stop));
 	for (size_t t = 0; t < tl->ntags; t++) {
-		size_t k = last_row_of(tl, t);
-		stop[t] = !missing(w, t) ? SIZE_MAX : k == SIZE_MAX ? tl->nrows : k;
+		size_t k = timeline_last_row(tl, t);
+		stop[t] = !timeline_missing(w, t) ? SIZE_MAX : k == SIZE_MAX ? tl->nrows : k;
 	}
 	for (size_t key = 0; key <= tl->nrows; key++) {
 		size_t shown = 0, lo = SIZE_MAX, hi = 0;
 		for (size_t i = 0; i < tl->ntags; i++) {
-			size_t t = tag_at(tl, i);
+			size_t t = timeline_tag_at(tl, i);
 			if (stop[t] != key)
 				continue;
 			printf("%s", shown++ ? ", " : "behind: ");
@@ -428,8 +231,8 @@ static void print_summary(const struct timeline *tl)
 		printf("no milestones recognised; rules can be added with --rules FILE\n");
 		return;
 	}
-	const struct row *last = &tl->rows[tl->nrows - 1];
-	const struct row *w = tl->up != SIZE_MAX ? &tl->rows[tl->up] : last;
+	const struct timeline_row *last = &tl->rows[tl->nrows - 1];
+	const struct timeline_row *w = tl->up != SIZE_MAX ? &tl->rows[tl->up] : last;
 	const char *name = tl->rs->r[w->rule].name;
 	printf("%s%s%s: %s\"", tl->up != SIZE_MAX ? C_GREEN : C_RED,
 	       tl->up != SIZE_MAX ? "up" : "NOT UP", C_RESET,
@@ -502,7 +305,7 @@ static void print_text(const struct timeline *tl)
 	size_t wline = 4, wname = 9, wranks = 0;
 	char s[64];
 	for (size_t k = 0; k < tl->nrows; k++) {
-		const struct row *w = &tl->rows[k];
+		const struct timeline_row *w = &tl->rows[k];
 		size_t n = strlen(tl->rs->r[w->rule].name);
 		wname = n > wname ? n : wname;
 		n = (size_t)snprintf(s, sizeof(s), w->last > w->first ? "%zu-%zu" : "%zu",
@@ -521,7 +324,7 @@ static void print_text(const struct timeline *tl)
 	printf("message%s\n", C_RESET);
 	struct buf scratch = { 0 };
 	for (size_t k = 0; k < tl->nrows; k++) {
-		const struct row *w = &tl->rows[k];
+		const struct timeline_row *w = &tl->rows[k];
 		const struct rule *r = &tl->rs->r[w->rule];
 		int64_t ts = row_ts(tl, k), prev = prev_ts(tl, k);
 		char line[48], full[PREFIX_TS_SIZE], off[32] = "-", step[32] = "", ranks[64];
@@ -576,7 +379,7 @@ static void print_json(const struct timeline *tl)
 	}
 	printf("]},\n \"up\": %s,\n \"last\": ", tl->up != SIZE_MAX ? "true" : "false");
 	if (tl->nrows) {
-		const struct row *w = &tl->rows[tl->nrows - 1];
+		const struct timeline_row *w = &tl->rows[tl->nrows - 1];
 		printf("{\"name\": ");
 		const char *name = tl->rs->r[w->rule].name;
 		json_str(stdout, name);
@@ -593,7 +396,7 @@ static void print_json(const struct timeline *tl)
 	printf(",\n \"milestones\": [");
 	struct buf scratch = { 0 };
 	for (size_t k = 0; k < tl->nrows; k++) {
-		const struct row *w = &tl->rows[k];
+		const struct timeline_row *w = &tl->rows[k];
 		const struct rule *r = &tl->rs->r[w->rule];
 		int64_t ts = row_ts(tl, k), prev = prev_ts(tl, k);
 		printf("%s\n  {\"name\": ", k ? "," : "");
@@ -618,13 +421,13 @@ static void print_json(const struct timeline *tl)
 		printf(", \"count\": %llu, \"ranks_reached\": %zu, \"ranks_total\": %zu, \"missing\": [",
 		       (unsigned long long)w->count, w->reached, w->total);
 		int first = 1;
-		if (missing(w, 0)) {
+		if (timeline_missing(w, 0)) {
 			printf("null");
 			first = 0;
 		}
 		for (size_t k = 0; k + 1 < tl->ntags; k++) {
 			size_t t = tl->order[k];
-			if (!missing(w, t))
+			if (!timeline_missing(w, t))
 				continue;
 			printf("%s", first ? "" : ", ");
 			first = 0;
