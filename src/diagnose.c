@@ -30,6 +30,7 @@
 #include "changes.h"
 #include "classify.h"
 #include "streams.h"
+#include "timeline.h"
 
 /* A match may jump over this many good milestones without more ado. */
 #define SKIP_FREE 2
@@ -802,6 +803,12 @@ static void find_milestones(struct dx_state *st, struct diagnosis *d, const stru
 		};
 	}
 	free(seen);
+	int32_t *rule = xmalloc((d->nms ? d->nms : 1) * sizeof(*rule));
+	for (size_t m = 0; m < d->nms; m++)
+		rule[m] = st->rule[d->ms[m].id];
+	size_t up = timeline_up(st->rs, rule, d->nms);
+	d->up = up == SIZE_MAX ? DX_NONE : (int64_t)up;
+	free(rule);
 	/* Slow steps: between consecutive milestones bad reached. */
 	size_t scap = 0;
 	int64_t prev = -1;
@@ -1060,11 +1067,15 @@ const char *dx_milestone_name(const struct diagnosis *d, const struct dx_milesto
 
 const struct dx_milestone *dx_final_milestone(const struct diagnosis *d)
 {
-	const struct dx_milestone *last = NULL;
-	for (size_t m = 0; m < d->nms; m++)
+	if (d->up != DX_NONE)
+		return &d->ms[d->up];
+	/* A good run that never came up (a crashed run given as good) ends
+	 * where it got furthest: its last final milestone of another engine
+	 * (uvicorn's, when SGLang's own never came), else its last one. */
+	for (size_t m = d->nms; m-- > 0;)
 		if (d->ms[m].final)
-			last = &d->ms[m];
-	return last ? last : d->nms ? &d->ms[d->nms - 1] : NULL;
+			return &d->ms[m];
+	return d->nms ? &d->ms[d->nms - 1] : NULL;
 }
 
 const char *dx_template_text(const struct diagnosis *d, uint32_t id)

@@ -84,6 +84,8 @@ struct diagnosis {
 	size_t nnext;
 	struct dx_milestone *ms;
 	size_t nms;
+	int64_t up;           /* the milestone of ms where the good run is up
+			       * (timeline_up), or DX_NONE */
 	struct dx_novel *novel;   /* errors first, then warnings, then others */
 	size_t nnovel, novel_lines, novel_templates;
 	struct dx_change *changed;
@@ -120,8 +122,10 @@ void diagnosis_free(struct diagnosis *d);
 
 /* A milestone's name: its rule's, or a learned one's template text. */
 const char *dx_milestone_name(const struct diagnosis *d, const struct dx_milestone *m);
-/* The good run's final milestone, where a run is up: the last one a
- * "final" rule names, else the last milestone; NULL when there are none. */
+/* The good run's final milestone: where it is up (timeline_up, the rule
+ * `ddx phases` uses too); for a good run that never came up, its last
+ * milestone a final rule names, else its last milestone; NULL when there
+ * are none. */
 const struct dx_milestone *dx_final_milestone(const struct diagnosis *d);
 /* The text of canonical template id (names learned milestones). */
 const char *dx_template_text(const struct diagnosis *d, uint32_t id);
