@@ -56,6 +56,18 @@ void changes_value_key(const struct changes_side *sd, size_t k, const char **key
 	*n = e - b;
 }
 
+size_t changes_keyed(const struct changes_side *sd)
+{
+	size_t keyed = 0;
+	for (size_t k = 0; k < sd->m.nv; k++) {
+		const char *kn;
+		size_t kl;
+		changes_value_key(sd, k, &kn, &kl);
+		keyed += kl > 0;
+	}
+	return keyed;
+}
+
 static int numeric(int type)
 {
 	return type == V_INT || type == V_FLOAT || type == V_SIZE || type == V_DURATION || type == V_PERCENT;
@@ -233,13 +245,7 @@ static void compare_pair(const struct changes_input *in, uint32_t c, int64_t bl,
 	side_load(&g, &in->logs[in->good], gl);
 	if (b.m.nv != g.m.nv || b.m.nv == 0)
 		goto out;
-	size_t keyed = 0;
-	for (size_t k = 0; k < b.m.nv; k++) {
-		const char *kn;
-		size_t kl;
-		changes_value_key(&b, k, &kn, &kl);
-		keyed += kl > 0;
-	}
+	size_t keyed = changes_keyed(&b);
 	char *label = NULL;
 	uint8_t *vary = NULL;
 	double *spread = NULL;

@@ -55,6 +55,9 @@ void changes_side_free(struct changes_side *sd);
  * ':' ("tp_size: 4"); *n = 0 when it has none. */
 void changes_value_key(const struct changes_side *sd, size_t k, const char **key, size_t *n);
 
+/* How many of sd's values have a key. */
+size_t changes_keyed(const struct changes_side *sd);
+
 /* The number a value's text says: "67,024" -> 67024, "4.5 GB" -> 4.5e9,
  * "12ms" -> 0.012. */
 double changes_number(const char *s, size_t n);
