@@ -77,13 +77,6 @@ struct watch {
 	size_t nsaid, saidcap;
 };
 
-static double wall_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* ---- output ---- */
 
 static void clear_status(struct watch *w)
@@ -374,7 +367,7 @@ static int finish_bad(struct watch *w, const char *kind, const char *detail)
 	       exited ? "; nobody holds the log any more" : "");
 	/* The silence as the watch measured it, up to now, rather than
 	 * diagnose's guess from when the log was last read. */
-	w->d.silent_s = wall_now() - w->last_progress;
+	w->d.silent_s = wall_clock_s() - w->last_progress;
 	/* The processes in full, not the summary diff gives: a watchdog
 	 * may kill them next, and then nobody can look any more. */
 	report_text(stdout, &w->d, w->logs, w->ngood + 1, NULL);
@@ -420,7 +413,7 @@ static void took_in(struct watch *w, int first, double mtime)
 
 static int watch_loop(struct watch *w)
 {
-	w->start = wall_now();
+	w->start = wall_clock_s();
 	w->last_read = w->last_progress = w->start;
 	w->progress_line = DX_NONE;
 	if (poll_log(w) < 0)
@@ -446,7 +439,7 @@ static int watch_loop(struct watch *w)
 	for (;;) {
 		if (w->d.verdict == DX_SAME || w->d.verdict == DX_DIFFERENT)
 			return finish_good(w);
-		double now = wall_now(), silence = now - w->last_progress;
+		double now = wall_clock_s(), silence = now - w->last_progress;
 		int timed_out = w->timeout > 0 && now - w->start >= w->timeout;
 		int crashed = w->d.verdict == DX_CRASHED && silence > w->min_silence;
 		int hung = silence > limit_s(w);
@@ -487,7 +480,7 @@ static int watch_loop(struct watch *w)
 		if (poll_log(w) < 0)
 			return EXIT_TROUBLE;
 		if (w->f.text.len != before)
-			w->last_read = wall_now();
+			w->last_read = wall_clock_s();
 		if (w->f.text.len != w->analysed && now_ms() >= w->next_ms) {
 			if (analyse(w) < 0)
 				return EXIT_TROUBLE;

@@ -26,13 +26,6 @@ struct live_ctx {
 	struct proc_scan ps;
 };
 
-static double now_real(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static double mtime_of(const struct stat *st)
 {
 	return (double)st->st_mtim.tv_sec + st->st_mtim.tv_nsec / 1e9;
@@ -436,7 +429,7 @@ static void sample(const struct live_ctx *c, struct live_report *r)
 			p->cpu_s_delta = p->cpu_s - cpu0[i];
 	}
 	if (r->log_path && stat_log(c, r, &st1) == 0) {
-		r->silent_s = now_real() - mtime_of(&st1);
+		r->silent_s = wall_clock_s() - mtime_of(&st1);
 		if (r->silent_s < 0)
 			r->silent_s = 0;
 		r->log_grew = c->o->sample_ms > 0 && have0 &&

@@ -407,6 +407,13 @@ void fmt_seconds(char *out, size_t cap, double s)
 		snprintf(out, cap, "%lldd%02lldh", n / 86400, n % 86400 / 3600);
 }
 
+double wall_clock_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 int64_t now_ms(void)
 {
 	struct timespec ts;

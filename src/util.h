@@ -109,7 +109,10 @@ int natcmp(const char *a, const char *b);
 /* Whether s contains any of the NULL-terminated words. */
 int contains_any(const char *s, const char *const *words);
 
-/* Monotonic clock in milliseconds. */
+/* The wall clock in seconds since the epoch, to compare with a file's
+ * modification time. */
+double wall_clock_s(void);
+/* Monotonic clock in milliseconds, to measure how long something took. */
 int64_t now_ms(void);
 
 #endif
