@@ -1249,24 +1249,6 @@ out:
 	return r;
 }
 
-/* The content of run id, decompressed into b. */
-static int run_content(struct store *st, int64_t id, struct buf *b)
-{
-	struct run r = { 0 };
-	if (load_chunks(st, "main", id, &r.chunks, &r.nchunks) < 0)
-		return -1;
-	int ret = 0;
-	for (size_t i = 0; i < r.nchunks && ret == 0; i++) {
-		char *raw;
-		ret = unchunk(st->path, &r.chunks[i], &raw);
-		if (ret == 0)
-			buf_append(b, raw, r.chunks[i].raw_size);
-		free(raw);
-	}
-	store_run_release(&r);
-	return ret;
-}
-
 static int fill_v2(struct store *st)
 {
 	sqlite3_stmt *s = prepare(st, "SELECT id, format FROM run WHERE engine IS NULL");
@@ -1285,16 +1267,17 @@ static int fill_v2(struct store *st)
 	sqlite3_finalize(s);
 	int r = rc == SQLITE_DONE ? 0 : db_error(st, "cannot migrate the store");
 	for (size_t i = 0; i < n && r == 0; i++) {
-		struct buf content = { 0 };
+		char *content = NULL;
+		size_t size = 0;
 		r = load_detail(st, &v[i], &a);
 		if (r == 0)
-			r = run_content(st, v[i].id, &content);
+			r = store_run_read(st, v[i].id, &content, &size);
 		if (r == 0) {
 			v[i].engine = logmeta_engine(v[i].tmpl, v[i].ntmpl, v[i].format);
-			logmeta_config(content.p, content.len, &v[i].cfg, &v[i].ncfg, &a);
+			logmeta_config(content, size, &v[i].cfg, &v[i].ncfg, &a);
 			r = insert_config(st, v[i].id, v[i].cfg, v[i].ncfg);
 		}
-		buf_free(&content);
+		free(content);
 		if (r == 0 && (s = prepare(st, "UPDATE run SET engine = ? WHERE id = ?")) != NULL) {
 			bind_str(s, 1, v[i].engine);
 			sqlite3_bind_int64(s, 2, v[i].id);
