@@ -11,8 +11,25 @@
 
 #include <stddef.h>
 
-#include "store.h"
+#include <stdint.h>
+
 #include "util.h"
+
+/* One template of a run: the masked text and level, its line count and
+ * its first line (0-based). */
+struct run_tmpl {
+	const char *text;
+	size_t len;
+	int level;
+	uint64_t count;
+	uint64_t first_line;
+};
+
+/* One configuration value of a run ("tp_size" = "8"). */
+struct kv {
+	const char *key;
+	const char *value;
+};
 
 /* The engine that wrote a run, from its templates and header format
  * (prefix_format_name): "sglang", "vllm" or "other". */

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "logmeta.h"
 #include "util.h"
 
 /* The schema this ddx writes.  1: baselines, runs, chunks, templates.
@@ -29,22 +30,6 @@
 #define STORE_VERSION 2
 
 struct store;
-
-/* One template of a run: the masked text and level, its line count and
- * its first line (0-based). */
-struct run_tmpl {
-	const char *text;
-	size_t len;
-	int level;
-	uint64_t count;
-	uint64_t first_line;
-};
-
-/* One configuration value of a run ("tp_size" = "8"). */
-struct kv {
-	const char *key;
-	const char *value;
-};
 
 /* A compressed piece of a run's content (one zstd frame). */
 struct chunk {
