@@ -880,18 +880,22 @@ static size_t fmt_iso(struct cur *c, struct header *h)
 
 /* The classes of a format's first byte, to skip formats that cannot
  * match without calling them (most lines of a traceback match none). */
+enum { K_DIGIT, K_UPPER, K_BRACKET, K_OTHER };
 enum {
-	B_DIGIT = 1, B_UPPER = 2, B_BRACKET = 4, B_OTHER = 8,
+	B_DIGIT = 1 << K_DIGIT, B_UPPER = 1 << K_UPPER, B_BRACKET = 1 << K_BRACKET,
+	B_OTHER = 1 << K_OTHER,
 	B_NONBLANK = B_DIGIT | B_UPPER | B_BRACKET | B_OTHER,
 };
+_Static_assert(K_OTHER + 1 == PREFIX_CLASSES, "PREFIX_CLASSES");
 
+/* The class of the byte at c, or -1 for a blank or the end. */
 static int byte_class(const struct cur *c)
 {
 	if (c->i >= c->n || is_space(c->s[c->i]))
-		return 0;
+		return -1;
 	char ch = c->s[c->i];
-	return is_digit(ch) ? B_DIGIT : ch >= 'A' && ch <= 'Z' ? B_UPPER :
-	       ch == '[' ? B_BRACKET : B_OTHER;
+	return is_digit(ch) ? K_DIGIT : ch >= 'A' && ch <= 'Z' ? K_UPPER :
+	       ch == '[' ? K_BRACKET : K_OTHER;
 }
 
 /* Most specific first: a line votes in detection for the first format
@@ -1004,16 +1008,13 @@ static size_t torchrun(struct cur *c, size_t *tag, size_t *tag_len)
 	return 1;
 }
 
-/* Try format f on the text at c (after any process prefix), whose first
- * byte is of class cls.  The parser writes into h itself: going through
+/* Try format f on the text at c (after any process prefix).  The parser writes into h itself: going through
  * a temporary made the copy of its byte-sized fields stall on store
  * forwarding, a fifth of the time of this function.  A parser writes only
  * ts, level and (sglang, once it has matched) the tag, so a failed one is
  * undone by resetting those two. */
-static int try_format(int f, struct cur c, int cls, struct header *h)
+static int try_format(int f, struct cur c, struct header *h)
 {
-	if (!(formats[f].first & cls))
-		return 0;
 	size_t off = formats[f].parse(&c, h);
 	if (!off) {
 		h->ts_ms = TS_NONE;
@@ -1051,12 +1052,23 @@ void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
 		     struct header *h)
 {
 	struct cur c = process_prefixes(line, len, h);
-	int cls = byte_class(&c);
-	if (!cls)
+	int k = byte_class(&c);
+	if (k < 0)
 		return;
-	for (size_t k = 0; k < o->n; k++)
-		if (try_format(o->f[k], c, cls, h))
+	for (size_t j = 0; j < o->nk[k]; j++)
+		if (try_format(o->fk[k][j], c, h))
 			return;
+}
+
+/* Fill o's per-class lists from o->f. */
+static void order_by_class(struct prefix_order *o)
+{
+	for (int k = 0; k < PREFIX_CLASSES; k++) {
+		o->nk[k] = 0;
+		for (size_t j = 0; j < o->n; j++)
+			if (formats[o->f[j]].first & (1 << k))
+				o->fk[k][o->nk[k]++] = o->f[j];
+	}
 }
 
 /* Formats in table order, with fmt (if any) moved to the front. */
@@ -1068,6 +1080,7 @@ static void order_from(int fmt, struct prefix_order *o)
 	for (int f = 0; f < NFORMATS; f++)
 		if (f != fmt)
 			o->f[o->n++] = (uint8_t)f;
+	order_by_class(o);
 }
 
 void prefix_parse(int fmt, const char *line, size_t len, struct header *h)
@@ -1084,9 +1097,11 @@ int prefix_detect(const char *const *lines, const size_t *lens, size_t n,
 	 * counting every format that parses a line would let the generic
 	 * "iso" outvote the specific formats of an ISO-stamped file. */
 	size_t votes[NFORMATS] = { 0 };
+	struct prefix_order table;
+	order_from(-1, &table);
 	for (size_t i = 0; i < n; i++) {
 		struct header h;
-		prefix_parse(-1, lines[i], lens[i], &h);
+		prefix_parse_in(&table, lines[i], lens[i], &h);
 		if (h.format != PREFIX_NONE)
 			votes[h.format]++;
 	}
@@ -1103,6 +1118,7 @@ int prefix_detect(const char *const *lines, const size_t *lens, size_t n,
 				order->f[b] = order->f[b - 1];
 				order->f[b - 1] = t;
 			}
+		order_by_class(order);
 	}
 	return best;
 }

@@ -48,9 +48,14 @@ struct header {
  * the earlier in the table on a tie; -1 when none parses any. */
 /* The order in which to try formats on a file's lines. */
 #define PREFIX_MAX_FORMATS 64
+#define PREFIX_CLASSES 4     /* kinds of first byte: digit, upper, [, other */
 struct prefix_order {
 	uint8_t n;
 	uint8_t f[PREFIX_MAX_FORMATS];
+	/* f without the formats a line starting with a byte of class k
+	 * cannot be in: a line is tried only against those. */
+	uint8_t nk[PREFIX_CLASSES];
+	uint8_t fk[PREFIX_CLASSES][PREFIX_MAX_FORMATS];
 };
 /* When order is not NULL it receives every format: those that parsed
  * sample lines first, most votes first, then the rest in table order.
