@@ -48,7 +48,7 @@ struct header {
  * the earlier in the table on a tie; -1 when none parses any. */
 /* The order in which to try formats on a file's lines. */
 #define PREFIX_MAX_FORMATS 64
-#define PREFIX_CLASSES 4     /* kinds of first byte: digit, upper, [, other */
+#define PREFIX_CLASSES 5     /* kinds of first byte: digit, upper, [, {, other */
 struct prefix_order {
 	uint8_t n;
 	uint8_t f[PREFIX_MAX_FORMATS];

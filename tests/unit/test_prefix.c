@@ -172,6 +172,45 @@ static const struct want cases[] = {
 	  "ascend", "2026-06-09T03:35:23.000Z", LV_ERROR, "", "ERR00100 PTA failed." },
 	{ "[PID: 428723] 2026-06-09-03:35:23.635.715 AclNN_Parameter_Error(EZ1001): x", "ascend",
 	  "2026-06-09T03:35:23.635Z", LV_NONE, "", "AclNN_Parameter_Error(EZ1001): x" },
+	/* Structured records: logfmt and JSON lines, found by key name */
+	{ "time=2025-01-02T10:00:00.123Z level=INFO source=server.go:123 msg=\"llama-server "
+	  "terminated\" err=\"exit status 1\"", "logfmt", "2025-01-02T10:00:00.123Z", LV_INFO, "",
+	  "llama-server terminated\" err=\"exit status 1\"" },
+	{ "ts=2024-01-02T03:04:05+02:00 lvl=warning caller=x.go:1 msg=offload rank=2 k=v", "logfmt",
+	  "2024-01-02T01:04:05.000Z", LV_WARN, "rank=2", "offload rank=2 k=v" },
+	{ "level=err time=1704189600123 component=raft term=3", "logfmt",
+	  "2024-01-02T10:00:00.123Z", LV_ERROR, "", "component=raft term=3" },
+	{ "time=\"2024-01-02 03:04:05\" level=Fatal text after pairs", "logfmt",
+	  "2024-01-02T03:04:05.000Z", LV_FATAL, "", "text after pairs" },
+	{ "a=b c=d no time or level", "none", NULL, LV_NONE, "", "a=b c=d no time or level" },
+	{ "level=bogus msg=x", "none", NULL, LV_NONE, "", "level=bogus msg=x" },
+	{ "server_args=ServerArgs(x=1, y=2)", "none", NULL, LV_NONE, "", "server_args=ServerArgs(x=1, y=2)" },
+	{ "{\"timestamp\": \"2024-05-01T10:00:00.123Z\", \"level\": \"INFO\", \"message\": \"up\"}",
+	  "json", "2024-05-01T10:00:00.123Z", LV_INFO, "", "up\"}" },
+	{ "{\"timestamp\":\"2024-05-01T10:00:00.123456Z\",\"level\":\"ERROR\",\"fields\":{\"message\":"
+	  "\"failed\"},\"target\":\"launcher\",\"span\":{\"rank\":1,\"name\":\"shard-manager\"}}",
+	  "json", "2024-05-01T10:00:00.123Z", LV_ERROR, "1",
+	  "failed\"},\"target\":\"launcher\",\"span\":{\"rank\":1,\"name\":\"shard-manager\"}}" },
+	{ "{\"level\":\"debug\",\"ts\":1704189600.25,\"msg\":\"tick\",\"n\":1}", "json",
+	  "2024-01-02T10:00:00.250Z", LV_DEBUG, "", "tick\",\"n\":1}" },
+	{ "{\"level\":50,\"time\":1752516971543,\"pid\":10104,\"msg\":\"boom\"}", "json",
+	  "2025-07-14T18:16:11.543Z", LV_ERROR, "", "boom\"}" },
+	{ "{\"event\": \"node lost\", \"severity\": \"crit\", \"local_rank\": \"3\"}", "json",
+	  NULL, LV_FATAL, "3", "node lost\", \"severity\": \"crit\", \"local_rank\": \"3\"}" },
+	{ "{\"error\": {\"message\": \"not the message\"}, \"level\": \"warn\", \"msg\": \"m\"}",
+	  "json", NULL, LV_WARN, "", "m\"}" },
+	{ "{\"level\": \"info\", \"logger\": \"x\"}", "json", NULL, LV_INFO, "", "\"logger\": \"x\"}" },
+	{ "{\"level\": \"info\", \"msg\": \"cut sh", "json", NULL, LV_INFO, "", "cut sh" },
+	{ "{'level': 'info'}", "none", NULL, LV_NONE, "", "{'level': 'info'}" },
+	{ "{\"a\": 1}", "none", NULL, LV_NONE, "", "{\"a\": 1}" },
+	/* ... and behind another header that gave no level */
+	{ "Sep 26 18:08:31 host ollama[3886]: time=2024-09-26T18:08:31.326+02:00 level=INFO "
+	  "source=sched.go:445 msg=\"loaded runners\" count=1", "syslog",
+	  "1970-09-26T18:08:31.000Z", LV_INFO, "", "loaded runners\" count=1" },
+	{ "2025-03-05 08:19:02 time=2025-03-05T06:19:02.176Z level=WARN msg=\"total blobs: 6\"", "iso",
+	  "2025-03-05T08:19:02.000Z", LV_WARN, "", "total blobs: 6\"" },
+	{ "2024-01-02 03:04:05 {\"level\": \"error\", \"msg\": \"inner\"}", "iso",
+	  "2024-01-02T03:04:05.000Z", LV_ERROR, "", "inner\"}" },
 	/* no header, garbage, truncated headers, impossible dates */
 	{ "", "none", NULL, LV_NONE, "", "" },
 	{ "Traceback (most recent call last):", "none",
@@ -303,6 +342,18 @@ static void test_levels(void)
 		{ "- 1117838570 2005.06.03 R 2005-06-03-15.42.50.675872 R RAS APP FAILURE m", LV_ERROR },
 		{ "2016-09-28 04:30:30, Warning   CBS  m", LV_WARN },
 		{ "2016-09-28 04:30:30, Error   CBS  m", LV_ERROR },
+		/* structured records: any case, and pino's numbers */
+		{ "level=info a=b", LV_INFO }, { "level=INFO a=b", LV_INFO },
+		{ "level=Info a=b", LV_INFO }, { "level=warn a=b", LV_WARN },
+		{ "level=warning a=b", LV_WARN }, { "level=err a=b", LV_ERROR },
+		{ "level=error a=b", LV_ERROR }, { "level=fatal a=b", LV_FATAL },
+		{ "level=crit a=b", LV_FATAL }, { "level=debug a=b", LV_DEBUG },
+		{ "level=trace a=b", LV_TRACE }, { "level=panic a=b", LV_FATAL },
+		{ "level=\"WARN\" a=b", LV_WARN }, { "level=information a=b", LV_NONE },
+		{ "{\"level\": 10}", LV_TRACE }, { "{\"level\": 20}", LV_DEBUG },
+		{ "{\"level\": 30}", LV_INFO }, { "{\"level\": 40}", LV_WARN },
+		{ "{\"level\": 60}", LV_FATAL }, { "{\"level\": 70}", LV_NONE },
+		{ "{\"Level\": \"Warning\"}", LV_WARN }, { "{\"levelname\": \"CRITICAL\"}", LV_FATAL },
 	};
 	for (size_t k = 0; k < sizeof(lv) / sizeof(lv[0]); k++) {
 		char *copy;
@@ -351,6 +402,13 @@ static void test_detect(void)
 	CHECK_STR(fmt_of(hadoop, 2), "hadoop");
 	const char *plain[] = { "2024-01-02 03:04:05,678 INFO [x] msg", "2024-01-02 03:04:06,000 INFO y" };
 	CHECK_STR(fmt_of(plain, 2), "iso-level");
+	const char *json[] = {
+		"{\"level\":\"info\",\"ts\":1704189600.1,\"msg\":\"a\"}",
+		"{\"level\":\"info\",\"ts\":1704189600.2,\"msg\":\"b\"}",
+		"time=2024-01-02T03:04:05Z level=info msg=c",
+		"Traceback (most recent call last):",
+	};
+	CHECK_STR(fmt_of(json, 4), "json");
 	const char *none[] = { "hello", "", "  File \"x\"" };
 	CHECK_INT(prefix_detect(none, (size_t[]){ 5, 0, 11 }, 3, NULL), -1);
 	CHECK_INT(prefix_detect(none, NULL, 0, NULL), -1);
