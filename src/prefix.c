@@ -281,6 +281,7 @@ static const struct {
 	{ PK('V', 'E', 'R', 'B', 'O', 'S', 'E', 0), LV_TRACE },
 	{ PK('D', 'E', 'B', 'U', 'G', 0, 0, 0), LV_DEBUG },
 	{ PK('I', 'N', 'F', 'O', 0, 0, 0, 0), LV_INFO },
+	{ PK('S', 'U', 'C', 'C', 'E', 'S', 'S', 0), LV_INFO },   /* loguru */
 	{ PK('N', 'O', 'T', 'I', 'C', 'E', 0, 0), LV_NOTICE },
 	{ PK('W', 'A', 'R', 'N', 0, 0, 0, 0), LV_WARN },
 	{ PK('W', 'A', 'R', 'N', 'I', 'N', 'G', 0), LV_WARN },
@@ -737,6 +738,165 @@ static size_t structured_body(struct cur *c, struct header *h)
 	return record_set(&r, end, h);
 }
 
+/* A rank field at the very end of the line ("... rank=3"), as tracing
+ * writes a span's fields after the message: the tag, unless a process
+ * prefix gave one. */
+static void rank_suffix(const struct cur *c, struct header *h)
+{
+	size_t e = c->n, i = e;
+	while (i > c->i && is_digit(c->s[i - 1]))
+		i--;
+	if (i == e || i <= c->i + 1 || c->s[i - 1] != '=' || h->tag_len)
+		return;
+	size_t eq = i - 1, k = eq;
+	while (k > c->i && is_key_byte(c->s[k - 1]))
+		k--;
+	if (k == eq || (k > c->i && !is_space(c->s[k - 1])) ||
+	    key_role(c->s + k, eq - k) != R_RANK)
+		return;
+	h->tag_off = (uint32_t)k;
+	h->tag_len = (uint32_t)(e - k);
+}
+
+/* A tracing span or target before the message: a lower-case name of
+ * letters, digits and _-./: ("text_generation_router::server",
+ * "router/src/server.rs:12"), a span's "{fields}", ending in ": ". */
+static int tracing_target(struct cur *c)
+{
+	size_t i0 = c->i;
+	if (c->i >= c->n || c->s[c->i] < 'a' || c->s[c->i] > 'z')
+		return 0;
+	while (c->i < c->n && !is_space(c->s[c->i])) {
+		char ch = c->s[c->i];
+		if (ch == '{') {
+			if (!skip_past(c, "}"))
+				return 0;
+		} else if (is_alpha(ch) || is_digit(ch) || in_set(ch, "_-./:")) {
+			c->i++;
+		} else {
+			return 0;
+		}
+	}
+	return c->i - i0 >= 2 && c->s[c->i - 1] == ':' && eat(c, ' ');
+}
+
+/* Rust tracing-subscriber's default, TGI's launcher and router:
+ * 2024-05-01T10:00:00.123456Z  INFO shard-manager: text_generation_launcher:
+ * msg rank=0, the level right-aligned in five columns.  Spans and target
+ * (one at least) are header; a trailing rank=N field is the tag. */
+static size_t fmt_tracing(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!iso_stamp(c, &t, "T") || !t.has_zone || !spaces(c) || !stamp_set(&t, h))
+		return 0;
+	int lv = level_word(c, 0);
+	if (!lv || !eat(c, ' ') || !tracing_target(c))
+		return 0;   /* the target is what tells tracing from other ISO formats */
+	for (int k = 0; k < 3; k++) {
+		struct cur tg = *c;
+		if (!tracing_target(&tg))
+			break;
+		*c = tg;
+	}
+	rank_suffix(c, h);
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* Spring Boot's default console format (logback):
+ * 2024-06-01T07:51:04.554+02:00  INFO 49468 --- [main] o.s.b.App  : msg,
+ * "[  main]" padded in Spring Boot 2, "[app] [main]" from 3.4. */
+static size_t fmt_spring(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	int64_t pid;
+	if (!iso(c, &t) || !spaces(c) || !stamp_set(&t, h))
+		return 0;
+	int lv = level_word(c, 0);
+	if (!lv || !spaces(c) || !num(c, 1, 10, &pid) || !eat_str(c, " --- ") || !at(c, '[') ||
+	    !skip_past(c, "] ") || !skip_past(c, " : "))
+		return 0;
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* YYYY/MM/DD, the date of Go's log package. */
+static int slash_date(struct cur *c, struct stamp *t)
+{
+	return fixed(c, 4, &t->y) && eat(c, '/') && fixed(c, 2, &t->mo) && eat(c, '/') &&
+	       fixed(c, 2, &t->d);
+}
+
+/* Go's log package: 2024/05/12 06:47:18[.123456] [file.go:123: ][LEVEL ]msg
+ * (Ollama before slog wrote "routes.go:1006: INFO server config"); nginx's
+ * error log has the same date: 2025/07/17 12:26:12 [emerg] 2609#2609: msg.
+ * nginx's "pid#tid: " stays in the message: rules anchor on it. */
+static size_t fmt_golog(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!slash_date(c, &t) || !eat(c, ' ') || !clock_time(c, &t, ".") ||
+	    (c->i < c->n && !eat(c, ' ')) || !stamp_set(&t, h))
+		return 0;
+	struct cur br = *c;
+	int blv = eat(&br, '[') ? level_word(&br, 1) : LV_NONE;
+	if (blv && eat_str(&br, "] ")) {
+		*c = br;
+		h->level = (uint8_t)blv;
+		return c->i;
+	}
+	struct cur loc = *c;
+	if (src_loc(&loc) && eat_str(&loc, ": "))
+		*c = loc;
+	struct cur w = *c;
+	int lv = level_word(&w, 0);
+	if (lv && (w.i == w.n || eat(&w, ' '))) {
+		*c = w;
+		h->level = (uint8_t)lv;
+	}
+	return c->i;
+}
+
+/* Go gin's access log: [GIN] 2025/01/02 - 10:00:00 | 200 |  1.2ms | ip |
+ * GET "/path", the message from the status on.  The level follows gin's
+ * own colours of the status: 4xx warning, 5xx error.  Its debug lines,
+ * "[GIN-debug] [WARNING] msg" or "[GIN-debug] GET /x --> handler", have
+ * no time; their level is the bracketed one, else debug. */
+static size_t fmt_gin(struct cur *c, struct header *h)
+{
+	if (!eat(c, '['))
+		return 0;
+	size_t name = c->i;
+	while (c->i < c->n && (is_alpha(c->s[c->i]) || c->s[c->i] == '-' || c->s[c->i] == '_'))
+		c->i++;
+	size_t name_end = c->i;
+	if (name_end == name || !eat_str(c, "] "))
+		return 0;
+	struct stamp t = { 0 };
+	if (slash_date(c, &t)) {
+		if (!eat_str(c, " - ") || !clock_time(c, &t, ".") || !eat_str(c, " |") ||
+		    !stamp_set(&t, h))
+			return 0;
+		spaces(c);
+		size_t msg = c->i;
+		int64_t status;
+		if (num(c, 3, 3, &status))
+			h->level = status >= 500 ? LV_ERROR : status >= 400 ? LV_WARN : LV_INFO;
+		return msg;
+	}
+	if (name_end - name < 7 || memcmp(c->s + name_end - 6, "-debug", 6) != 0)
+		return 0;
+	struct cur w = *c;
+	int lv = eat(&w, '[') ? level_word(&w, 0) : LV_NONE;
+	if (lv && eat(&w, ']')) {
+		eat(&w, ' ');
+		*c = w;
+	} else {
+		lv = LV_DEBUG;
+	}
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
 /* One separating space, when there is one. */
 static size_t msg_after_space(struct cur *c)
 {
@@ -923,7 +1083,8 @@ static size_t fmt_python(struct cur *c, struct header *h)
 	return c->i;
 }
 
-/* loguru: 2024-01-02 03:04:05.678 | INFO     | module:func:12 - msg. */
+/* loguru: 2024-01-02 03:04:05.678 | INFO     | module:func:12 - msg; a
+ * custom format may leave out the module part. */
 static size_t fmt_loguru(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
@@ -931,8 +1092,11 @@ static size_t fmt_loguru(struct cur *c, struct header *h)
 		return 0;
 	int lv = level_word(c, 0);
 	spaces(c);
-	if (!lv || !eat_str(c, "| ") || !skip_past(c, " - "))
+	if (!lv || !eat_str(c, "| "))
 		return 0;
+	struct cur where = *c;   /* "module:function:line - ", when the format has it */
+	if (token(&where) && eat_str(&where, " - "))
+		*c = where;
 	h->level = (uint8_t)lv;
 	return c->i;
 }
@@ -1289,10 +1453,13 @@ static const struct format {
 	{ "vllm", fmt_vllm, B_UPPER },
 	{ "glog", fmt_glog, B_BRACKET | B_UPPER },
 	{ "ascend", fmt_ascend, B_BRACKET },
+	{ "gin", fmt_gin, B_BRACKET },
 	{ "python-basic", fmt_pylog, B_UPPER },
 	{ "uvicorn", fmt_uvicorn, B_UPPER },
 	{ "python", fmt_python, B_DIGIT },
 	{ "loguru", fmt_loguru, B_DIGIT },
+	{ "spring", fmt_spring, B_DIGIT },
+	{ "tracing", fmt_tracing, B_DIGIT },
 	{ "zookeeper", fmt_zookeeper, B_DIGIT },
 	{ "hadoop", fmt_hadoop, B_DIGIT },
 	{ "openstack", fmt_openstack, B_NONBLANK },
@@ -1308,6 +1475,7 @@ static const struct format {
 	{ "proxifier", fmt_proxifier, B_BRACKET },
 	{ "healthapp", fmt_healthapp, B_DIGIT },
 	{ "hpc", fmt_hpc, B_DIGIT },
+	{ "golog", fmt_golog, B_DIGIT },
 	{ "iso-level", fmt_iso_level, B_DIGIT },
 	{ "iso", fmt_iso, B_DIGIT },
 };

@@ -211,6 +211,46 @@ static const struct want cases[] = {
 	  "2025-03-05T08:19:02.000Z", LV_WARN, "", "total blobs: 6\"" },
 	{ "2024-01-02 03:04:05 {\"level\": \"error\", \"msg\": \"inner\"}", "iso",
 	  "2024-01-02T03:04:05.000Z", LV_ERROR, "", "inner\"}" },
+	/* Rust tracing (TGI), Go's log package, gin */
+	{ "2024-05-01T10:00:00.123456Z  INFO text_generation_launcher: Starting shard rank=0", "tracing",
+	  "2024-05-01T10:00:00.123Z", LV_INFO, "rank=0", "Starting shard rank=0" },
+	{ "2024-10-16T10:48:41.374381Z  INFO shard-manager: text_generation_launcher: Waiting for shard "
+	  "to be ready... rank=2", "tracing", "2024-10-16T10:48:41.374Z", LV_INFO, "rank=2",
+	  "Waiting for shard to be ready... rank=2" },
+	{ "2024-05-01T10:00:12.5Z  WARN text_generation_router::server: router/src/server.rs:1852: "
+	  "Invalid hostname", "tracing", "2024-05-01T10:00:12.500Z", LV_WARN, "", "Invalid hostname" },
+	{ "2024-05-01T10:00:11Z ERROR text_generation_launcher: Error: Shard 0 failed", "tracing",
+	  "2024-05-01T10:00:11.000Z", LV_ERROR, "", "Error: Shard 0 failed" },
+	{ "2024-05-01T10:00:11Z ERROR x: worker_rank=7", "tracing",
+	  "2024-05-01T10:00:11.000Z", LV_ERROR, "", "worker_rank=7" },
+	{ "2024/05/12 06:47:18 routes.go:1006: INFO server config env=\"map[]\"", "golog",
+	  "2024-05-12T06:47:18.000Z", LV_INFO, "", "server config env=\"map[]\"" },
+	{ "2024/05/12 06:47:18.123456 listening on :8080", "golog",
+	  "2024-05-12T06:47:18.123Z", LV_NONE, "", "listening on :8080" },
+	{ "[GIN] 2025/01/02 - 10:00:00 | 200 |   1.2ms |       127.0.0.1 | GET      \"/api/tags\"", "gin",
+	  "2025-01-02T10:00:00.000Z", LV_INFO, "", "200 |   1.2ms |       127.0.0.1 | GET      \"/api/tags\"" },
+	{ "[GIN] 2025/01/02 - 10:00:01 | 500 |  12.5s | ::1 | POST \"/api/generate\"", "gin",
+	  "2025-01-02T10:00:01.000Z", LV_ERROR, "", "500 |  12.5s | ::1 | POST \"/api/generate\"" },
+	{ "[GIN] 2025/01/02 - 10:00:01 | 404 | 1ms | ::1 | GET \"/x\"", "gin",
+	  "2025-01-02T10:00:01.000Z", LV_WARN, "", "404 | 1ms | ::1 | GET \"/x\"" },
+	{ "[GIN-debug] [WARNING] Running in \"debug\" mode.", "gin",
+	  NULL, LV_WARN, "", "Running in \"debug\" mode." },
+	{ "[GIN-debug] POST   /api/pull  --> server.PullHandler (5 handlers)", "gin",
+	  NULL, LV_DEBUG, "", "POST   /api/pull  --> server.PullHandler (5 handlers)" },
+	{ "2025/07/17 12:26:12 [emerg] 2609#2609: bind() failed", "golog",
+	  "2025-07-17T12:26:12.000Z", LV_FATAL, "", "2609#2609: bind() failed" },
+	{ "2024-05-01T10:00:11Z  INFO no target here", "iso",
+	  "2024-05-01T10:00:11.000Z", LV_NONE, "", "INFO no target here" },
+	/* Spring Boot */
+	{ "2024-06-01T07:51:05.555+02:00  INFO 49468 --- [restartedMain] o.s.b.w.Tomcat  : "
+	  "Tomcat initialized", "spring", "2024-06-01T05:51:05.555Z", LV_INFO, "", "Tomcat initialized" },
+	{ "2019-03-01 10:00:00.001 ERROR 7 --- [  main] o.s.boot.SpringApplication : failed", "spring",
+	  "2019-03-01T10:00:00.001Z", LV_ERROR, "", "failed" },
+	/* loguru's own levels, and without the module part */
+	{ "2024-05-01 10:00:00.124 | SUCCESS  | __main__:<module>:7 - done", "loguru",
+	  "2024-05-01T10:00:00.124Z", LV_INFO, "", "done" },
+	{ "2024-05-01 10:00:00.125 | ERROR    | no module part - here", "loguru",
+	  "2024-05-01T10:00:00.125Z", LV_ERROR, "", "no module part - here" },
 	/* no header, garbage, truncated headers, impossible dates */
 	{ "", "none", NULL, LV_NONE, "", "" },
 	{ "Traceback (most recent call last):", "none",
@@ -409,6 +449,11 @@ static void test_detect(void)
 		"Traceback (most recent call last):",
 	};
 	CHECK_STR(fmt_of(json, 4), "json");
+	const char *tgi[] = {
+		"2024-05-01T10:00:00.1Z  INFO text_generation_launcher: Starting shard rank=0",
+		"2024-05-01T10:00:00.2Z  INFO shard-manager: text_generation_launcher: Waiting rank=0",
+	};
+	CHECK_STR(fmt_of(tgi, 2), "tracing");
 	const char *none[] = { "hello", "", "  File \"x\"" };
 	CHECK_INT(prefix_detect(none, (size_t[]){ 5, 0, 11 }, 3, NULL), -1);
 	CHECK_INT(prefix_detect(none, NULL, 0, NULL), -1);
