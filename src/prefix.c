@@ -227,11 +227,17 @@ static void zone(struct cur *c, struct stamp *t)
 	t->has_zone = 1;
 }
 
+/* YYYY-MM-DD. */
+static int iso_date(struct cur *c, struct stamp *t)
+{
+	return fixed(c, 4, &t->y) && eat(c, '-') && fixed(c, 2, &t->mo) && eat(c, '-') &&
+	       fixed(c, 2, &t->d);
+}
+
 /* YYYY-MM-DD then a byte of seps then HH:MM:SS[.,frac][zone]. */
 static int iso_stamp(struct cur *c, struct stamp *t, const char *seps)
 {
-	if (!(fixed(c, 4, &t->y) && eat(c, '-') && fixed(c, 2, &t->mo) && eat(c, '-') &&
-	      fixed(c, 2, &t->d)))
+	if (!iso_date(c, t))
 		return 0;
 	if (c->i >= c->n || !in_set(c->s[c->i], seps))
 		return 0;
@@ -281,6 +287,9 @@ static const struct {
 	{ PK('V', 'E', 'R', 'B', 'O', 'S', 'E', 0), LV_TRACE },
 	{ PK('D', 'E', 'B', 'U', 'G', 0, 0, 0), LV_DEBUG },
 	{ PK('I', 'N', 'F', 'O', 0, 0, 0, 0), LV_INFO },
+	{ PK('N', 'O', 'T', 'E', 0, 0, 0, 0), LV_INFO },         /* MySQL 5.7 */
+	{ PK('S', 'Y', 'S', 'T', 'E', 'M', 0, 0), LV_INFO },     /* MySQL 8 */
+	{ PK('L', 'O', 'G', 0, 0, 0, 0, 0), LV_INFO },           /* PostgreSQL */
 	{ PK('S', 'U', 'C', 'C', 'E', 'S', 'S', 0), LV_INFO },   /* loguru */
 	{ PK('N', 'O', 'T', 'I', 'C', 'E', 0, 0), LV_NOTICE },
 	{ PK('W', 'A', 'R', 'N', 0, 0, 0, 0), LV_WARN },
@@ -915,11 +924,14 @@ static int uvicorn_rest(struct cur *c, size_t i0, int lv, struct header *h)
 }
 
 /* [2025-03-08 12:29:29 DP0 TP3 EP3] msg, with the 2026 form's
- * "INFO file.py:123: " and uvicorn lines after it. */
+ * "INFO file.py:123: " and uvicorn lines after it.  SGLang's time has no
+ * fraction: a bracketed one with a fraction is bracket_iso's (log4j,
+ * DeepSpeed), which must not make the log's engine SGLang. */
 static size_t fmt_sglang(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
-	if (!eat(c, '[') || !iso_stamp(c, &t, " ") || !stamp_set(&t, h))
+	if (!eat(c, '[') || !iso_date(c, &t) || !eat(c, ' ') || !clock_time(c, &t, "") ||
+	    !stamp_set(&t, h))
 		return 0;
 	size_t tag = c->i, end = c->i;
 	if (eat(c, ' ')) {
@@ -1392,22 +1404,107 @@ static size_t fmt_healthapp(struct cur *c, struct header *h)
 	return c->i;
 }
 
-/* An ISO timestamp and a level: "2024-01-02 03:04:05,678 INFO msg", also
- * "[INFO]". */
-static size_t fmt_iso_level(struct cur *c, struct header *h)
+/* A level in one of the shapes headers write it: INFO, LOG:, [INFO ],
+ * [Note], <error>, and GitHub Actions' ##[error].  A bare word must be
+ * upper case (a capitalised one is more often the message's first word)
+ * and end at a blank or a colon; in brackets any case goes.  The cursor
+ * ends past the level and its colon. */
+static int level_shape(struct cur *c)
 {
-	struct stamp t = { 0 };
-	if (!iso(c, &t) || !eat(c, ' ') || !stamp_set(&t, h))
+	struct cur w = *c;
+	int hash = eat_str(&w, "##");
+	char close = eat(&w, '[') ? ']' : eat(&w, '<') ? '>' : 0;
+	int lv;
+	if (close) {
+		spaces(&w);
+		lv = level_word(&w, 1);
+		spaces(&w);
+		if (!lv || !eat(&w, close))
+			return LV_NONE;
+	} else {
+		lv = level_word(&w, 0);
+		if (hash || !lv)
+			return LV_NONE;
+		eat(&w, ':');
+		if (w.i < w.n && !is_space(w.s[w.i]))
+			return LV_NONE;   /* "ERRORS", "INFO:root" */
+	}
+	eat(&w, ':');
+	*c = w;
+	return lv;
+}
+
+/* A field that headers put between the time and the level: a pid or
+ * thread id ("0", MySQL), a zone name ("GMT", PostgreSQL), a bracketed
+ * pid or thread ("[3187]", "[main]"), a "-" or "|" separator.  Skips it
+ * and the blanks after it. */
+static int header_field(struct cur *c)
+{
+	size_t i0 = c->i;
+	if (eat(c, '[')) {
+		while (c->i < c->n && c->s[c->i] != ']' && c->i - i0 < 64)
+			c->i++;
+		if (!eat(c, ']') || (c->i < c->n && !is_space(c->s[c->i]) && c->s[c->i] != '[')) {
+			c->i = i0;
+			return 0;
+		}
+		spaces(c);
+		return 1;
+	}
+	size_t digits = 0, upper = 0;
+	while (c->i < c->n && !is_space(c->s[c->i])) {
+		char ch = c->s[c->i++];
+		digits += is_digit(ch);
+		upper += ch >= 'A' && ch <= 'Z';
+	}
+	size_t len = c->i - i0;
+	if (!((len && len <= 10 && digits == len) || (len >= 2 && len <= 5 && upper == len) ||
+	      (len == 1 && (c->s[i0] == '-' || c->s[i0] == '|')))) {
+		c->i = i0;
 		return 0;
-	int bracket = eat(c, '[');
-	int lv = level_word(c, 0);
-	if (!lv || (bracket && !eat(c, ']')) || (c->i < c->n && !spaces(c)))
-		return 0;
-	h->level = (uint8_t)lv;
+	}
+	spaces(c);
+	return 1;
+}
+
+/* The level after a timestamp, found in any common shape among the next
+ * few header fields (see level_shape, header_field), whatever the system:
+ * "GMT [3187] LOG:  msg", "0 [Note] msg", "[INFO ][o.e.Node] msg",
+ * "[INFO] [engine.py:12:f] msg", "INFO msg".  The fields before it are
+ * header; what follows it is message.  Without a level the message
+ * starts at c: those fields cannot be told from message words then. */
+static size_t stamp_level(struct cur *c, struct header *h)
+{
+	struct cur w = *c;
+	for (int k = 0; k < 4; k++) {
+		int lv = level_shape(&w);
+		if (lv) {
+			spaces(&w);
+			*c = w;
+			h->level = (uint8_t)lv;
+			return c->i;
+		}
+		if (!header_field(&w))
+			break;
+	}
 	return c->i;
 }
 
-/* Any ISO-8601 timestamp: 2024-01-02T03:04:05.123+02:00 msg. */
+/* A bracketed ISO timestamp, then the level in any shape (stamp_level):
+ * log4j's "[2024-03-13 01:13:55,747] INFO msg (class)" (Kafka,
+ * ZooKeeper), DeepSpeed's "[2023-05-10 10:00:00,123] [INFO] [f.py:1:g]
+ * msg", Elasticsearch's "[2022-06-25T11:06:39,909][INFO ][o.e.Node] msg". */
+static size_t fmt_bracket_iso(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!eat(c, '[') || !iso(c, &t) || !eat(c, ']') || !stamp_set(&t, h))
+		return 0;
+	spaces(c);
+	return stamp_level(c, h);
+}
+
+/* Any ISO-8601 timestamp: 2024-01-02T03:04:05.123+02:00 msg, and the
+ * level after it in any shape (stamp_level). */
 static size_t fmt_iso(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
@@ -1415,6 +1512,56 @@ static size_t fmt_iso(struct cur *c, struct header *h)
 		return 0;
 	if (c->i < c->n && !spaces(c))
 		return 0;
+	return stamp_level(c, h);
+}
+
+/* The byte order mark that starts a UTF-8 file, and in a GitHub Actions
+ * log each step's first line. */
+static int bom(struct cur *c)
+{
+	return eat_str(c, "\xEF\xBB\xBF");
+}
+
+/* A timestamp after tab-separated leading fields, as `gh run view --log`
+ * writes: job<TAB>step<TAB>2025-09-18T11:04:17.3480655Z msg, a step's
+ * first line with a byte order mark before the time.  The fields are
+ * header, not a tag: a job's steps are its phases one after the other,
+ * not concurrent streams, and each step's own "##[group]Run ..." line
+ * marks in the message where it starts. */
+static size_t fmt_tsv_iso(struct cur *c, struct header *h)
+{
+	for (int k = 0; k < 3; k++) {
+		size_t left = c->n - c->i;
+		const char *tab = memchr(c->s + c->i, '\t', left < 256 ? left : 256);
+		if (!tab)
+			return 0;
+		c->i = (size_t)(tab - c->s) + 1;
+		bom(c);
+		if (c->i < c->n && is_digit(c->s[c->i]))
+			return fmt_iso(c, h);
+	}
+	return 0;
+}
+
+/* llama.cpp's common log: the time since start as minutes.seconds.ms.us
+ * and a one-letter level, "0.00.042.720 I llama_model_loader: msg".  The
+ * time is kept as that elapsed time (from the epoch): runs are compared by
+ * durations, and the log says nothing of the wall clock. */
+static size_t fmt_elapsed(struct cur *c, struct header *h)
+{
+	int64_t min;
+	int s, ms, us;
+	if (!num(c, 1, 6, &min) || !eat(c, '.') || !fixed(c, 2, &s) || !eat(c, '.') ||
+	    !fixed(c, 3, &ms) || !eat(c, '.') || !fixed(c, 3, &us) || !eat(c, ' ') ||
+	    s > 59 || c->n - c->i < 2 || c->s[c->i + 1] != ' ')
+		return 0;
+	int lv = level_letter(c->s[c->i]);
+	if (!lv)
+		return 0;
+	c->i += 2;
+	h->ts_ms = min * 60000 + s * 1000 + ms;
+	h->ts_no_year = 0;
+	h->level = (uint8_t)lv;
 	return c->i;
 }
 
@@ -1450,6 +1597,7 @@ static const struct format {
 	{ "json", fmt_json, B_BRACE },
 	{ "logfmt", fmt_logfmt, B_OTHER },
 	{ "sglang", fmt_sglang, B_BRACKET },
+	{ "bracket-iso", fmt_bracket_iso, B_BRACKET },
 	{ "vllm", fmt_vllm, B_UPPER },
 	{ "glog", fmt_glog, B_BRACKET | B_UPPER },
 	{ "ascend", fmt_ascend, B_BRACKET },
@@ -1476,8 +1624,9 @@ static const struct format {
 	{ "healthapp", fmt_healthapp, B_DIGIT },
 	{ "hpc", fmt_hpc, B_DIGIT },
 	{ "golog", fmt_golog, B_DIGIT },
-	{ "iso-level", fmt_iso_level, B_DIGIT },
 	{ "iso", fmt_iso, B_DIGIT },
+	{ "elapsed", fmt_elapsed, B_DIGIT },
+	{ "tsv-iso", fmt_tsv_iso, B_NONBLANK },
 };
 
 #define NFORMATS ((int)(sizeof(formats) / sizeof(formats[0])))
@@ -1587,6 +1736,7 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 	h->ts_ms = TS_NONE;
 	h->format = PREFIX_NONE;
 	struct cur c = { line, len, 0 };
+	bom(&c);
 	for (int k = 0; k < 2; k++) {
 		size_t tag, tag_len;
 		if (!vllm_process(&c, &tag, &tag_len) && !torchrun(&c, &tag, &tag_len))
