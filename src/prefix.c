@@ -1434,11 +1434,25 @@ static int level_shape(struct cur *c)
 	return lv;
 }
 
+/* Is s[0, n) a rank-like name and a number, "rank3", "worker12"?  The
+ * name by the rank keys of structured records. */
+static int rank_name(const char *s, size_t n)
+{
+	size_t k = 0;
+	while (k < n && (is_alpha(s[k]) || s[k] == '_'))
+		k++;
+	size_t d = k;
+	while (d < n && is_digit(s[d]))
+		d++;
+	return k && d > k && d == n && key_role(s, k) == R_RANK;
+}
+
 /* A field that headers put between the time and the level: a pid or
  * thread id ("0", MySQL), a zone name ("GMT", PostgreSQL), a bracketed
  * pid or thread ("[3187]", "[main]"), a "-" or "|" separator.  Skips it
- * and the blanks after it. */
-static int header_field(struct cur *c)
+ * and the blanks after it.  A bracketed rank ("[rank3]") is the tag,
+ * as torchrun's prefix is, unless the line has one already. */
+static int header_field(struct cur *c, struct header *h)
 {
 	size_t i0 = c->i;
 	if (eat(c, '[')) {
@@ -1447,6 +1461,10 @@ static int header_field(struct cur *c)
 		if (!eat(c, ']') || (c->i < c->n && !is_space(c->s[c->i]) && c->s[c->i] != '[')) {
 			c->i = i0;
 			return 0;
+		}
+		if (!h->tag_len && rank_name(c->s + i0 + 1, c->i - i0 - 2)) {
+			h->tag_off = (uint32_t)(i0 + 1);
+			h->tag_len = (uint32_t)(c->i - i0 - 2);
 		}
 		spaces(c);
 		return 1;
@@ -1484,7 +1502,7 @@ static size_t stamp_level(struct cur *c, struct header *h)
 			h->level = (uint8_t)lv;
 			return c->i;
 		}
-		if (!header_field(&w))
+		if (!header_field(&w, h))
 			break;
 	}
 	return c->i;

@@ -261,6 +261,12 @@ static const struct want cases[] = {
 	  "2024-01-02T03:04:05.000Z", LV_NONE, "", "ERRORS: 3" },
 	{ "2024-01-02 03:04:05 [a] [b] [c] [d] INFO deep", "iso",
 	  "2024-01-02T03:04:05.000Z", LV_NONE, "", "[a] [b] [c] [d] INFO deep" },
+	{ "2026-12-01 05:02:17,559 [rank3] INFO train: init", "iso",
+	  "2026-12-01T05:02:17.559Z", LV_INFO, "rank3", "train: init" },
+	{ "2026-12-01 05:02:17,559 [main] [worker2] hello", "iso",
+	  "2026-12-01T05:02:17.559Z", LV_NONE, "worker2", "[main] [worker2] hello" },
+	{ "2026-12-01 05:02:17,559 [Rank 0] INFO x", "iso",
+	  "2026-12-01T05:02:17.559Z", LV_INFO, "", "x" },
 	/* bracketed times with a fraction: log4j, DeepSpeed, Elasticsearch */
 	{ "[2024-03-13 01:13:55,747] INFO starting (kafka.server.KafkaServer)", "bracket-iso",
 	  "2024-03-13T01:13:55.747Z", LV_INFO, "", "starting (kafka.server.KafkaServer)" },
