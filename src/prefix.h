@@ -13,8 +13,10 @@
  * so "(VllmWorker rank=2 pid=4711)" gives "VllmWorker rank=2" and
  * "(EngineCore_DP0 pid=812)" gives "EngineCore_DP0".  An SGLang header's
  * "[2025-03-08 12:29:29 DP0 TP3 EP3]" gives "DP0 TP3 EP3".  The outermost
- * tag wins.  Components, thread names and pids of other formats are not
- * tags: they differ from line to line. */
+ * tag wins.  A bracketed rank among the fields between a timestamp and
+ * the level ("... 05:02:17,559 [rank3] INFO ...") is one too.
+ * Components, thread names and pids of other formats are not tags: they
+ * differ from line to line. */
 #ifndef DDX_PREFIX_H
 #define DDX_PREFIX_H
 
