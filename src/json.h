@@ -4,8 +4,8 @@
  *   strings  valid UTF-8 (invalid bytes become U+FFFD), control characters
  *            as \u escapes: safe to print on a terminal
  *   missing  null, never "" or 0
- *   times    "2026-02-23T00:36:54.000Z": ISO 8601 in UTC with milliseconds
- *            (a log's own times are taken as UTC, as written)
+ *   times    "2026-02-23T00:36:54.000Z": ISO 8601 with milliseconds; a
+ *            log's own times as it wrote them (its zone is not applied)
  *   numbers  fixed decimals; NaN and infinities are null
  *   lines    1-based, as editors and grep -n count; none is null
  *

@@ -145,8 +145,7 @@ static int64_t days_from_civil(int64_t y, int m, int d)
 /* A broken-down time being parsed. */
 struct stamp {
 	int y, mo, d, H, M, S, ms;
-	int64_t zone_ms;     /* east of UTC */
-	int has_zone;
+	int has_zone;        /* the time named its zone (read, not applied) */
 	int no_year;
 };
 
@@ -163,7 +162,7 @@ static int stamp_set(const struct stamp *t, struct header *h)
 		return 0;
 	int64_t days = days_from_civil(t->no_year ? 1970 : t->y, t->mo, t->d);
 	h->ts_ms = days * MS_PER_DAY + t->H * 3600000LL + t->M * 60000LL +
-		   t->S * 1000LL + t->ms - t->zone_ms;
+		   t->S * 1000LL + t->ms;
 	h->ts_no_year = (uint8_t)t->no_year;
 	return 1;
 }
@@ -201,10 +200,12 @@ static int clock_time(struct cur *c, struct stamp *t, const char *seps)
 	       fixed(c, 2, &t->S) && frac(c, seps, &t->ms);
 }
 
-/* A zone after a time: Z, +HH:MM, +HHMM or +HH; none is UTC. */
+/* A zone after a time: Z, +HH:MM, +HHMM or +HH.  It is read past but not
+ * applied: times are kept as the log wrote them, so that one log whose
+ * lines come from several writers (Ollama's logfmt lines with -06:00
+ * beside gin's lines with none) keeps one clock, and durations hold. */
 static void zone(struct cur *c, struct stamp *t)
 {
-	t->zone_ms = 0;
 	if (eat(c, 'Z')) {
 		t->has_zone = 1;
 		return;
@@ -212,7 +213,8 @@ static void zone(struct cur *c, struct stamp *t)
 	if (!at(c, '+') && !at(c, '-'))
 		return;
 	struct cur save = *c;
-	int sign = c->s[c->i++] == '-' ? -1 : 1, hh, mm = 0;
+	c->i++;
+	int hh, mm = 0;
 	if (!fixed(c, 2, &hh) || hh > 14) {
 		*c = save;
 		return;
@@ -221,9 +223,6 @@ static void zone(struct cur *c, struct stamp *t)
 	eat(&m, ':');
 	if (fixed(&m, 2, &mm) && mm <= 59)
 		*c = m;
-	else
-		mm = 0;
-	t->zone_ms = sign * (hh * 3600000LL + mm * 60000LL);
 	t->has_zone = 1;
 }
 
