@@ -19,8 +19,13 @@
 #include "mask.h"
 #include "util.h"
 
-/* A number changed when it moved by this factor. */
+/* A number changed when it moved by this factor ... */
 #define CHANGES_FACTOR 2.0
+/* ... a setting in a configuration dump by this one. */
+#define CHANGES_CONFIG_FACTOR 1.01
+/* "key value" pairs with no '=' or ':' name values in lines of this many
+ * of them ("rank 0 nranks 2 cudaDev 0"). */
+#define SPACED_PAIRS 3
 
 struct changes_input {
 	const struct log *logs;   /* the good logs, logs[0..ngood) */
@@ -32,10 +37,19 @@ struct changes_input {
 	const uint32_t *bad_id;   /* bad's canonical template id per line */
 	const uint8_t *follow;    /* bad's line follows the good run */
 	const uint32_t *b2g;      /* bad's line -> the good line it matches */
+	const uint32_t *const *ids;  /* ids[g][j]: template of good log g's line j */
+	const uint16_t *bad_stream;  /* bad's stream per line */
+	const uint16_t *good_stream; /* logs[good]'s stream per line */
+	char *const *names;       /* stream names, shared by all logs */
+	const char *const *ctext; /* each template's text */
+	const uint8_t *sev;       /* each template's severity (enum dx_severity) */
 };
 
-/* The changes of bad against logs[good], in bad's line order, into a new
- * array *out of *n entries; the caller frees it and each entry's fields. */
+/* The changes of bad against logs[good], in bad's line order: the values
+ * of each template's first line in bad that follows the good run, against
+ * the good line it matches when both are of one stream; and the
+ * environment settings (NCCL_SOCKET_IFNAME) of info lines no good run
+ * printed.  Into a new array *out of *n entries; the caller frees it and each entry's fields. */
 void changes_find(const struct changes_input *in, struct dx_change **out, size_t *n);
 
 /* One masked message, the side of a comparison. */
@@ -44,6 +58,7 @@ struct changes_side {
 	struct masked m;
 	const char *msg;
 	size_t len;
+	int spaced;           /* "key value" pairs name its numbers */
 };
 
 /* Mask message msg[0..len) into sd (zeroed first); msg must outlive sd.
@@ -52,8 +67,19 @@ void changes_side_text(struct changes_side *sd, const char *msg, size_t len);
 void changes_side_free(struct changes_side *sd);
 
 /* The key of sd's value k: the mask's key, else the word before '=' or
- * ':' ("tp_size: 4"); *n = 0 when it has none. */
+ * ': ' ("tp_size: 4"; "host:48170" is none), else in a line of "key
+ * value" pairs the word before it, else an environment variable named
+ * right before it ("NCCL_SOCKET_IFNAME set by environment to bogus0");
+ * a key starts with a letter.  *n = 0 when it has none. */
 void changes_value_key(const struct changes_side *sd, size_t k, const char **key, size_t *n);
+
+/* Whether key is an environment variable's name (NCCL_SOCKET_IFNAME). */
+int changes_env_key(const char *key, size_t n);
+
+/* The value of b whose key is that of a's value k (its n-th, when the
+ * key repeats): dicts list keys in any order, reworded lines move them.
+ * SIZE_MAX when b has none. */
+size_t changes_partner(const struct changes_side *a, const struct changes_side *b, size_t k);
 
 /* How many of sd's values have a key. */
 size_t changes_keyed(const struct changes_side *sd);
@@ -70,12 +96,12 @@ double changes_ratio(double a, double b);
  * pid, port, uuid, ...) or is no name at all ("is", "of"). */
 int changes_volatile_key(const char *key, size_t n);
 
-/* Whether value k of bad, against the same value of good, is a change
- * worth reporting.  keyed: how many of bad's values are named (four or
- * more make a configuration dump, where every setting counts); vary[k]
- * and spread[k]: whether the good runs differ in the value as a word,
- * and by what factor as a number (NULL: they agree).  Assumes both sides
- * have the same number of values. */
+/* Whether value k of bad, against good's value of the same key, is a
+ * change worth reporting.  keyed: how many of bad's values are named
+ * (four or more make a configuration dump, where every setting counts);
+ * vary[j] and spread[j], indexed by good's value: whether the good runs
+ * differ in the value as a word, and by what factor as a number (NULL:
+ * they agree). */
 int changes_value_changed(const struct changes_side *bad, const struct changes_side *good, size_t k,
 			  size_t keyed, const uint8_t *vary, const double *spread);
 

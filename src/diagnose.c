@@ -759,6 +759,20 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 	free(where);
 }
 
+/* What changed against the good run: values of corresponding lines,
+ * environment settings (changes.c). */
+static void find_changes(struct dx_state *st, struct diagnosis *d, const struct following *w)
+{
+	struct changes_input ci = {
+		.logs = st->logs, .ngood = st->ngood, .good = d->good, .bad = &st->logs[st->bad],
+		.first = st->first, .nc = st->nc, .bad_id = st->id[st->bad],
+		.follow = w->follow, .b2g = w->b2g, .ids = (const uint32_t *const *)st->id,
+		.bad_stream = st->stream[st->bad], .good_stream = st->stream[d->good],
+		.names = st->snames, .ctext = st->ctext, .sev = st->sev,
+	};
+	changes_find(&ci, &d->changed, &d->nchanged);
+}
+
 /* ---- timing ---- */
 
 static double secs(int64_t a, int64_t b)
@@ -1033,12 +1047,7 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	find_novel(st, d);
 	if (d->nnovel)
 		qsort(d->novel, d->nnovel, sizeof(*d->novel), novel_cmp);
-	struct changes_input ci = {
-		.logs = logs, .ngood = st->ngood, .good = best, .bad = &logs[st->bad],
-		.first = st->first, .nc = st->nc, .bad_id = st->id[st->bad],
-		.follow = w->follow, .b2g = w->b2g,
-	};
-	changes_find(&ci, &d->changed, &d->nchanged);
+	find_changes(st, d, w);
 	find_milestones(st, d, w);
 	decide_verdict(st, d, w);
 	find_next(st, d, w);

@@ -396,7 +396,9 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		if (k == 0 || c->bad_line != d->changed[k - 1].bad_line) {
 			section(f, k == 0 ? "changed" : "");
 			put_text(f, c->label, strlen(c->label));
-			if (c->bad_line == c->good_line)
+			if (c->good_line < 0)
+				fprintf(f, " (bad line %lld; not in the good run)\n", (long long)c->bad_line + 1);
+			else if (c->bad_line == c->good_line)
 				fprintf(f, " (line %lld in both)\n", (long long)c->bad_line + 1);
 			else
 				fprintf(f, " (bad line %lld, good line %lld)\n", (long long)c->bad_line + 1,

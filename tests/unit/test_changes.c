@@ -27,6 +27,12 @@ static void test_volatile(void)
 	CHECK(changes_volatile_key("is", 2));
 	CHECK(!changes_volatile_key("tp_size", 7));
 	CHECK(!changes_volatile_key("max_model_len", 13));
+	/* Who printed the line is no setting; how many there are is. */
+	CHECK(changes_volatile_key("rank", 4));
+	CHECK(!changes_volatile_key("nranks", 6));
+	CHECK(changes_env_key("NCCL_SOCKET_IFNAME", 18));
+	CHECK(!changes_env_key("NCCL", 4));
+	CHECK(!changes_env_key("tp_size", 7));
 }
 
 /* Mask both messages, compare value k as in a diagnosis where the good
@@ -59,6 +65,49 @@ static void test_key(void)
 	changes_side_free(&s);
 }
 
+/* The key of msg's value k, "" when none. */
+static void check_key(const char *msg, size_t k, const char *want)
+{
+	struct changes_side s = { 0 };
+	changes_side_text(&s, msg, strlen(msg));
+	const char *key = "";
+	size_t n = 0;
+	if (k < s.m.nv)
+		changes_value_key(&s, k, &key, &n);
+	if (!n)
+		key = "";
+	CHECK_MEM(key, n, want);
+	changes_side_free(&s);
+}
+
+static void test_key_kinds(void)
+{
+	/* "host:pid", "file:line" and times are no "key: value". */
+	check_key("[azwus2f200000C6:48170] started", 0, "");
+	check_key("vm:1072:1072 [0] NCCL INFO ready", 0, "");
+	/* A line of "key value" pairs names its numbers ... */
+	check_key("NCCL INFO comm 0x3fff rank 1 nranks 2 cudaDev 0 busId 60", 2, "nranks");
+	/* ... free text does not. */
+	check_key("loaded 80 shards in 3 s", 0, "");
+	/* A key starts with a letter: a date is none. */
+	check_key("2025-09-14T06: 04 done", 0, "");
+	/* An environment variable named before its value. */
+	check_key("NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0", 0, "NCCL_SOCKET_IFNAME");
+}
+
+static void test_partner(void)
+{
+	/* Keys in another order pair by name. */
+	struct changes_side a = { 0 }, b = { 0 };
+	const char *x = "params: {'top_k': 20, 'top_p': 0.8}", *y = "params: {'top_p': 0.8, 'top_k': 20}";
+	changes_side_text(&a, x, strlen(x));
+	changes_side_text(&b, y, strlen(y));
+	CHECK_INT(changes_partner(&a, &b, 0), 1);
+	CHECK_INT(changes_partner(&a, &b, 1), 0);
+	changes_side_free(&a);
+	changes_side_free(&b);
+}
+
 static void test_changed(void)
 {
 	/* A named measure that doubled changed; one that moved a little did
@@ -76,6 +125,17 @@ static void test_changed(void)
 	CHECK(!changed("loaded 80 shards", "loaded 20 shards", 0));
 	/* A word that changed, where the good runs agree, counts. */
 	CHECK(changed("dtype=float16 loaded", "dtype=bfloat16 loaded", 0));
+	/* Values that differ from run to run by kind: an ephemeral port in
+	 * an address, an object's address, a duration, a count measured
+	 * beside the settings of a dump. */
+	CHECK(!changed("init method=tcp://10.0.0.1:48303 ok", "init method=tcp://10.0.0.1:36439 ok", 0));
+	CHECK(!changed("watcher=Watcher@48bba4f2 ok", "watcher=Watcher@402bba4f ok", 0));
+	CHECK(!changed("compile time=5.66 s", "compile time=2.07 s", 0));
+	CHECK(!changed("kv: tokens=185894, tp=1, pp=1, dp=1", "kv: tokens=185897, tp=1, pp=1, dp=1", 0));
+	/* A setting of a line of "key value" pairs counts; the rank that
+	 * printed it does not. */
+	CHECK(changed("INFO comm 0x3f rank 0 nranks 2 cudaDev 0 busId 60", "INFO comm 0x1d rank 0 nranks 1 cudaDev 0 busId 60", 2));
+	CHECK(!changed("INFO comm 0x3f rank 1 nranks 1 cudaDev 0 busId 60", "INFO comm 0x1d rank 0 nranks 1 cudaDev 0 busId 60", 1));
 }
 
 int main(void)
@@ -83,6 +143,8 @@ int main(void)
 	test_number();
 	test_volatile();
 	test_key();
+	test_key_kinds();
+	test_partner();
 	test_changed();
 	return test_report();
 }
