@@ -773,6 +773,14 @@ static void find_changes(struct dx_state *st, struct diagnosis *d, const struct 
 	changes_find(&ci, &d->changed, &d->nchanged);
 }
 
+/* Where each rank of bad got (streams.c). */
+static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct following *w)
+{
+	struct align_log bad = { st->id[st->bad], st->stream[st->bad], st->logs[st->bad].nlines, st->nstreams };
+	struct align_log good = { st->id[d->good], st->stream[d->good], st->logs[d->good].nlines, st->nstreams };
+	streams_rank_progress(&bad, &good, st->nc, st->snames, w->follow, st->step, st->new_error, d);
+}
+
 /* ---- timing ---- */
 
 static double secs(int64_t a, int64_t b)
@@ -1058,8 +1066,7 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		if (!isnan(x) && (isnan(d->good_gap_s) || x > d->good_gap_s))
 			d->good_gap_s = x;
 	}
-	struct align_log bad = { st->id[st->bad], st->stream[st->bad], logs[st->bad].nlines, st->nstreams };
-	streams_rank_progress(&bad, st->snames, w->follow, st->step, st->new_error, d);
+	find_ranks(st, d, w);
 	d->stream_names = st->snames;
 	d->nstreams = st->nstreams;
 	for (size_t g = 0; g < st->ngood; g++) {

@@ -135,11 +135,40 @@ static int rank_cmp(const void *x, const void *y)
 	return natcmp(((const struct dx_rank *)x)->name, ((const struct dx_rank *)y)->name);
 }
 
-void streams_rank_progress(const struct align_log *bad, char *const *names,
-			   const uint8_t *follow, const uint8_t *step,
+/* shared[c]: milestone c is one every tagged stream of good printed (one
+ * rank only loads the model or serves HTTP: the others are not behind on
+ * it).  nc: the template count. */
+static uint8_t *shared_steps(const struct align_log *good, const uint8_t *step, size_t nc)
+{
+	size_t ns = good->nstreams, tagged = 0;
+	uint8_t *has = xcalloc(ns ? ns : 1, 1);
+	uint32_t *by = xcalloc(nc ? nc : 1, sizeof(*by));
+	uint8_t *seen = xcalloc((nc ? nc : 1) * (ns ? ns : 1), 1);
+	for (size_t j = 0; j < good->n; j++) {
+		uint16_t s = good->stream[j];
+		uint32_t c = good->id[j];
+		if (s == 0 || !step[c])
+			continue;
+		tagged += !has[s];
+		has[s] = 1;
+		if (!seen[(size_t)c * ns + s]++)
+			by[c]++;
+	}
+	uint8_t *shared = xmalloc(nc ? nc : 1);
+	for (size_t c = 0; c < nc; c++)
+		shared[c] = step[c] && (tagged <= 1 || by[c] == 0 || by[c] == tagged);
+	free(has);
+	free(by);
+	free(seen);
+	return shared;
+}
+
+void streams_rank_progress(const struct align_log *bad, const struct align_log *good, size_t nc,
+			   char *const *names, const uint8_t *follow, const uint8_t *step,
 			   const uint8_t *new_error, struct diagnosis *d)
 {
 	size_t ns = bad->nstreams;
+	uint8_t *shared = shared_steps(good, step, nc);
 	struct dx_rank *r = xcalloc(ns ? ns : 1, sizeof(*r));
 	for (size_t s = 0; s < ns; s++)
 		r[s] = (struct dx_rank){ .name = names[s], .last_line = DX_NONE, .last_follow = DX_NONE,
@@ -150,7 +179,7 @@ void streams_rank_progress(const struct align_log *bad, char *const *names,
 		r[s].last_line = (int64_t)i;
 		if (follow[i]) {
 			r[s].last_follow = (int64_t)i;
-			if (step[c])
+			if (shared[c])
 				r[s].last_milestone = (int64_t)i;
 		}
 		if (new_error[c]) {
@@ -170,6 +199,7 @@ void streams_rank_progress(const struct align_log *bad, char *const *names,
 		if (!r[s].errors)
 			r[s].errors = 1;
 	}
+	free(shared);
 	d->ranks = xcalloc(ns ? ns : 1, sizeof(*d->ranks));
 	for (size_t s = 1; s < ns; s++)
 		if (r[s].last_line != DX_NONE)

@@ -44,11 +44,14 @@ void streams_map(const struct align_log *bad, const struct align_log *good,
 /* How far each tagged stream of bad got, into d->ranks (sorted in
  * natural order, TP2 before TP10), d->nranks, d->ranks_alike and
  * d->ranks_same.  follow[i]: bad's line i follows the good run; step[c]:
- * template c is a milestone; new_error[c]: an error the good runs never
- * printed.  Reads d->novel to charge untagged traceback lines to the rank
- * that started the traceback. */
-void streams_rank_progress(const struct align_log *bad, char *const *names,
-			   const uint8_t *follow, const uint8_t *step,
+ * template c (< nc) is a milestone; new_error[c]: an error the good runs
+ * never printed.  A rank's last milestone is one of those every tagged
+ * stream of good printed: a step one rank alone takes (rank 0 loads the
+ * model, serves HTTP) puts no other rank behind.  Reads d->novel to
+ * charge untagged traceback lines to the rank that started the
+ * traceback. */
+void streams_rank_progress(const struct align_log *bad, const struct align_log *good, size_t nc,
+			   char *const *names, const uint8_t *follow, const uint8_t *step,
 			   const uint8_t *new_error, struct diagnosis *d);
 
 #endif

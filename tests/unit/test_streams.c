@@ -77,10 +77,10 @@ static void test_ranks(void)
 	char *names[] = { "", "TP10", "TP2" };
 	uint32_t id[] = { 1, 1, 2, 2 };
 	uint16_t st[] = { 1, 2, 1, 2 };
-	struct align_log bad = { id, st, 4, 3 };
+	struct align_log bad = { id, st, 4, 3 }, good = bad;
 	uint8_t follow[] = { 1, 1, 1, 1 }, step[] = { 0, 1, 0 }, err[] = { 0, 0, 0 };
 	struct diagnosis d = { 0 };
-	streams_rank_progress(&bad, names, follow, step, err, &d);
+	streams_rank_progress(&bad, &good, 3, names, follow, step, err, &d);
 	CHECK_INT(d.nranks, 2);
 	CHECK_STR(d.ranks[0].name, "TP2");
 	CHECK_STR(d.ranks[1].name, "TP10");
@@ -93,11 +93,29 @@ static void test_ranks(void)
 	/* A new error on one rank: no longer the same. */
 	uint8_t err2[] = { 0, 0, 1 };
 	struct diagnosis e = { 0 };
-	streams_rank_progress(&bad, names, follow, step, err2, &e);
+	streams_rank_progress(&bad, &good, 3, names, follow, step, err2, &e);
 	CHECK(!e.ranks_same);
 	CHECK_INT(e.ranks[0].errors, 1);
 	CHECK_INT(e.ranks[0].first_error, 3);
 	free(e.ranks);
+}
+
+/* A milestone one rank alone prints in the good run (rank 0 loads the
+ * model, serves HTTP) puts no other rank behind. */
+static void test_rank_only_step(void)
+{
+	char *names[] = { "", "TP0", "TP1" };
+	/* Both ranks print step 1; TP0 alone then prints step 2. */
+	uint32_t id[] = { 1, 1, 2 };
+	uint16_t st[] = { 1, 2, 1 };
+	struct align_log bad = { id, st, 3, 3 }, good = bad;
+	uint8_t follow[] = { 1, 1, 1 }, step[] = { 0, 1, 1 }, err[] = { 0, 0, 0 };
+	struct diagnosis d = { 0 };
+	streams_rank_progress(&bad, &good, 3, names, follow, step, err, &d);
+	CHECK_INT(d.nranks, 2);
+	CHECK_INT(d.ranks[0].last_milestone, 0);
+	CHECK_INT(d.ranks[1].last_milestone, 1);
+	free(d.ranks);
 }
 
 int main(void)
@@ -107,5 +125,6 @@ int main(void)
 	test_intern();
 	test_map();
 	test_ranks();
+	test_rank_only_step();
 	return test_report();
 }
