@@ -7,6 +7,36 @@
 #include "prefix.h"
 #include "util.h"
 
+/* Whether t starts with prefix p, after leading blanks. */
+static const char *after(const char *t, const char *p)
+{
+	while (*t == ' ' || *t == '\t')
+		t++;
+	size_t n = strlen(p);
+	return strncmp(t, p, n) == 0 ? t + n : NULL;
+}
+
+/* Words that say a process failed whatever level its line was logged
+ * at: a program that logs "bind: Address already in use" at INFO, or a
+ * shell that prints "Killed" with no level at all, still died. */
+static int says_failure(const char *t)
+{
+	static const char *const w[] = {
+		"Address already in use", "[emerg]", "[crit]", "[alert]", "panic: ", "PANIC",
+		"panicked at", "Fatal Python error", "terminate called after throwing",
+		"Segmentation fault", "core dumped", "Out of memory: Kill", "oom-kill",
+		"CUDA out of memory", "CUDA error: out of memory", "exited with code 137",
+		"exit status 137", "exit code 137", NULL,
+	};
+	if (contains_any(t, w))
+		return 1;
+	/* "FATAL" as a word: a level some loggers print inside the text. */
+	for (const char *p = strstr(t, "FATAL"); p; p = strstr(p + 1, "FATAL"))
+		if ((p == t || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[5]) && p[5] != '_')
+			return 1;
+	return 0;
+}
+
 enum classify_severity classify_severity(const char *t, int level)
 {
 	static const char *const err[] = {
@@ -17,8 +47,9 @@ enum classify_severity classify_severity(const char *t, int level)
 	};
 	static const char *const warn[] = { "WARN", "Warn", "warn", "deprecat", "Deprecat", NULL };
 	/* The level the program gave wins; words decide only for lines
-	 * without one (SGLang's, tracebacks, shell messages). */
-	if (level >= LV_ERROR)
+	 * without one (SGLang's, tracebacks, shell messages), except words
+	 * that always mean the process failed. */
+	if (level >= LV_ERROR || says_failure(t))
 		return CLASSIFY_ERROR;
 	if (level == LV_WARN)
 		return CLASSIFY_WARNING;
@@ -35,10 +66,15 @@ int classify_is_exception(const char *t)
 {
 	while (*t == ' ' || *t == '\t')
 		t++;
-	if (strncmp(t, "what():", 7) == 0)
+	/* C++'s "what():", Go's "panic: ", Rust's "thread 'main' panicked
+	 * at", CPython's own "Fatal Python error: ..." and Java's "Exception
+	 * in thread" name what went wrong as an exception line does. */
+	if (strncmp(t, "what():", 7) == 0 || strncmp(t, "panic: ", 7) == 0 ||
+	    strncmp(t, "Fatal Python error:", 19) == 0 ||
+	    (strncmp(t, "thread '", 8) == 0 && strstr(t, "' panicked at")))
 		return 1;
 	const char *p = t;
-	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == ':')
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == ':' || *p == '$')
 		p++;
 	if (p == t)
 		return 0;   /* no word at all: "<int> ..." */
@@ -56,16 +92,48 @@ int classify_is_exception(const char *t)
 	return 0;
 }
 
+/* A Go stack frame's function line: "main.main()", "created by
+ * net/http.(*Server).Serve in goroutine 1", "panic({0x4a, 0x5c})". */
+static int is_go_frame(const char *t)
+{
+	if (strncmp(t, "created by ", 11) == 0)
+		return 1;
+	const char *paren = strchr(t, '(');
+	size_t n = strlen(t);
+	return paren && paren > t && n && t[n - 1] == ')' && !memchr(t, ' ', (size_t)(paren - t));
+}
+
+/* multiprocessing's "Process SpawnProcess-1:" before a child's
+ * traceback: "Process", one word, a colon, nothing else. */
+static int is_process_header(const char *t)
+{
+	const char *p = after(t, "Process ");
+	if (!p || !*p)
+		return 0;
+	size_t w = strcspn(p, " \t");
+	return w >= 2 && p[w - 1] == ':' && p[w] == '\0';
+}
+
 enum classify_tb classify_traceback_role(const char *t)
 {
-	if (strstr(t, "Traceback (most recent call last)") || strstr(t, "terminate called after throwing"))
+	if (strstr(t, "Traceback (most recent call last)") || strstr(t, "terminate called after throwing") ||
+	    is_process_header(t))
 		return CLASSIFY_TB_START;
+	if (after(t, "Caused by: "))
+		return CLASSIFY_TB_CAUSE;
 	if (classify_is_exception(t))
 		return CLASSIFY_TB_EXC;
 	if (strstr(t, "During handling of the above exception") || strstr(t, "The above exception was the direct cause"))
 		return CLASSIFY_TB_CHAIN;
+	/* Frames: indented lines (Python, Java's "\tat", Go's file lines),
+	 * loguru's "> File" marker and "│ └" annotations, C++/torch "frame
+	 * #3", Go's goroutine headers and function lines, faulthandler's
+	 * "Current thread 0x... (most recent call first):". */
 	if (*t == ' ' || *t == '\t' || *t == '\0' || strncmp(t, "File \"", 6) == 0 ||
-	    strncmp(t, "frame #", 7) == 0 || strncmp(t, "Exception raised from", 21) == 0 ||
+	    strncmp(t, "> File \"", 8) == 0 || strncmp(t, "│", strlen("│")) == 0 ||
+	    strncmp(t, "└", strlen("└")) == 0 || strncmp(t, "frame #", 7) == 0 ||
+	    strncmp(t, "Exception raised from", 21) == 0 || strncmp(t, "goroutine ", 10) == 0 ||
+	    strncmp(t, "[signal ", 8) == 0 || strstr(t, "(most recent call first)") || is_go_frame(t) ||
 	    t[strspn(t, "^~ ")] == '\0')
 		return CLASSIFY_TB_BODY;
 	return CLASSIFY_TB_NO;
@@ -81,6 +149,21 @@ int classify_is_heartbeat(const char *t)
 
 int classify_is_killed(const char *t)
 {
-	static const char *const k[] = { "KeyboardInterrupt", "SIGTERM", "SIGINT", NULL };
+	/* Ctrl-C, and SIGTERM however it is reported: by name, as torch
+	 * elastic's "SignalException: Process 7 got signal: 15" or its
+	 * launcher's "Received 15 death signal". */
+	static const char *const k[] = {
+		"KeyboardInterrupt", "SIGTERM", "SIGINT", "got signal: 15", "got signal: 2",
+		"Received 15 death signal", "Received 2 death signal", NULL,
+	};
 	return contains_any(t, k);
+}
+
+int classify_is_peer_loss(const char *t)
+{
+	static const char *const w[] = {
+		"reset by peer", "closed by peer", "Broken pipe", "remote process exited",
+		"peer closed", NULL,
+	};
+	return contains_any(t, w);
 }

@@ -5,8 +5,8 @@
  * Pure functions of a template's (or a line's) text, without state; the
  * diagnosis calls them once per distinct template, never per line.  The
  * words they look for are those of the log formats ddx has met (Python
- * tracebacks, C++ exceptions, shell messages) and hold for any program
- * that prints them. */
+ * tracebacks, Java stack traces, C++ exceptions, Rust and Go panics,
+ * shell and kernel messages) and hold for any program that prints them. */
 #ifndef DDX_CLASSIFY_H
 #define DDX_CLASSIFY_H
 
@@ -15,23 +15,34 @@ enum classify_severity { CLASSIFY_INFO, CLASSIFY_WARNING, CLASSIFY_ERROR };
 /* The part of a traceback a line is. */
 enum classify_tb {
 	CLASSIFY_TB_NO,     /* not part of one */
-	CLASSIFY_TB_START,  /* "Traceback (most recent call last):" */
-	CLASSIFY_TB_BODY,   /* indented frames, "File \"...\"", "frame #3", "^^^" */
-	CLASSIFY_TB_EXC,    /* the exception raised: "RuntimeError: ..." */
-	CLASSIFY_TB_CHAIN,  /* "During handling of the above exception ..." */
+	CLASSIFY_TB_START,  /* "Traceback (most recent call last):",
+			     * "terminate called after throwing ...", and
+			     * multiprocessing's "Process SpawnProcess-1:" */
+	CLASSIFY_TB_BODY,   /* frames: indented lines, "File \"...\"", loguru's
+			     * "> File", "frame #3", "^^^", "goroutine 1
+			     * [running]:", Go's "main.main()" */
+	CLASSIFY_TB_EXC,    /* what was raised: "RuntimeError: ...", "panic: ...",
+			     * "thread 'main' panicked at ...", "what(): ..." */
+	CLASSIFY_TB_CHAIN,  /* "During handling of the above exception ...",
+			     * "The above exception was the direct cause ..." */
+	CLASSIFY_TB_CAUSE,  /* Java's "Caused by: java.io.IOException: ..." */
 };
 
 /* The severity of text t whose level the prefix parser found (LV_* of
  * prefix.h, LV_NONE when the line has none): the level wins when there
  * is one; words ("Error", "Traceback", "WARN") decide only for lines
- * without one. */
+ * without one.  Words that always mean a failure ("Address already in
+ * use", "[emerg]", "FATAL", "panic: ", "Segmentation fault") make an
+ * error at any level, and so does an exception line. */
 enum classify_severity classify_severity(const char *t, int level);
 
 /* Which part of a traceback t is (classify_tb). */
 enum classify_tb classify_traceback_role(const char *t);
 
 /* Whether t names a raised exception: "RuntimeError: ...",
- * "torch.OutOfMemoryError: ...", "KeyError: 'x'", C++'s "what():  ...". */
+ * "torch.OutOfMemoryError: ...", "KeyError: 'x'", C++'s "what():  ...",
+ * Go's "panic: ...", Rust's "thread 'main' panicked at ...", "Fatal
+ * Python error: ...", Java's "Exception in thread \"main\" ...". */
 int classify_is_exception(const char *t);
 
 /* Whether t is what a healthy process keeps printing while idle or
@@ -41,5 +52,10 @@ int classify_is_heartbeat(const char *t);
 /* Whether t says the process was stopped from outside (Ctrl-C, SIGTERM
  * from a supervisor): how a hang ends, not a crash. */
 int classify_is_killed(const char *t);
+
+/* Whether t says the other end of a connection went away ("Connection
+ * reset by peer", "Broken pipe"): what the survivors of a distributed
+ * job report when one member dies, a symptom rather than a cause. */
+int classify_is_peer_loss(const char *t);
 
 #endif

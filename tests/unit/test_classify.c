@@ -21,6 +21,18 @@ static void test_severity(void)
 	CHECK_INT(classify_severity("Error budget is fine", LV_WARN), CLASSIFY_WARNING);
 	/* ... except that a logged exception is an error at any level. */
 	CHECK_INT(classify_severity("ValueError: bad shape", LV_INFO), CLASSIFY_ERROR);
+	/* ... and so are words that always mean a failure. */
+	CHECK_INT(classify_severity("bind() to 0.0.0.0:80 failed (98: Address already in use)", LV_INFO),
+		  CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("Address already in use", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("[emerg] 1#1: unknown directive \"lisen\"", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("FATAL: password authentication failed", LV_INFO), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("panic: runtime error: index out of range", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("thread 'main' panicked at src/main.rs:10:5:", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("Out of memory: Killed process 1234 (python)", LV_WARN), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("worker exited with code 137", LV_INFO), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("FATAL_ERRORS_SEEN=0", LV_INFO), CLASSIFY_INFO);
+	CHECK_INT(classify_severity("kernel.panic = 0", LV_INFO), CLASSIFY_INFO);
 }
 
 static void test_traceback(void)
@@ -41,6 +53,31 @@ static void test_traceback(void)
 	CHECK_INT(classify_traceback_role("The above exception was the direct cause of the following exception:"),
 		  CLASSIFY_TB_CHAIN);
 	CHECK_INT(classify_traceback_role("Server started on port 8000"), CLASSIFY_TB_NO);
+	/* multiprocessing names the child before its traceback. */
+	CHECK_INT(classify_traceback_role("Process SpawnProcess-1:"), CLASSIFY_TB_START);
+	CHECK_INT(classify_traceback_role("Process EngineCore_0:"), CLASSIFY_TB_START);
+	CHECK_INT(classify_traceback_role("Process started: pid 7"), CLASSIFY_TB_NO);
+	/* loguru's frame marker and annotations. */
+	CHECK_INT(classify_traceback_role("> File \"/app/main.py\", line 3, in <module>"), CLASSIFY_TB_BODY);
+	CHECK_INT(classify_traceback_role("    └ <function main at 0x7f>"), CLASSIFY_TB_BODY);
+	/* Java. */
+	CHECK_INT(classify_traceback_role("Exception in thread \"main\" java.lang.IllegalStateException: x"),
+		  CLASSIFY_TB_EXC);
+	CHECK_INT(classify_traceback_role("\tat com.example.Main.main(Main.java:10)"), CLASSIFY_TB_BODY);
+	CHECK_INT(classify_traceback_role("Caused by: java.net.BindException: Address already in use"),
+		  CLASSIFY_TB_CAUSE);
+	/* Go. */
+	CHECK_INT(classify_traceback_role("panic: runtime error: invalid memory address"), CLASSIFY_TB_EXC);
+	CHECK_INT(classify_traceback_role("[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x48f]"),
+		  CLASSIFY_TB_BODY);
+	CHECK_INT(classify_traceback_role("goroutine 1 [running]:"), CLASSIFY_TB_BODY);
+	CHECK_INT(classify_traceback_role("main.main()"), CLASSIFY_TB_BODY);
+	CHECK_INT(classify_traceback_role("created by net/http.(*Server).Serve in goroutine 1"), CLASSIFY_TB_BODY);
+	/* Rust, CPython's faulthandler. */
+	CHECK_INT(classify_traceback_role("thread 'main' panicked at src/main.rs:10:5:"), CLASSIFY_TB_EXC);
+	CHECK_INT(classify_traceback_role("Fatal Python error: Segmentation fault"), CLASSIFY_TB_EXC);
+	CHECK_INT(classify_traceback_role("Current thread 0x00007f (most recent call first):"), CLASSIFY_TB_BODY);
+	CHECK_INT(classify_traceback_role("Loading model (step 2 of 3)"), CLASSIFY_TB_NO);
 }
 
 static void test_exception(void)
@@ -56,6 +93,11 @@ static void test_exception(void)
 	CHECK(!classify_is_exception("Loading model weights"));
 	CHECK(!classify_is_exception("<int> errors"));
 	CHECK(!classify_is_exception(""));
+	CHECK(classify_is_exception("panic: assignment to entry in nil map"));
+	CHECK(classify_is_exception("thread 'main' panicked at src/main.rs:10:5:"));
+	CHECK(classify_is_exception("Fatal Python error: Aborted"));
+	CHECK(classify_is_exception("Exception in thread \"main\" java.lang.NullPointerException"));
+	CHECK(!classify_is_exception("panicking is not an option"));
 }
 
 static void test_words(void)
@@ -66,6 +108,12 @@ static void test_words(void)
 	CHECK(classify_is_killed("KeyboardInterrupt"));
 	CHECK(classify_is_killed("Received SIGTERM, shutting down"));
 	CHECK(!classify_is_killed("RuntimeError: NCCL error"));
+	CHECK(classify_is_killed("torch.distributed.elastic.multiprocessing.api.SignalException: Process 7 got signal: 15"));
+	CHECK(classify_is_killed("Received 15 death signal, shutting down workers"));
+	CHECK(!classify_is_killed("traceback : Signal 9 (SIGKILL) received by PID 1571"));
+	CHECK(classify_is_peer_loss("RuntimeError: [pair.cc:538] Read error [127.0.0.1]:6049: Connection reset by peer"));
+	CHECK(classify_is_peer_loss("BrokenPipeError: [Errno 32] Broken pipe"));
+	CHECK(!classify_is_peer_loss("RuntimeError: bad batch at step 3"));
 }
 
 int main(void)
