@@ -686,6 +686,37 @@ static int novel_cmp(const void *x, const void *y)
 	return a->line < b->line ? -1 : a->line > b->line;
 }
 
+/* Whether text t is empty but for blanks. */
+static int blank(const char *t)
+{
+	return t[strspn(t, " \t")] == '\0';
+}
+
+/* Whether bad's line i starts a traceback: "Traceback (most recent call
+ * last):" and the like, or an exception line that frames follow (Java,
+ * Go, faulthandler print the exception first). */
+static int starts_traceback(const struct dx_state *st, size_t i)
+{
+	const uint32_t *id = st->id[st->bad];
+	size_t nb = st->logs[st->bad].nlines;
+	if (st->tb[id[i]] == CLASSIFY_TB_START)
+		return 1;
+	if (st->tb[id[i]] != CLASSIFY_TB_EXC)
+		return 0;
+	for (size_t j = i + 1; j < nb && j <= i + 2; j++)
+		if (!blank(st->ctext[id[j]]))
+			return st->tb[id[j]] == CLASSIFY_TB_BODY || st->tb[id[j]] == CLASSIFY_TB_CAUSE;
+	return 0;
+}
+
+/* Whether exception line t names the exception and nothing else
+ * ("ChildFailedError: "): what went wrong was printed elsewhere. */
+static int says_nothing(const char *t)
+{
+	const char *colon = strrchr(t, ':');
+	return colon && blank(colon + 1) && !memchr(t, ' ', (size_t)(colon - t));
+}
+
 static void find_novel(struct dx_state *st, struct diagnosis *d)
 {
 	size_t nb = st->logs[st->bad].nlines, cap = 0;
@@ -694,35 +725,52 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
 	uint32_t *where = xmalloc((st->nc ? st->nc : 1) * sizeof(*where));
 	for (size_t i = 0; i < nb; i++) {
-		if (st->tb[id[i]] != CLASSIFY_TB_START)
+		if (!starts_traceback(st, i))
 			continue;
-		size_t j = i + 1;
-		int64_t summary = DX_NONE;
-		int isnew = is_novel_template(st, id[i]), chained = 0;
+		size_t j = i;
+		/* The cause is the chain's root: Python's first exception
+		 * ("The above exception was the direct cause of ...",
+		 * "During handling of ..."), Java's deepest "Caused by:". */
+		int64_t first = DX_NONE, last = DX_NONE, cause = DX_NONE;
+		int isnew = 0, chained = 0;
 		while (j < nb && st->tb[id[j]] != CLASSIFY_TB_NO) {
-			/* "During handling of the above exception, another
-			 * exception occurred:" keeps a chain one finding. */
-			if (st->tb[id[j]] == CLASSIFY_TB_START && summary != DX_NONE && !chained)
+			int r = st->tb[id[j]];
+			if (j > i && first != DX_NONE && !chained &&
+			    (r == CLASSIFY_TB_START || (r == CLASSIFY_TB_EXC && starts_traceback(st, j))))
 				break;   /* the next traceback */
-			if (st->tb[id[j]] == CLASSIFY_TB_CHAIN)
+			if (r == CLASSIFY_TB_CHAIN)
 				chained = 1;
-			if (st->tb[id[j]] == CLASSIFY_TB_START)
+			if (r == CLASSIFY_TB_START)
 				chained = 0;
-			if (st->tb[id[j]] == CLASSIFY_TB_EXC)
-				summary = (int64_t)j;
+			if (r == CLASSIFY_TB_EXC) {
+				if (first == DX_NONE)
+					first = (int64_t)j;
+				last = (int64_t)j;
+			}
+			if (r == CLASSIFY_TB_CAUSE)
+				cause = (int64_t)j;
 			isnew |= is_novel_template(st, id[j]);
 			j++;
 		}
 		if (!isnew)
 			continue;
+		size_t start = i;
 		/* "EngineCore failed to start." just before the traceback is
 		 * its headline, not another finding. */
 		while (i > 0 && !used[i - 1] && st->new_error[id[i - 1]] &&
 		       st->stream[st->bad][i - 1] == st->stream[st->bad][i])
 			i--;
+		int64_t summary = cause != DX_NONE ? cause : first != DX_NONE ? first : (int64_t)j - 1;
+		/* A chain that ends in Ctrl-C or SIGTERM was stopped from
+		 * outside, whatever it was doing then. */
+		if (last != DX_NONE && classify_is_killed(st->ctext[id[last]]))
+			summary = last;
+		/* "ChildFailedError: " says nothing; its headline does. */
+		if (summary == first && i < start && says_nothing(st->ctext[id[summary]]))
+			summary = (int64_t)i;
 		GROW(d->novel, cap, d->nnovel + 1);
 		d->novel[d->nnovel++] = (struct dx_novel){
-			.line = (int64_t)i, .summary = summary != DX_NONE ? summary : (int64_t)j - 1,
+			.line = (int64_t)i, .summary = summary,
 			.nlines = (uint32_t)(j - i), .severity = DX_ERROR, .traceback = 1,
 		};
 		d->novel_lines += j - i;
