@@ -1015,6 +1015,68 @@ static int reached_good_end(const struct dx_state *st, const struct diagnosis *d
 	return 0;
 }
 
+/* Whether bad survived its line i: other ranks may finish a step after
+ * one rank died, but a run that goes on following the good one at
+ * length did.  fbefore[i] counts the following lines before line i. */
+static int survived(const size_t *fbefore, size_t n, int64_t i)
+{
+	size_t before = fbefore[i], after = fbefore[n] - before;
+	return after >= 10 && 4 * after > before;
+}
+
+/* Whether text t ends with text q, q long enough to say something. */
+static int ends_with_quote(const char *t, const char *q)
+{
+	q += strspn(q, " \t");
+	size_t nt = strlen(t), nq = strlen(q);
+	while (nq && q[nq - 1] == ' ')
+		nq--;
+	while (nt && t[nt - 1] == ' ')
+		nt--;
+	if (nq < 20 || nq > nt || !memchr(q, ' ', nq))
+		return 0;
+	return memcmp(t + nt - nq, q, nq) == 0;
+}
+
+/* A wrapper error often repeats the message of the warning or error that
+ * started it (NCCL's "Last error:\n Bootstrap : no socket interface
+ * found" after its "NCCL WARN Bootstrap : no socket interface found").
+ * Returns the earliest novel warning or error quoted by the crash
+ * (novel[crash]) or by an error before it that the run did not survive,
+ * else crash.  A verbatim quote ties the two however far apart they are
+ * (a warning may come long before the error that gives up on it). */
+static int64_t quoted_cause(const struct dx_state *st, const struct diagnosis *d, const size_t *fbefore,
+			    int64_t crash)
+{
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *id = st->id[st->bad];
+	int64_t best = crash;
+	for (size_t e = 0; e < d->nnovel; e++) {
+		const struct dx_novel *ev = &d->novel[e];
+		if (ev->severity != DX_ERROR || ev->line > d->novel[crash].line ||
+		    ((int64_t)e != crash && survived(fbefore, bad->nlines, ev->line)))
+			continue;
+		/* The error's lines and the message lines printed after it. */
+		int64_t end = ev->line + ev->nlines + 8;
+		if (!ev->traceback)
+			end = ev->line + 1;
+		for (int64_t q = ev->line; q < end && q < (int64_t)bad->nlines; q++) {
+			int r = st->tb[id[q]];
+			if (r != CLASSIFY_TB_NO && r != CLASSIFY_TB_EXC)
+				continue;
+			for (size_t c = 0; c < d->nnovel; c++) {
+				const struct dx_novel *cv = &d->novel[c];
+				if (cv->traceback || cv->severity < DX_WARNING || cv->line >= ev->line ||
+				    cv->line >= d->novel[best].line ||
+				    !ends_with_quote(st->ctext[id[cv->line]], st->ctext[id[q]]))
+					continue;
+				best = (int64_t)c;
+			}
+		}
+	}
+	return best;
+}
+
 static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struct following *w)
 {
 	const struct log *bad = &st->logs[st->bad];
@@ -1032,20 +1094,24 @@ static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struc
 	for (size_t i = 0; i < bad->nlines; i++)
 		fbefore[i + 1] = fbefore[i] + w->follow[i];
 	d->crash = DX_NONE;
+	int64_t symptom = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
-		if (nv->severity != DX_ERROR || classify_is_killed(st->ctext[st->id[st->bad][nv->summary]]))
+		const char *sum = st->ctext[st->id[st->bad][nv->summary]];
+		if (nv->severity != DX_ERROR || classify_is_killed(sum))
 			continue;
-		if (lastf[st->stream[st->bad][nv->line]] > nv->line)
+		if (lastf[st->stream[st->bad][nv->line]] > nv->line || survived(fbefore, bad->nlines, nv->line))
 			continue;
-		/* Other ranks may finish a step after one rank died, but a run
-		 * that goes on following the good one at length survived it. */
-		size_t before = fbefore[nv->line], after = fbefore[bad->nlines] - before;
-		if (after >= 10 && 4 * after > before)
-			continue;
-		if (d->crash == DX_NONE || nv->line < d->novel[d->crash].line)
-			d->crash = (int64_t)k;
+		/* A member that lost its peer reports the death of another:
+		 * the crash is where that one died, when the log says so. */
+		int64_t *to = classify_is_peer_loss(sum) ? &symptom : &d->crash;
+		if (*to == DX_NONE || nv->line < d->novel[*to].line)
+			*to = (int64_t)k;
 	}
+	if (d->crash == DX_NONE)
+		d->crash = symptom;
+	if (d->crash != DX_NONE)
+		d->crash = quoted_cause(st, d, fbefore, d->crash);
 	free(lastf);
 	free(fbefore);
 	int done = reached_good_end(st, d, w);
