@@ -110,6 +110,7 @@ static void test_words(void)
 	CHECK(!classify_is_killed("RuntimeError: NCCL error"));
 	CHECK(classify_is_killed("torch.distributed.elastic.multiprocessing.api.SignalException: Process 7 got signal: 15"));
 	CHECK(classify_is_killed("Received 15 death signal, shutting down workers"));
+	CHECK(classify_is_killed("torch.distributed.elastic.multiprocessing.api.SignalException: Process <int> got signal: <int>"));
 	CHECK(!classify_is_killed("traceback : Signal 9 (SIGKILL) received by PID 1571"));
 	CHECK(classify_is_peer_loss("RuntimeError: [pair.cc:538] Read error [127.0.0.1]:6049: Connection reset by peer"));
 	CHECK(classify_is_peer_loss("BrokenPipeError: [Errno 32] Broken pipe"));
