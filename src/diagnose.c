@@ -1077,6 +1077,50 @@ static int64_t quoted_cause(const struct dx_state *st, const struct diagnosis *d
 	return best;
 }
 
+/* Lines a warning may come before the crash and still be its cause. */
+#define CAUSE_WINDOW 10
+/* ... and how long before it, when lines the good runs print lie between. */
+#define CAUSE_MS 1000
+
+/* A warning no good run printed, right before the crash in its stream,
+ * is where the failure began: Kafka's "WARN Client session timed out"
+ * before its "Fatal error during KafkaServer startup".  Right before: at
+ * most CAUSE_WINDOW lines earlier, and nothing between but lines of bad's
+ * own, or else within CAUSE_MS of the crash (its client's "Closing."
+ * lines, which the good run prints at its end, come in the same moment).
+ * Deprecation notices say nothing of a failure, and a launcher's
+ * "Sending process 7 closing signal SIGTERM" follows it.  A crash whose
+ * exception chain names its own root ("Caused by:", "The above exception
+ * was the direct cause ...") needs no guess.  Returns that warning's
+ * finding, else crash. */
+static int64_t warned_cause(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
+{
+	const uint32_t *id = st->id[st->bad];
+	const uint16_t *stream = st->stream[st->bad];
+	const int64_t *ts = st->logs[st->bad].ts;
+	int64_t at = d->novel[crash].line;
+	for (int64_t i = at; i < at + d->novel[crash].nlines && d->novel[crash].traceback; i++)
+		if (st->tb[id[i]] == CLASSIFY_TB_CAUSE || st->tb[id[i]] == CLASSIFY_TB_CHAIN)
+			return crash;
+	int n = 0, own = 1;
+	for (int64_t i = at - 1; i >= 0 && n < CAUSE_WINDOW; i--) {
+		uint32_t c = id[i];
+		if (stream[i] != stream[at] || blank(st->ctext[c]))
+			continue;
+		n++;
+		own &= is_novel_template(st, c);
+		if (!own && (ts[i] == TS_NONE || ts[at] == TS_NONE || ts[at] - ts[i] > CAUSE_MS))
+			break;
+		if (st->sev[c] != DX_WARNING || !is_novel_template(st, c) || classify_is_killed(st->ctext[c]) ||
+		    strstr(st->ctext[c], "deprecat") || strstr(st->ctext[c], "Deprecat"))
+			continue;
+		for (size_t k = 0; k < d->nnovel; k++)
+			if (!d->novel[k].traceback && id[d->novel[k].line] == c)
+				return (int64_t)k;
+	}
+	return crash;
+}
+
 static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struct following *w)
 {
 	const struct log *bad = &st->logs[st->bad];
@@ -1110,8 +1154,10 @@ static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struc
 	}
 	if (d->crash == DX_NONE)
 		d->crash = symptom;
-	if (d->crash != DX_NONE)
-		d->crash = quoted_cause(st, d, fbefore, d->crash);
+	if (d->crash != DX_NONE) {
+		int64_t quoted = quoted_cause(st, d, fbefore, d->crash);
+		d->crash = quoted != d->crash ? quoted : warned_cause(st, d, d->crash);
+	}
 	free(lastf);
 	free(fbefore);
 	int done = reached_good_end(st, d, w);
