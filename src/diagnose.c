@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "align.h"
@@ -1077,14 +1078,44 @@ static int64_t quoted_cause(const struct dx_state *st, const struct diagnosis *d
 	return best;
 }
 
+/* Whether texts a and b share a word of five letters or more other than
+ * a severity ("error", "warning"): what a warning and an error say of one
+ * event ("Client session timed out" ... "Timed out waiting for
+ * connection"). */
+static int share_word(const char *a, const char *b)
+{
+	static const char *const sev[] = { "error", "errors", "warning", "fatal", "exception", "failed", NULL };
+	for (const char *p = a; *p;) {
+		if (!isalpha((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		const char *e = p;
+		while (isalpha((unsigned char)*e))
+			e++;
+		size_t n = (size_t)(e - p);
+		int skip = n < 5;
+		for (size_t k = 0; sev[k] && !skip; k++)
+			skip = strlen(sev[k]) == n && strncasecmp(p, sev[k], n) == 0;
+		for (const char *q = b; *q && !skip; q++)
+			if (strncasecmp(q, p, n) == 0 && (q == b || !isalpha((unsigned char)q[-1])) &&
+			    !isalpha((unsigned char)q[n]))
+				return 1;
+		p = e;
+	}
+	return 0;
+}
+
 /* Lines a warning may come before the crash and still be its cause. */
 #define CAUSE_WINDOW 10
 /* ... and how long before it, when lines the good runs print lie between. */
 #define CAUSE_MS 1000
 
 /* A warning no good run printed, right before the crash in its stream,
- * is where the failure began: Kafka's "WARN Client session timed out"
- * before its "Fatal error during KafkaServer startup".  Right before: at
+ * and speaking of what the crash reports (share_word), is where the
+ * failure began: Kafka's "WARN Client session timed out" before its
+ * "Fatal error during KafkaServer startup" and "ZooKeeperClientTimeout-
+ * Exception: Timed out waiting for connection".  Right before: at
  * most CAUSE_WINDOW lines earlier, and nothing between but lines of bad's
  * own, or else within CAUSE_MS of the crash (its client's "Closing."
  * lines, which the good run prints at its end, come in the same moment).
@@ -1112,7 +1143,9 @@ static int64_t warned_cause(const struct dx_state *st, const struct diagnosis *d
 		if (!own && (ts[i] == TS_NONE || ts[at] == TS_NONE || ts[at] - ts[i] > CAUSE_MS))
 			break;
 		if (st->sev[c] != DX_WARNING || !is_novel_template(st, c) || classify_is_killed(st->ctext[c]) ||
-		    strstr(st->ctext[c], "deprecat") || strstr(st->ctext[c], "Deprecat"))
+		    strstr(st->ctext[c], "deprecat") || strstr(st->ctext[c], "Deprecat") ||
+		    !(share_word(st->ctext[c], st->ctext[id[at]]) ||
+		      share_word(st->ctext[c], st->ctext[id[d->novel[crash].summary]])))
 			continue;
 		for (size_t k = 0; k < d->nnovel; k++)
 			if (!d->novel[k].traceback && id[d->novel[k].line] == c)
