@@ -1039,13 +1039,15 @@ static int ends_with_quote(const char *t, const char *q)
 	return memcmp(t + nt - nq, q, nq) == 0;
 }
 
-/* A wrapper error often repeats the message of the warning or error that
- * started it (NCCL's "Last error:\n Bootstrap : no socket interface
- * found" after its "NCCL WARN Bootstrap : no socket interface found").
- * Returns the earliest novel warning or error quoted by the crash
- * (novel[crash]) or by an error before it that the run did not survive,
- * else crash.  A verbatim quote ties the two however far apart they are
- * (a warning may come long before the error that gives up on it). */
+/* A wrapper error often repeats the message of the line that started it:
+ * NCCL's "Last error:\n Bootstrap : no socket interface found" after its
+ * "NCCL WARN Bootstrap : no socket interface found", llama.cpp's "what():
+ * <why>" after "llama_model_load: error loading model: <why>" logged
+ * without a level.  Returns the earliest novel line, of any level, quoted
+ * by the crash (novel[crash]) or by an error before it that the run did
+ * not survive, else crash.  A verbatim quote ties the two however far
+ * apart they are (a warning may come long before the error that gives up
+ * on it). */
 static int64_t quoted_cause(const struct dx_state *st, const struct diagnosis *d, const size_t *fbefore,
 			    int64_t crash)
 {
@@ -1065,11 +1067,14 @@ static int64_t quoted_cause(const struct dx_state *st, const struct diagnosis *d
 			int r = st->tb[id[q]];
 			if (r != CLASSIFY_TB_NO && r != CLASSIFY_TB_EXC)
 				continue;
+			/* An exception line quotes with its message. */
+			const char *quote = st->ctext[id[q]];
+			if (r == CLASSIFY_TB_EXC && strstr(quote, ": "))
+				quote = strstr(quote, ": ") + 2;
 			for (size_t c = 0; c < d->nnovel; c++) {
 				const struct dx_novel *cv = &d->novel[c];
-				if (cv->traceback || cv->severity < DX_WARNING || cv->line >= ev->line ||
-				    cv->line >= d->novel[best].line ||
-				    !ends_with_quote(st->ctext[id[cv->line]], st->ctext[id[q]]))
+				if (cv->traceback || cv->line >= ev->line || cv->line >= d->novel[best].line ||
+				    !ends_with_quote(st->ctext[id[cv->line]], quote))
 					continue;
 				best = (int64_t)c;
 			}
