@@ -16,25 +16,32 @@ static const char *after(const char *t, const char *p)
 	return strncmp(t, p, n) == 0 ? t + n : NULL;
 }
 
+/* Whether t holds w as a word of its own ("FATAL:", not "FATAL_LOG"). */
+static int has_word(const char *t, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = strstr(t, w); p; p = strstr(p + 1, w))
+		if ((p == t || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[n]) && p[n] != '_' &&
+		    (p == t || p[-1] != '_'))
+			return 1;
+	return 0;
+}
+
 /* Words that say a process failed whatever level its line was logged
  * at: a program that logs "bind: Address already in use" at INFO, or a
  * shell that prints "Killed" with no level at all, still died. */
 static int says_failure(const char *t)
 {
 	static const char *const w[] = {
-		"Address already in use", "[emerg]", "[crit]", "[alert]", "panic: ", "PANIC",
+		"Address already in use", "[emerg]", "[crit]", "[alert]", "panic: ",
 		"panicked at", "Fatal Python error", "terminate called after throwing",
 		"Segmentation fault", "core dumped", "Out of memory: Kill", "oom-kill",
 		"CUDA out of memory", "CUDA error: out of memory", "exited with code 137",
 		"exit status 137", "exit code 137", NULL,
 	};
-	if (contains_any(t, w))
-		return 1;
-	/* "FATAL" as a word: a level some loggers print inside the text. */
-	for (const char *p = strstr(t, "FATAL"); p; p = strstr(p + 1, "FATAL"))
-		if ((p == t || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[5]) && p[5] != '_')
-			return 1;
-	return 0;
+	/* Levels some loggers print inside the text (PostgreSQL's "FATAL:",
+	 * "PANIC:"). */
+	return contains_any(t, w) || has_word(t, "FATAL") || has_word(t, "PANIC");
 }
 
 enum classify_severity classify_severity(const char *t, int level)

@@ -32,6 +32,8 @@ static void test_severity(void)
 	CHECK_INT(classify_severity("Out of memory: Killed process 1234 (python)", LV_WARN), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("worker exited with code 137", LV_INFO), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("FATAL_ERRORS_SEEN=0", LV_INFO), CLASSIFY_INFO);
+	CHECK_INT(classify_severity("PANIC:  could not write to file \"pg_wal/xlogtemp\"", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("config: PANIC_MODE=off", LV_INFO), CLASSIFY_INFO);
 	CHECK_INT(classify_severity("kernel.panic = 0", LV_INFO), CLASSIFY_INFO);
 }
 
