@@ -99,6 +99,18 @@ int classify_is_exception(const char *t)
 	return 0;
 }
 
+int classify_is_exception_shaped(const char *t)
+{
+	const char *p = t, *name = t;   /* name: the last dotted part */
+	int lower = 0;                  /* a class name, not "INFO:" */
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.') {
+		lower = *p == '.' ? 0 : lower | islower((unsigned char)*p);
+		if (*p++ == '.')
+			name = p;
+	}
+	return p > name && isupper((unsigned char)*name) && lower && p[0] == ':' && (p[1] == ' ' || p[1] == '\0');
+}
+
 /* A Go stack frame's function line: "main.main()", "created by
  * net/http.(*Server).Serve in goroutine 1", "panic({0x4a, 0x5c})". */
 static int is_go_frame(const char *t)

@@ -45,6 +45,13 @@ enum classify_tb classify_traceback_role(const char *t);
  * Python error: ...", Java's "Exception in thread \"main\" ...". */
 int classify_is_exception(const char *t);
 
+/* Whether t has the shape of a raised exception whatever its name:
+ * "torch._dynamo.exc.BackendCompilerFailed: ...", "TimeoutExpired: ...",
+ * a dotted name whose last part is capitalised, then ": ".  Only where
+ * the format puts the exception (after a traceback's frames) does the
+ * shape say it is one. */
+int classify_is_exception_shaped(const char *t);
+
 /* Whether t is what a healthy process keeps printing while idle or
  * serving (health checks, metrics, throughput reports). */
 int classify_is_heartbeat(const char *t);

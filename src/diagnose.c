@@ -753,6 +753,14 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 			isnew |= is_novel_template(st, id[j]);
 			j++;
 		}
+		/* Python prints the exception right after the frames, whatever
+		 * its name ("BackendCompilerFailed: ..."). */
+		if (first == DX_NONE && cause == DX_NONE && j > i + 1 && j < nb &&
+		    classify_is_exception_shaped(st->ctext[id[j]])) {
+			first = last = (int64_t)j;
+			isnew |= is_novel_template(st, id[j]);
+			j++;
+		}
 		if (!isnew)
 			continue;
 		size_t start = i;

@@ -100,6 +100,12 @@ static void test_exception(void)
 	CHECK(classify_is_exception("Fatal Python error: Aborted"));
 	CHECK(classify_is_exception("Exception in thread \"main\" java.lang.NullPointerException"));
 	CHECK(!classify_is_exception("panicking is not an option"));
+	CHECK(classify_is_exception_shaped("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:"));
+	CHECK(classify_is_exception_shaped("subprocess.TimeoutExpired: Command '['nvcc']' timed out"));
+	CHECK(classify_is_exception_shaped("StopAsyncIteration:"));
+	CHECK(!classify_is_exception_shaped("torch.cuda: ready"));
+	CHECK(!classify_is_exception_shaped("Loading model: qwen"));
+	CHECK(!classify_is_exception_shaped("INFO: started"));
 }
 
 static void test_words(void)
