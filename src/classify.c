@@ -158,6 +158,11 @@ enum classify_tb classify_traceback_role(const char *t)
 	return CLASSIFY_TB_NO;
 }
 
+int classify_is_source_frame(const char *t)
+{
+	return after(t, "File \"") || after(t, "> File \"");
+}
+
 int classify_is_heartbeat(const char *t)
 {
 	static const char *const hb[] = {

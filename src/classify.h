@@ -45,6 +45,11 @@ enum classify_tb classify_traceback_role(const char *t);
  * Python error: ...", Java's "Exception in thread \"main\" ...". */
 int classify_is_exception(const char *t);
 
+/* Whether t is a Python frame, 'File "x.py", line 3, in f': the line
+ * after it is its source, indented or not (logs pasted into web pages
+ * lose the indentation). */
+int classify_is_source_frame(const char *t);
+
 /* Whether t has the shape of a raised exception whatever its name:
  * "torch._dynamo.exc.BackendCompilerFailed: ...", "TimeoutExpired: ...",
  * a dotted name whose last part is capitalised, then ": ".  Only where

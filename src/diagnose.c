@@ -734,8 +734,11 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 		 * "During handling of ..."), Java's deepest "Caused by:". */
 		int64_t first = DX_NONE, last = DX_NONE, cause = DX_NONE;
 		int isnew = 0, chained = 0;
-		while (j < nb && st->tb[id[j]] != CLASSIFY_TB_NO) {
+		while (j < nb && (st->tb[id[j]] != CLASSIFY_TB_NO ||
+				  (j > i && classify_is_source_frame(st->ctext[id[j - 1]])))) {
 			int r = st->tb[id[j]];
+			if (j > i && classify_is_source_frame(st->ctext[id[j - 1]]))
+				r = CLASSIFY_TB_BODY;   /* the frame's source line */
 			if (j > i && first != DX_NONE && !chained &&
 			    (r == CLASSIFY_TB_START || (r == CLASSIFY_TB_EXC && starts_traceback(st, j))))
 				break;   /* the next traceback */

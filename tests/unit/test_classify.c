@@ -106,6 +106,9 @@ static void test_exception(void)
 	CHECK(!classify_is_exception_shaped("torch.cuda: ready"));
 	CHECK(!classify_is_exception_shaped("Loading model: qwen"));
 	CHECK(!classify_is_exception_shaped("INFO: started"));
+	CHECK(classify_is_source_frame("  File \"/app/x.py\", line 3, in f"));
+	CHECK(classify_is_source_frame("> File \"/app/x.py\", line 3, in f"));
+	CHECK(!classify_is_source_frame("    x = f()"));
 }
 
 static void test_words(void)
