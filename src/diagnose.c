@@ -60,6 +60,8 @@ struct dx_state {
 	uint8_t *weight;        /* what aligning a template is worth */
 	uint8_t *step;          /* milestones a match must not jump over */
 	int32_t *rule;
+	char **counted;         /* texts of the ids split_counters made */
+	size_t ncounted;
 	const struct ruleset *rs;
 };
 
@@ -316,6 +318,163 @@ static void learn_heartbeats(struct dx_state *st)
 	free(beats);
 }
 
+/* ---- counted steps ---- */
+
+/* A template that counts ("step <int>/<int>", "epoch <int>/<int>",
+ * "Loading shard <int>/<int>") is one step per count: "step 3/8" is
+ * where a run got, and what it should print next.  Such templates are
+ * split into one id per count, so that milestones, alignment and the
+ * walk see each count as its own step.  Only templates every log prints,
+ * bad too, and at most COUNT_MAX times, are split: a count only one run
+ * makes (another loader, another build) is no step the other missed; a
+ * counter per request or per token in a big log is progress, not a step,
+ * and re-reading its lines would cost a pass over the log. */
+#define COUNT_MAX 4096
+
+/* The count and total of "<int>/<int>" in a message: the first numbers
+ * written N/M, not inside a word, a path or a decimal. */
+static int count_of(const char *s, size_t n, uint64_t *count, uint64_t *total)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			continue;
+		size_t k = i;
+		uint64_t x = 0;
+		while (k < n && isdigit((unsigned char)s[k])) {
+			if (x < UINT32_MAX)
+				x = x * 10 + (uint64_t)(s[k] - '0');
+			k++;
+		}
+		int starts = i == 0 || (!isalnum((unsigned char)s[i - 1]) && s[i - 1] != '/' && s[i - 1] != '.');
+		if (starts && k + 1 < n && s[k] == '/' && isdigit((unsigned char)s[k + 1])) {
+			size_t e = k + 1;
+			uint64_t y = 0;
+			while (e < n && isdigit((unsigned char)s[e])) {
+				if (y < UINT32_MAX)
+					y = y * 10 + (uint64_t)(s[e] - '0');
+				e++;
+			}
+			if (e == n || (!isalnum((unsigned char)s[e]) && s[e] != '/' && s[e] != '.')) {
+				*count = x;
+				*total = y;
+				return 1;
+			}
+		}
+		i = k;
+	}
+	return 0;
+}
+
+struct counted {
+	uint32_t c;
+	uint32_t x, total;
+	uint32_t log;
+	uint32_t line;
+};
+
+static int counted_cmp(const void *p, const void *q)
+{
+	const struct counted *a = p, *b = q;
+	if (a->c != b->c)
+		return a->c < b->c ? -1 : 1;
+	return a->x < b->x ? -1 : a->x > b->x;
+}
+
+/* Split the counting templates of st (see COUNT_MAX): new ids past
+ * st->nc, with their texts, levels and (no) rules.  A template a rule
+ * names keeps its one id: the rule says what it is; so does a progress
+ * bar, which says its percentage: the bar is the step, not each frame. */
+static void split_counters(struct dx_state *st)
+{
+	size_t nc = st->nc;
+	uint8_t *cand = xcalloc(nc ? nc : 1, 1);
+	size_t ncand = 0;
+	for (size_t c = 0; c < nc; c++)
+		if (st->rule[c] < 0 && strstr(st->ctext[c], "<int>/<int>") && !strstr(st->ctext[c], "<pct>"))
+			cand[c] = 1, ncand++;
+	if (!ncand) {
+		free(cand);
+		return;
+	}
+	uint32_t *n = xcalloc(nc, sizeof(*n));
+	for (size_t l = 0; l < st->nlogs; l++) {
+		memset(n, 0, nc * sizeof(*n));
+		for (size_t i = 0; i < st->logs[l].nlines; i++) {
+			uint32_t c = st->id[l][i];
+			if (cand[c] && ++n[c] > COUNT_MAX)
+				cand[c] = 0;
+		}
+		for (size_t c = 0; c < nc; c++)
+			if (!n[c])
+				cand[c] = 0;
+	}
+	free(n);
+	struct counted *e = NULL;
+	size_t ne = 0, cap = 0;
+	struct buf scratch = { 0 };
+	for (size_t l = 0; l < st->nlogs; l++)
+		for (size_t i = 0; i < st->logs[l].nlines; i++) {
+			uint32_t c = st->id[l][i];
+			if (!cand[c])
+				continue;
+			struct line ln;
+			struct header h;
+			uint64_t x, total;
+			log_line(&st->logs[l], i, &ln, &h, &scratch);
+			if (!count_of(ln.text + h.msg_off, ln.len - h.msg_off, &x, &total))
+				continue;
+			GROW(e, cap, ne + 1);
+			e[ne++] = (struct counted){ c, (uint32_t)x, (uint32_t)total, (uint32_t)l, (uint32_t)i };
+		}
+	buf_free(&scratch);
+	free(cand);
+	if (ne)
+		qsort(e, ne, sizeof(*e), counted_cmp);
+	/* Counts toward different totals (4 shards here, 2 there; 67 graph
+	 * sizes, 35) are not the same steps: such a template stays one. */
+	size_t kept = 0;
+	for (size_t a = 0, b; a < ne; a = b) {
+		int same = 1;
+		for (b = a; b < ne && e[b].c == e[a].c; b++)
+			same &= e[b].total == e[a].total;
+		if (same)
+			for (size_t k = a; k < b; k++)
+				e[kept++] = e[k];
+	}
+	ne = kept;
+	size_t tcap = 0, pcap = 0;
+	uint32_t *parent = NULL;
+	for (size_t k = 0; k < ne; k++) {
+		if (k == 0 || e[k].c != e[k - 1].c || e[k].x != e[k - 1].x) {
+			/* The text: the template with the count written in. */
+			const char *t = st->ctext[e[k].c], *at = strstr(t, "<int>/<int>");
+			char num[24];
+			int w = snprintf(num, sizeof(num), "%u", (unsigned)e[k].x);
+			size_t pre = (size_t)(at - t), len = strlen(t);
+			char *txt = xmalloc(len + (size_t)w + 1);
+			memcpy(txt, t, pre);
+			memcpy(txt + pre, num, (size_t)w);
+			memcpy(txt + pre + (size_t)w, at + 5, len - pre - 5 + 1);
+			GROW(st->counted, tcap, st->ncounted + 1);
+			GROW(parent, pcap, st->ncounted + 1);
+			parent[st->ncounted] = e[k].c;
+			st->counted[st->ncounted++] = txt;
+		}
+		st->id[e[k].log][e[k].line] = (uint32_t)(nc + st->ncounted - 1);
+	}
+	free(e);
+	st->nc = nc + st->ncounted;
+	st->ctext = xrealloc(st->ctext, (st->nc ? st->nc : 1) * sizeof(*st->ctext));
+	st->clevel = xrealloc(st->clevel, st->nc ? st->nc : 1);
+	st->rule = xrealloc(st->rule, (st->nc ? st->nc : 1) * sizeof(*st->rule));
+	for (size_t k = 0; k < st->ncounted; k++) {
+		st->ctext[nc + k] = st->counted[k];
+		st->clevel[nc + k] = st->clevel[parent[k]];
+		st->rule[nc + k] = -1;
+	}
+	free(parent);
+}
+
 /* Whether no good log printed template c. */
 static int is_novel_template(const struct dx_state *st, uint32_t c)
 {
@@ -387,6 +546,8 @@ static void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, stru
 	}
 	free(canon);
 	free(map);
+	split_counters(st);
+	nc = st->nc ? st->nc : 1;
 	st->has = xcalloc(nlogs * st->nstreams, 1);
 	st->cnt = xcalloc(nlogs * nc, sizeof(*st->cnt));
 	st->first = xmalloc(nlogs * nc * sizeof(*st->first));
@@ -424,14 +585,15 @@ static void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, stru
 		st->weight[c] = st->rule[c] >= 0 ? 8 : st->ms[c] ? 2 : 1;
 	}
 	/* What one good log printed once is mostly incidental (every config
-	 * line); when rules name enough of its steps, only those count as
-	 * steps bad may not jump over. */
+	 * line); when rules name enough of its steps, only those and counted
+	 * steps ("step 3/8") count as steps bad may not jump over. */
 	st->step = xmalloc(nc);
 	size_t named = 0;
 	for (size_t c = 0; c < st->nc; c++)
 		named += st->rule[c] >= 0 && st->cnt[c];
 	for (size_t c = 0; c < st->nc; c++)
-		st->step[c] = st->ngood == 1 && named >= 3 ? st->rule[c] >= 0 : st->ms[c];
+		st->step[c] = st->ngood == 1 && named >= 3 && c < st->nc - st->ncounted
+			      ? st->rule[c] >= 0 : st->ms[c];
 }
 
 
@@ -1346,6 +1508,9 @@ void diagnosis_free(struct diagnosis *d)
 		free(st->weight);
 		free(st->step);
 		free(st->rule);
+		for (size_t k = 0; k < st->ncounted; k++)
+			free(st->counted[k]);
+		free(st->counted);
 		free(st);
 	}
 	for (size_t k = 0; k < d->nchanged; k++) {
