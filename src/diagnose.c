@@ -747,6 +747,16 @@ static int steps_on(const struct dx_state *st, const struct following *w, const 
 	return n >= LOOKAHEAD;
 }
 
+/* Whether going from good line last to j leaps over more good lines (of
+ * the stream, or of all of good) than bad printed of its own meanwhile. */
+static int leaps(const struct pending *p, int64_t last, uint32_t j, uint32_t own, int all)
+{
+	if (last < 0 || (int64_t)j <= last)
+		return 0;
+	uint32_t gap = all ? j - (uint32_t)last - 1 : p->pos[j] - p->pos[last] - 1;
+	return gap > own + SKIP_FREE;
+}
+
 static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 {
 	const struct log *bad = &st->logs[st->bad], *good = &st->logs[g];
@@ -762,11 +772,12 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	pending_init(&pend, st, g);
 	/* Per bad stream: the last good line followed, and what bad printed
 	 * since that was not matched. */
-	int64_t *lastg = xmalloc(ns * sizeof(*lastg));
+	int64_t *lastg = xmalloc(ns * sizeof(*lastg)), *lastb = xmalloc(ns * sizeof(*lastb));
+	int64_t lasterr = -1;   /* bad's last new error line not followed */
 	uint32_t *own = xcalloc(ns, sizeof(*own));
 	uint8_t *err = xcalloc(ns, 1);
 	for (size_t s = 0; s < ns; s++)
-		lastg[s] = -1;
+		lastg[s] = lastb[s] = -1;
 	/* nextsame[j]: the next good line with line j's template. */
 	uint32_t *nextsame = xmalloc((ng ? ng : 1) * sizeof(*nextsame));
 	uint32_t *firstof = xmalloc((st->nc ? st->nc : 1) * sizeof(*firstof));
@@ -792,6 +803,13 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			skipped = pending_between(&pend, st, g, lastg[s], j, all);
 			ok = follows(skipped, lastg[s], own[s], err[s]) ||
 			     (!err[s] && skipped <= JUMP_MAX && steps_on(st, w, &pend, g, i, j, all));
+			/* After a new error anywhere since this stream last
+			 * followed, a leap ahead is the dying run's teardown
+			 * matching the good run's (closing plugins, destroying
+			 * comms): it follows only by the lines it skipped, or
+			 * when bad goes on from there step by step. */
+			if (ok && lasterr > lastb[s])
+				ok = !leaps(&pend, lastg[s], j, own[s], all) || steps_on(st, w, &pend, g, i, j, all);
 		}
 		if (!ok) {
 			/* The aligner may have matched this line further on (a
@@ -802,13 +820,14 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			     ((int64_t)k <= lastg[s] || (!all && st->stream[g][k] != smap[s])); steps++)
 				k = steps < 64 ? nextsame[k] : ALIGN_NONE;
 			if (k != ALIGN_NONE && (lastg[s] >= 0 || !err[s]) &&
-			    pending_between(&pend, st, g, lastg[s], k, all) <= SKIP_FREE) {
+			    pending_between(&pend, st, g, lastg[s], k, all) <= SKIP_FREE &&
+			    (lasterr <= lastb[s] || !leaps(&pend, lastg[s], k, own[s], all))) {
 				j = k;
 				w->b2g[i] = k;
 			} else {
 				own[s]++;
 				if (st->new_error[c])
-					err[s] = 1;
+					err[s] = 1, lasterr = (int64_t)i;
 				continue;
 			}
 		}
@@ -816,6 +835,7 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 		w->score++;
 		w->last = (int64_t)i;
 		lastg[s] = j;
+		lastb[s] = (int64_t)i;
 		own[s] = 0;
 		err[s] = 0;
 		if (all && st->step[c] && !reached[c]) {
@@ -835,6 +855,7 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	free(smap);
 	pending_free(&pend);
 	free(lastg);
+	free(lastb);
 	free(own);
 	free(err);
 }
