@@ -1369,12 +1369,29 @@ static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struc
 	fbefore[0] = 0;
 	for (size_t i = 0; i < bad->nlines; i++)
 		fbefore[i + 1] = fbefore[i] + w->follow[i];
+	/* A run killed from outside (a timeout's SIGTERM, ^C) after it
+	 * stopped following the good run says so before anything else fails:
+	 * the errors after that notice (the launcher's SignalException) are
+	 * the kill's, not a crash.  A kill notice after a new error (the
+	 * launcher stopping the other workers once one died) is no such. */
+	int64_t killed = (int64_t)bad->nlines, failed = (int64_t)bad->nlines;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		if (nv->line <= w->last)
+			continue;
+		if (classify_is_killed(st->ctext[st->id[st->bad][nv->summary]]))
+			killed = nv->line < killed ? nv->line : killed;
+		else if (nv->severity == DX_ERROR && nv->line < failed)
+			failed = nv->line;
+	}
+	if (failed < killed)
+		killed = (int64_t)bad->nlines;
 	d->crash = DX_NONE;
 	int64_t symptom = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
 		const char *sum = st->ctext[st->id[st->bad][nv->summary]];
-		if (nv->severity != DX_ERROR || classify_is_killed(sum))
+		if (nv->severity != DX_ERROR || nv->line > killed || classify_is_killed(sum))
 			continue;
 		if (lastf[st->stream[st->bad][nv->line]] > nv->line || survived(fbefore, bad->nlines, nv->line))
 			continue;
