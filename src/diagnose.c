@@ -57,6 +57,7 @@ struct dx_state {
 	int64_t *first;         /* [log * nc + c]: first line, or -1 */
 	uint8_t *sev, *tb, *hb, *ms;
 	uint8_t *new_error;      /* an error no good log printed */
+	uint8_t *retry;         /* announces a retry (is_retry) */
 	uint8_t *weight;        /* what aligning a template is worth */
 	uint8_t *step;          /* milestones a match must not jump over */
 	int32_t *rule;
@@ -475,6 +476,16 @@ static void split_counters(struct dx_state *st)
 	free(parent);
 }
 
+/* Lines of a dump printed right after a retry notice that may still
+ * be part of it ("Exception raised from ...", the first frame). */
+#define RETRY_DUMP 3
+
+/* Whether a template announces a retry. */
+static int is_retry(const char *t)
+{
+	return strcasestr(t, "retrying") || strcasestr(t, "will retry") || strcasestr(t, "retry in");
+}
+
 /* Whether no good log printed template c. */
 static int is_novel_template(const struct dx_state *st, uint32_t c)
 {
@@ -575,6 +586,9 @@ static void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, stru
 	st->new_error = xmalloc(nc);
 	for (size_t c = 0; c < st->nc; c++)
 		st->new_error[c] = st->sev[c] == DX_ERROR && is_novel_template(st, c);
+	st->retry = xmalloc(nc);
+	for (size_t c = 0; c < st->nc; c++)
+		st->retry[c] = (uint8_t)is_retry(st->ctext[c]);
 	learn_skeleton(st, st->ms);
 	st->weight = xmalloc(nc);
 	for (size_t c = 0; c < st->nc; c++) {
@@ -1386,12 +1400,25 @@ static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struc
 	}
 	if (failed < killed)
 		killed = (int64_t)bad->nlines;
+	/* An error its stream later says it retries ("failed to connect -
+	 * retrying"), like the dump printed just after such a notice, did not
+	 * end the run: a log that ends there is waiting, not crashed.
+	 * retry_after[i]: the first retry notice at or after line i. */
+	int64_t *retry_after = xmalloc((bad->nlines ? bad->nlines : 1) * sizeof(*retry_after));
+	for (int64_t i = (int64_t)bad->nlines, r = -1; i-- > 0;) {
+		if (st->retry[st->id[st->bad][i]])
+			r = i;
+		retry_after[i] = r;
+	}
 	d->crash = DX_NONE;
 	int64_t symptom = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
 		const char *sum = st->ctext[st->id[st->bad][nv->summary]];
 		if (nv->severity != DX_ERROR || nv->line > killed || classify_is_killed(sum))
+			continue;
+		int64_t r = retry_after[nv->line >= RETRY_DUMP ? nv->line - RETRY_DUMP : 0];
+		if (r >= 0 && st->stream[st->bad][r] == st->stream[st->bad][nv->line])
 			continue;
 		if (lastf[st->stream[st->bad][nv->line]] > nv->line || survived(fbefore, bad->nlines, nv->line))
 			continue;
@@ -1409,6 +1436,7 @@ static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struc
 	}
 	free(lastf);
 	free(fbefore);
+	free(retry_after);
 	int done = reached_good_end(st, d, w);
 	int64_t limit = d->crash != DX_NONE && !done ? d->novel[d->crash].line : (int64_t)bad->nlines;
 	d->bad_line = DX_NONE;
@@ -1434,6 +1462,17 @@ static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struc
 			if (!w->follow[i] && !st->hb[st->id[st->bad][i]])
 				own++;
 		int stopped = own < 3;
+		/* Or it was still retrying when the log ended. */
+		int64_t retry = DX_NONE;
+		for (int64_t i = d->bad_line + 1; i < (int64_t)bad->nlines; i++) {
+			uint32_t c = st->id[st->bad][i];
+			if (st->retry[c])
+				retry = i;
+			else if (st->new_error[c] && (retry == DX_NONE || i > retry + RETRY_DUMP))
+				retry = DX_NONE;
+		}
+		if (retry != DX_NONE)
+			stopped = 1;
 		for (size_t k = 0; k < d->nnovel; k++)
 			if (d->novel[k].line > d->bad_line && classify_is_killed(st->ctext[st->id[st->bad][d->novel[k].summary]]))
 				stopped = 1;
@@ -1540,6 +1579,7 @@ void diagnosis_free(struct diagnosis *d)
 		free(st->first);
 		free(st->sev);
 		free(st->new_error);
+		free(st->retry);
 		free(st->tb);
 		free(st->hb);
 		free(st->ms);
