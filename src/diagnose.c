@@ -61,6 +61,8 @@ struct dx_state {
 	uint8_t *weight;        /* what aligning a template is worth */
 	uint8_t *step;          /* milestones a match must not jump over */
 	int32_t *rule;
+	size_t from;            /* first line of bad's last attempt */
+	size_t attempts;        /* runs of bad's program in its log */
 	char **counted;         /* texts of the ids split_counters made */
 	size_t ncounted;
 	const struct ruleset *rs;
@@ -288,12 +290,24 @@ static void learn_skeleton(struct dx_state *st, uint8_t *skel)
 
 /* Templates that recur at a steady pace in some log: heartbeats (health
  * checks, idle throughput reports), even when nothing else is printed in
- * between.  Needs timestamps; classify_is_heartbeat covers the usual ones. */
+ * between.  Needs timestamps; classify_is_heartbeat covers the usual ones.
+ * A log that holds several runs (a restart loop) repeats each run's lines
+ * at the pace of its restarts: a heartbeat beats more than twice as often
+ * as the log's first line, its start banner, recurs. */
 static void learn_heartbeats(struct dx_state *st)
 {
 	size_t nc = st->nc ? st->nc : 1;
 	int64_t *last = xmalloc(nc * sizeof(*last)), *firstts = xmalloc(nc * sizeof(*firstts));
 	uint32_t *beats = xmalloc(nc * sizeof(*beats));
+	uint32_t *runs = xmalloc((st->nlogs ? st->nlogs : 1) * sizeof(*runs));
+	for (size_t l = 0; l < st->nlogs; l++) {
+		runs[l] = 1;
+		for (size_t i = 0; i < st->logs[l].nlines; i++)
+			if (!st->hb[st->id[l][i]]) {
+				runs[l] = st->cnt[l * nc + st->id[l][i]];
+				break;
+			}
+	}
 	for (size_t l = 0; l < st->nlogs; l++) {
 		struct log *lg = &st->logs[l];
 		for (size_t c = 0; c < st->nc; c++) {
@@ -311,9 +325,11 @@ static void learn_heartbeats(struct dx_state *st)
 			beats[c]++;
 		}
 		for (size_t c = 0; c < st->nc; c++)
-			if (beats[c] >= 4 && (last[c] - firstts[c]) / (beats[c] - 1) >= 2000)
+			if (beats[c] >= 4 && beats[c] > 2 * runs[l] &&
+			    (last[c] - firstts[c]) / (beats[c] - 1) >= 2000)
 				st->hb[c] = 1;
 	}
+	free(runs);
 	free(last);
 	free(firstts);
 	free(beats);
@@ -495,6 +511,57 @@ static int is_novel_template(const struct dx_state *st, uint32_t c)
 	return 1;
 }
 
+/* ---- attempts ---- */
+
+/* A log may hold several runs: a service restarted by its supervisor
+ * after each failure writes every attempt into one file.  The last one is
+ * what went wrong now; it is compared with the good run from its start.
+ * A run starts where bad prints the good run's first two lines (its start
+ * banner, heartbeats and blank lines aside); a recurrence of the banner
+ * starts another attempt only after a new error, so ranks that each print
+ * the banner, or a healthy run restarted on purpose, stay one run. */
+static void find_attempts(struct dx_state *st)
+{
+	st->from = 0;
+	st->attempts = 1;
+	if (st->ngood == 0)
+		return;
+	const uint32_t *gid = st->id[0];
+	uint32_t banner[2];
+	size_t nbanner = 0;
+	for (size_t j = 0; j < st->logs[0].nlines && nbanner < 2; j++)
+		if (!st->hb[gid[j]])
+			banner[nbanner++] = gid[j];
+	if (nbanner < 2)
+		return;
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *id = st->id[st->bad];
+	int failed = 0;
+	size_t prev = 0, said = 0;   /* lines said since st->from */
+	for (size_t i = 0; i < bad->nlines; i++) {
+		uint32_t c = id[i];
+		said += !st->hb[c];
+		if (st->new_error[c])
+			failed = 1;
+		if (c != banner[0] || !failed)
+			continue;
+		size_t k = i + 1;
+		while (k < bad->nlines && st->hb[id[k]])
+			k++;
+		if (k < bad->nlines && id[k] == banner[1]) {
+			prev = st->from;
+			st->from = i;
+			st->attempts++;
+			failed = 0;
+			said = 1;
+		}
+	}
+	/* A last attempt that printed no more than the banner (the log was
+	 * cut there) shows nothing to compare: the one before is diagnosed. */
+	if (st->attempts > 1 && said <= nbanner)
+		st->from = prev;
+}
+
 static void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		  const struct ruleset *rs)
 {
@@ -608,6 +675,7 @@ static void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, stru
 	for (size_t c = 0; c < st->nc; c++)
 		st->step[c] = st->ngood == 1 && named >= 3 && c < st->nc - st->ncounted
 			      ? st->rule[c] >= 0 : st->ms[c];
+	find_attempts(st);
 }
 
 
@@ -776,12 +844,16 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	const struct log *bad = &st->logs[st->bad], *good = &st->logs[g];
 	size_t nb = bad->nlines, ng = good->nlines, ns = st->nstreams;
 	uint32_t *smap = xmalloc(ns * sizeof(*smap));
-	struct align_log a = { st->id[st->bad], st->stream[st->bad], nb, ns };
+	/* Only bad's last attempt is aligned; earlier ones follow nothing. */
+	size_t from = st->from;
+	struct align_log a = { st->id[st->bad] + from, st->stream[st->bad] + from, nb - from, ns };
 	struct align_log b = { st->id[g], st->stream[g], ng, ns };
 	streams_map(&a, &b, st->has + g * ns, st->cnt + g * st->nc, st->nc, st->snames, smap);
 	w->b2g = xmalloc((nb ? nb : 1) * sizeof(*w->b2g));
 	w->follow = xcalloc(nb ? nb : 1, 1);
-	align_logs(&a, &b, smap, st->weight, w->b2g);
+	for (size_t i = 0; i < from; i++)
+		w->b2g[i] = ALIGN_NONE;
+	align_logs(&a, &b, smap, st->weight, w->b2g + from);
 	struct pending pend;
 	pending_init(&pend, st, g);
 	/* Per bad stream: the last good line followed, and what bad printed
@@ -805,7 +877,7 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	w->score = 0;
 	w->last = DX_NONE;
 	const uint32_t *id = st->id[st->bad];
-	for (size_t i = 0; i < nb; i++) {
+	for (size_t i = from; i < nb; i++) {
 		uint16_t s = st->stream[st->bad][i];
 		uint32_t c = id[i];
 		if (st->hb[c])
@@ -922,7 +994,8 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 	uint8_t *used = xcalloc(nb ? nb : 1, 1);
 	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
 	uint32_t *where = xmalloc((st->nc ? st->nc : 1) * sizeof(*where));
-	for (size_t i = 0; i < nb; i++) {
+	/* What the last attempt printed: earlier attempts are counted. */
+	for (size_t i = st->from; i < nb; i++) {
 		if (!starts_traceback(st, i))
 			continue;
 		size_t j = i;
@@ -966,7 +1039,7 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 		size_t start = i;
 		/* "EngineCore failed to start." just before the traceback is
 		 * its headline, not another finding. */
-		while (i > 0 && !used[i - 1] && st->new_error[id[i - 1]] &&
+		while (i > st->from && !used[i - 1] && st->new_error[id[i - 1]] &&
 		       st->stream[st->bad][i - 1] == st->stream[st->bad][i])
 			i--;
 		int64_t summary = cause != DX_NONE ? cause : first != DX_NONE ? first : (int64_t)j - 1;
@@ -992,7 +1065,7 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 		}
 		i = j - 1;
 	}
-	for (size_t i = 0; i < nb; i++) {
+	for (size_t i = st->from; i < nb; i++) {
 		uint32_t c = id[i];
 		if (used[i] || !is_novel_template(st, c))
 			continue;
@@ -1490,6 +1563,8 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	d->st = st;
 	d->ngood = st->ngood;
 	d->bad_log = &logs[st->bad];
+	d->attempts = st->attempts;
+	d->attempt_line = (int64_t)st->from;
 	struct following *ws = xcalloc(st->ngood, sizeof(*ws));
 	size_t best = 0;
 	for (size_t g = 0; g < st->ngood; g++) {

@@ -76,6 +76,11 @@ struct diagnosis {
 	size_t ngood;
 	size_t good;          /* index of the good log reported against */
 	const struct log *bad_log, *good_log;
+	size_t attempts;      /* runs of the program in bad (a restart loop
+			       * writes each into the log); 1 for one */
+	int64_t attempt_line; /* first line of bad's last attempt, the one
+			       * diagnosed: the others follow nothing and
+			       * add no findings */
 	int64_t bad_line;     /* last line of bad that follows the good run */
 	int64_t good_line;    /* the good line it corresponds to */
 	double good_fraction;
