@@ -892,10 +892,12 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			/* After a new error anywhere since this stream last
 			 * followed, a leap ahead is the dying run's teardown
 			 * matching the good run's (closing plugins, destroying
-			 * comms): it follows only by the lines it skipped, or
-			 * when bad goes on from there step by step. */
+			 * comms, "Shutdown complete" without "ready"): it
+			 * follows only by the lines it skipped and over no step,
+			 * or when bad goes on from there step by step. */
 			if (ok && lasterr > lastb[s])
-				ok = !leaps(&pend, lastg[s], j, own[s], all) || steps_on(st, w, &pend, g, i, j, all);
+				ok = (!skipped && !leaps(&pend, lastg[s], j, own[s], all)) ||
+				     steps_on(st, w, &pend, g, i, j, all);
 		}
 		if (!ok) {
 			/* The aligner may have matched this line further on (a
@@ -907,7 +909,8 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 				k = steps < 64 ? nextsame[k] : ALIGN_NONE;
 			if (k != ALIGN_NONE && (lastg[s] >= 0 || !err[s]) &&
 			    pending_between(&pend, st, g, lastg[s], k, all) <= SKIP_FREE &&
-			    (lasterr <= lastb[s] || !leaps(&pend, lastg[s], k, own[s], all))) {
+			    (lasterr <= lastb[s] || (!pending_between(&pend, st, g, lastg[s], k, all) &&
+						     !leaps(&pend, lastg[s], k, own[s], all)))) {
 				j = k;
 				w->b2g[i] = k;
 			} else {
