@@ -232,11 +232,15 @@ static void print_summary(const struct timeline *tl)
 		return;
 	}
 	const struct timeline_row *last = &tl->rows[tl->nrows - 1];
-	const struct timeline_row *w = tl->up != SIZE_MAX ? &tl->rows[tl->up] : last;
+	const struct timeline_row *w = tl->up != SIZE_MAX ? &tl->rows[tl->up]
+		: tl->failed != SIZE_MAX ? &tl->rows[tl->failed] : last;
 	const char *name = tl->rs->r[w->rule].name;
-	printf("%s%s%s: %s\"", tl->up != SIZE_MAX ? C_GREEN : C_RED,
-	       tl->up != SIZE_MAX ? "up" : "NOT UP", C_RESET,
-	       tl->up != SIZE_MAX ? "" : "last milestone ");
+	/* A server is up; a job (training run, CI job) finishes. */
+	const char *state = tl->up != SIZE_MAX
+		? (tl->rs->r[w->rule].done ? "finished" : "up")
+		: tl->failed != SIZE_MAX ? "FAILED" : "NOT UP";
+	printf("%s%s%s: %s\"", tl->up != SIZE_MAX ? C_GREEN : C_RED, state, C_RESET,
+	       tl->up != SIZE_MAX || tl->failed != SIZE_MAX ? "" : "last milestone ");
 	put_text(stdout, name, strlen(name));
 	printf("\" at line %zu", w->first + 1);
 	if (lg->ts[w->first] != TS_NONE && tl->first_ts != TS_NONE) {
@@ -246,8 +250,9 @@ static void print_summary(const struct timeline *tl)
 	if (w->total > 1)
 		printf(", %zu/%zu ranks", w->reached, w->total);
 	putchar('\n');
-	if (tl->up != SIZE_MAX) {
-		/* Up, but the log went on to other milestones (shutdown?). */
+	if (tl->up != SIZE_MAX || tl->failed != SIZE_MAX) {
+		/* Up or failed, and the log went on to other milestones
+		 * (shutdown, the CI runner's cleanup). */
 		if (last != w) {
 			name = tl->rs->r[last->rule].name;
 			printf("last milestone \"");
@@ -377,7 +382,10 @@ static void print_json(const struct timeline *tl)
 		printf("%s", k ? ", " : "");
 		json_str(stdout, lg->tags[tl->order[k]]);
 	}
-	printf("]},\n \"up\": %s,\n \"last\": ", tl->up != SIZE_MAX ? "true" : "false");
+	printf("]},\n \"up\": %s,\n \"finished\": %s,\n \"failed\": %s,\n \"last\": ",
+	       tl->up != SIZE_MAX ? "true" : "false",
+	       tl->up != SIZE_MAX && tl->rs->r[tl->rows[tl->up].rule].done ? "true" : "false",
+	       tl->failed != SIZE_MAX ? "true" : "false");
 	if (tl->nrows) {
 		const struct timeline_row *w = &tl->rows[tl->nrows - 1];
 		printf("{\"name\": ");
@@ -515,8 +523,9 @@ const struct cmd cmd_phases_entry = {
 	"(~/.config/ddx/rules) if it exists, and each --rules FILE, in that\n"
 	"order; a rule of the same name and engine as an earlier one replaces it.\n"
 	"A rule file holds '[ENGINE]' lines, each followed by rules\n"
-	"'step NAME: PATTERN' or 'final NAME: PATTERN' (a milestone meaning the\n"
-	"run is up), PATTERN being a PCRE2 pattern searched in the line's\n"
+	"'step NAME: PATTERN', 'final NAME: PATTERN' (a milestone meaning the\n"
+	"run is up), 'done NAME: PATTERN' (a job finished) or 'fail NAME:\n"
+	"PATTERN' (a job failed), PATTERN being a PCRE2 pattern searched in the line's\n"
 	"template; '#' starts a comment line.\n"
 	"\n"
 	"  --json        print the timeline as JSON\n"

@@ -82,7 +82,7 @@ static int parse_section(const char *s, size_t n, char **engine, const char *pat
 	return 0;
 }
 
-/* Parse "step|final NAME: PATTERN" into r. */
+/* Parse "step|final|done|fail NAME: PATTERN" into r. */
 static int parse_rule(const char *s, size_t n, const char *engine, struct rule *r,
 		      const char *path, size_t lineno)
 {
@@ -97,13 +97,17 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		for (kw = 0; kw < n && !is_blank(s[kw]);)
 			kw++;
 	}
-	int final;
+	int final = 0, done = 0, fail = 0;
 	if (kw == 4 && memcmp(s, "step", 4) == 0)
-		final = 0;
+		;
 	else if (kw == 5 && memcmp(s, "final", 5) == 0)
 		final = 1;
+	else if (kw == 4 && memcmp(s, "done", 4) == 0)
+		final = done = 1;
+	else if (kw == 4 && memcmp(s, "fail", 4) == 0)
+		fail = 1;
 	else
-		return error("%s:%zu: expected '[weak] step NAME: PATTERN', '[weak] final NAME: PATTERN' or '[ENGINE]'",
+		return error("%s:%zu: expected '[weak] step|final|done|fail NAME: PATTERN' or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
 		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);
@@ -134,6 +138,8 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	r->name = xstrndup(name, name_len);
 	r->engine = xstrdup(engine);
 	r->final = final;
+	r->done = done;
+	r->fail = fail;
 	r->weak = weak;
 	r->re = re;
 	r->pattern = xstrndup(pat, pat_len);
@@ -302,13 +308,18 @@ void rules_match(const struct ruleset *rs, const struct tmpl_table *tt, int32_t 
 	char *confirmed = xcalloc(rs->n ? rs->n : 1, 1);
 	for (size_t id = 0; id < tt->n; id++)
 		out[id] = -1;
-	int any = match_pass(rs, tt, out, PASS_STRONG, confirmed, md);
+	match_pass(rs, tt, out, PASS_STRONG, confirmed, md);
 	/* An engine is recognised when one of its strong rules matched. */
 	for (size_t id = 0; id < tt->n; id++)
 		for (size_t i = 0; out[id] >= 0 && i < rs->n; i++)
 			if (strcmp(rs->r[i].engine, rs->r[out[id]].engine) == 0)
 				confirmed[i] = 1;
-	any |= match_pass(rs, tt, out, PASS_WEAK, confirmed, md);
+	match_pass(rs, tt, out, PASS_WEAK, confirmed, md);
+	/* A job's end alone (done, fail) says nothing of its steps: the
+	 * generic words still mark them. */
+	int any = 0;
+	for (size_t id = 0; id < tt->n; id++)
+		any |= out[id] >= 0 && !rs->r[out[id]].done && !rs->r[out[id]].fail;
 	if (!any)
 		match_pass(rs, tt, out, PASS_GENERIC, confirmed, md);
 	free(confirmed);

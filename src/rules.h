@@ -13,7 +13,11 @@
  *   final server ready: fired up and ready to roll
  *
  * "step NAME: PATTERN" is a milestone, "final NAME: PATTERN" one that means
- * the run is up.  NAME runs to the first ':' and may not contain one;
+ * the run is up (a server serves), "done NAME: PATTERN" one that means a
+ * job finished (a training run, a CI job), and "fail NAME: PATTERN" one
+ * that means the job failed: a job whose log has a fail milestone did not
+ * finish, whatever done milestone follows (a CI runner cleans up after a
+ * failed step as after a good one).  NAME runs to the first ':' and may not contain one;
  * PATTERN is the rest of the line without surrounding blanks, a PCRE2
  * pattern searched (not anchored) in the template text: the message with
  * variable tokens replaced by placeholders, so patterns should name the
@@ -32,7 +36,10 @@
 struct rule {
 	char *name;       /* "kv cache allocated" */
 	char *engine;     /* "sglang", "vllm", "generic", ... */
-	int final;        /* reaching it means the run is up (server ready) */
+	int final;        /* reaching it means the run is up (server ready) or,
+			     with done, finished (job ended cleanly) */
+	int done;         /* a job's clean end, not a server's start */
+	int fail;         /* reaching it means the job failed */
 	void *re;         /* compiled pattern (pcre2_code *) */
 	char *pattern;    /* its source text */
 	int weak;         /* counts only where a strong rule of its engine matched */
@@ -68,8 +75,9 @@ void rules_free(struct ruleset *rs);
  * pattern matches its text, or -1.  Weak rules are tried after the others,
  * and only those of engines that a strong rule recognised in tt.  Rules of
  * the engine "generic" count only when no rule of another engine matched
- * any template of tt: generic words ("started", "ready") would otherwise
- * crowd a log that has real milestones. */
+ * any template of tt but done and fail rules: generic words ("started",
+ * "ready") would otherwise crowd a log that has real milestones, and a
+ * job's end tells nothing of the steps before it. */
 void rules_match(const struct ruleset *rs, const struct tmpl_table *tt, int32_t *out);
 
 /* The built-in rule files, generated from rules/ENGINE.rules by the Makefile. */

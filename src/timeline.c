@@ -91,17 +91,25 @@ static const char *main_engine(const struct ruleset *rs, const int32_t *rule, si
 size_t timeline_up(const struct ruleset *rs, const int32_t *rule, size_t n)
 {
 	const char *main = main_engine(rs, rule, n);
-	int main_has_final = 0;
+	int main_has_final = 0, failed = 0;
 	for (size_t i = 0; main && i < rs->n; i++)
 		main_has_final |= rs->r[i].final && strcmp(rs->r[i].engine, main) == 0;
+	for (size_t k = 0; k < n; k++)
+		failed |= rule[k] >= 0 && rs->r[rule[k]].fail;
 	size_t up = SIZE_MAX;
 	for (size_t k = 0; k < n; k++) {
 		if (rule[k] < 0)
 			continue;
 		const struct rule *r = &rs->r[rule[k]];
-		if (r->final && (!main_has_final || strcmp(r->engine, main) == 0))
+		if (r->final && !(r->done && failed) &&
+		    (!main_has_final || strcmp(r->engine, main) == 0))
 			up = k;
 	}
+	/* A job's clean end counts whoever printed it: a training script
+	 * recognised by generic words ends in torch's teardown. */
+	for (size_t k = 0; up == SIZE_MAX && !failed && k < n; k++)
+		if (rule[n - 1 - k] >= 0 && rs->r[rule[n - 1 - k]].done)
+			up = n - 1 - k;
 	return up;
 }
 
@@ -158,6 +166,10 @@ void timeline_build(struct timeline *tl, const struct log *lg,
 		rule[k] = tl->rows[k].rule;
 	tl->up = timeline_up(rs, rule, tl->nrows);
 	free(rule);
+	tl->failed = SIZE_MAX;
+	for (size_t k = 0; k < tl->nrows && tl->failed == SIZE_MAX; k++)
+		if (rs->r[tl->rows[k].rule].fail)
+			tl->failed = k;
 }
 
 void timeline_free(struct timeline *tl)

@@ -39,6 +39,7 @@ struct timeline {
 	size_t nrows, rowcap;
 	int64_t first_ts, last_ts;  /* the log's first and last timestamps, or TS_NONE */
 	size_t up;             /* the row that shows the run is up, or SIZE_MAX */
+	size_t failed;         /* the first fail row (the job failed), or SIZE_MAX */
 };
 
 /* The timeline of lg; match[tid] is the rule of template tid or -1 (from
@@ -62,7 +63,10 @@ size_t timeline_last_row(const struct timeline *tl, size_t t);
  * most milestones) when that engine has final rules (SGLang is up at
  * "server ready", after its warmup, not at uvicorn's "application startup
  * complete" before it), else the last final milestone of any engine (vLLM
- * is up when uvicorn is).  SIZE_MAX when no final milestone was reached. */
+ * is up when uvicorn is).  Failing those, the last done milestone (a
+ * job's clean end) of any engine.  A done milestone counts only when no
+ * fail milestone was reached: a CI runner cleans up after a failed step as
+ * after a good one.  SIZE_MAX when no final milestone was reached. */
 size_t timeline_up(const struct ruleset *rs, const int32_t *rule, size_t n);
 
 #endif

@@ -17,7 +17,11 @@ static const char *const RULES =
 	"final listening: Listening on port\n"
 	"[tool]\n"
 	"step begin: Tool begins\n"
-	"step end: Tool ends\n";
+	"step end: Tool ends\n"
+	"[job]\n"
+	"step ran: Job step ran\n"
+	"fail failed: Job step failed\n"
+	"done finished: Job finished\n";
 
 /* Index of rule name in rs (names are unique here). */
 static int32_t rule(const struct ruleset *rs, const char *name)
@@ -48,6 +52,18 @@ static void test_up(void)
 	int32_t d[] = { -1, -1 };
 	CHECK_INT(timeline_up(&rs, d, 2), SIZE_MAX);
 	CHECK_INT(timeline_up(&rs, d, 0), SIZE_MAX);
+	/* A job is finished at its done milestone, unless it failed first:
+	 * the runner's cleanup is the same after a failed step. */
+	int32_t ran = rule(&rs, "ran"), failed = rule(&rs, "failed"),
+		finished = rule(&rs, "finished");
+	int32_t e[] = { ran, finished };
+	CHECK_INT(timeline_up(&rs, e, 2), 1);
+	CHECK_INT(rs.r[finished].done, 1);
+	int32_t f[] = { ran, failed, finished };
+	CHECK_INT(timeline_up(&rs, f, 3), SIZE_MAX);
+	/* A job's end counts though another engine (app) is the main one. */
+	int32_t g[] = { loaded, warm, ran, finished };
+	CHECK_INT(timeline_up(&rs, g, 4), 3);
 	rules_free(&rs);
 }
 
