@@ -1287,6 +1287,15 @@ static int reached_good_end(const struct dx_state *st, const struct diagnosis *d
 	const struct dx_milestone *last = dx_final_milestone(d);
 	if (!last || last->bad_line < 0)
 		return 0;
+	/* A job that failed (a CI step's error) ends in the same cleanup as
+	 * a good one: it did not reach the good run's clean end. */
+	int32_t r = st->rule[last->id];
+	if (r >= 0 && st->rs->r[r].done)
+		for (size_t i = 0; i < st->logs[st->bad].nlines; i++) {
+			int32_t f = st->rule[st->id[st->bad][i]];
+			if (f >= 0 && st->rs->r[f].fail)
+				return 0;
+		}
 	/* Reached where the good run printed it last: a step printed all
 	 * along (every rank, every epoch) is not reached by its first. */
 	const struct log *good = d->good_log;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "prefix.h"
 
 /* Rule files are small; this only bounds a mistaken --rules huge.log. */
 #define RULES_MAX_SIZE ((size_t)16 << 20)
@@ -122,8 +123,23 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	trim(&pat, &pat_len);
 	if (name_len == 0 || has_control(name, name_len))
 		return error("%s:%zu: missing or invalid milestone name", path, lineno);
-	if (pat_len == 0)
+	/* "level=error PATTERN": only templates of that level (a runner's
+	 * "##[error]" annotation is the line's level, not its text). */
+	int level = LV_NONE;
+	if (pat_len > 6 && memcmp(pat, "level=", 6) == 0) {
+		size_t w = 6;
+		while (w < pat_len && !is_blank(pat[w]))
+			w++;
+		for (int l = LV_TRACE; l <= LV_FATAL && level == LV_NONE; l++)
+			if (strlen(level_name(l)) == w - 6 && memcmp(pat + 6, level_name(l), w - 6) == 0)
+				level = l;
+		if (level == LV_NONE)
+			return error("%s:%zu: unknown level in '%.*s'", path, lineno, (int)w, pat);
+		pat += w, pat_len -= w;
+		trim(&pat, &pat_len);
+	} else if (pat_len == 0) {
 		return error("%s:%zu: empty pattern", path, lineno);
+	}
 	int errcode;
 	PCRE2_SIZE erroff;
 	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, pat_len, 0, &errcode, &erroff, NULL);
@@ -140,6 +156,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	r->final = final;
 	r->done = done;
 	r->fail = fail;
+	r->level = level;
 	r->weak = weak;
 	r->re = re;
 	r->pattern = xstrndup(pat, pat_len);
@@ -289,7 +306,7 @@ static int match_pass(const struct ruleset *rs, const struct tmpl_table *tt, int
 		const struct tmpl *t = &tt->t[id];
 		for (size_t i = 0; i < rs->n && out[id] < 0; i++) {
 			const struct rule *r = &rs->r[i];
-			if (!in_pass(r, pass, confirmed[i]))
+			if (!in_pass(r, pass, confirmed[i]) || (r->level && t->level != r->level))
 				continue;
 			if (pcre2_match(r->re, (PCRE2_SPTR)t->text, t->len, 0, 0, md, NULL) >= 0) {
 				out[id] = (int32_t)i;

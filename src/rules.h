@@ -22,6 +22,8 @@
  * pattern searched (not anchored) in the template text: the message with
  * variable tokens replaced by placeholders, so patterns should name the
  * constant words.  Engine and milestone names are compared exactly.
+ * PATTERN may start with "level=LEVEL " (error, warn, ...): then only
+ * templates of that level match, and the rest of PATTERN may be empty.
  * "weak step ..." or "weak final ..." marks a rule too loose to trust on
  * its own (`"GET <path> HTTP`): it counts only in logs where a rule of its
  * engine without "weak" matched. */
@@ -40,6 +42,7 @@ struct rule {
 			     with done, finished (job ended cleanly) */
 	int done;         /* a job's clean end, not a server's start */
 	int fail;         /* reaching it means the job failed */
+	int level;        /* enum level the template must have, or LV_NONE */
 	void *re;         /* compiled pattern (pcre2_code *) */
 	char *pattern;    /* its source text */
 	int weak;         /* counts only where a strong rule of its engine matched */
