@@ -33,11 +33,12 @@ static const char *tag_name(const struct timeline *tl, size_t t)
 	return t ? tl->lg->tags[t] : "(untagged)";
 }
 
-/* The time of row k, and of the last row before it that has one (for the
- * step); TS_NONE where the line has no timestamp. */
+/* The time of row k (a line without a timestamp takes that of the last
+ * line before it that had one), and of the last row before it that has
+ * one (for the step); TS_NONE before the log's first timestamp. */
 static int64_t row_ts(const struct timeline *tl, size_t k)
 {
-	return tl->lg->ts[tl->rows[k].first];
+	return tl->lg->when[tl->rows[k].first];
 }
 
 static int64_t prev_ts(const struct timeline *tl, size_t k)
@@ -243,8 +244,8 @@ static void print_summary(const struct timeline *tl)
 	       tl->up != SIZE_MAX || tl->failed != SIZE_MAX ? "" : "last milestone ");
 	put_text(stdout, name, strlen(name));
 	printf("\" at line %zu", w->first + 1);
-	if (lg->ts[w->first] != TS_NONE && tl->first_ts != TS_NONE) {
-		fmt_dur(d, sizeof(d), lg->ts[w->first] - tl->first_ts, "+");
+	if (lg->when[w->first] != TS_NONE && tl->first_ts != TS_NONE) {
+		fmt_dur(d, sizeof(d), lg->when[w->first] - tl->first_ts, "+");
 		printf(" (%s)", d);
 	}
 	if (w->total > 1)
@@ -258,8 +259,8 @@ static void print_summary(const struct timeline *tl)
 			printf("last milestone \"");
 			put_text(stdout, name, strlen(name));
 			printf("\" at line %zu", last->first + 1);
-			if (lg->ts[last->first] != TS_NONE) {
-				fmt_dur(d, sizeof(d), lg->ts[last->first] - tl->first_ts, "+");
+			if (lg->when[last->first] != TS_NONE) {
+				fmt_dur(d, sizeof(d), lg->when[last->first] - tl->first_ts, "+");
 				printf(" (%s)", d);
 			}
 			putchar('\n');
@@ -272,8 +273,8 @@ static void print_summary(const struct timeline *tl)
 		printf("it is the last line of the log\n");
 	} else {
 		printf("then %zu more line%s", after, after == 1 ? "" : "s");
-		if (lg->ts[last->last] != TS_NONE && tl->last_ts != TS_NONE) {
-			fmt_dur(d, sizeof(d), tl->last_ts - lg->ts[last->last], "");
+		if (lg->when[last->last] != TS_NONE && tl->last_ts != TS_NONE) {
+			fmt_dur(d, sizeof(d), tl->last_ts - lg->when[last->last], "");
 			printf(" over %s", d);
 		}
 		/* The last line that says something (a few back at most):
@@ -393,8 +394,8 @@ static void print_json(const struct timeline *tl)
 		json_str(stdout, name);
 		printf(", \"line\": %zu, \"lines_after\": %zu, \"seconds_after\": ", w->last + 1,
 		       lg->nlines - 1 - w->last);
-		if (lg->ts[w->last] != TS_NONE)
-			json_num(stdout, (double)(tl->last_ts - lg->ts[w->last]) / 1000, 3);
+		if (lg->when[w->last] != TS_NONE)
+			json_num(stdout, (double)(tl->last_ts - lg->when[w->last]) / 1000, 3);
 		else
 			printf("null");
 		printf("}");
@@ -415,7 +416,7 @@ static void print_json(const struct timeline *tl)
 		       r->final ? "true" : "false", w->first + 1, w->last + 1);
 		json_time(stdout, ts);
 		printf(", \"last_ts\": ");
-		json_time(stdout, lg->ts[w->last]);
+		json_time(stdout, lg->when[w->last]);
 		printf(", \"offset_s\": ");
 		if (ts != TS_NONE)
 			json_num(stdout, (double)(ts - tl->first_ts) / 1000, 3);

@@ -1153,8 +1153,8 @@ static void find_milestones(struct dx_state *st, struct diagnosis *d, const stru
 			.id = c, .name = r >= 0 ? st->rs->r[r].name : NULL,
 			.final = r >= 0 && st->rs->r[r].final,
 			.good_line = (int64_t)j, .bad_line = bl,
-			.good_off_s = secs(g0, good->ts[j]),
-			.bad_off_s = bl >= 0 ? secs(b0, bad->ts[bl]) : NAN,
+			.good_off_s = secs(g0, good->when[j]),
+			.bad_off_s = bl >= 0 ? secs(b0, bad->when[bl]) : NAN,
 		};
 	}
 	free(seen);
@@ -1173,12 +1173,12 @@ static void find_milestones(struct dx_state *st, struct diagnosis *d, const stru
 			continue;
 		if (prev >= 0) {
 			struct dx_milestone *from = &d->ms[prev];
-			double bs = secs(bad->ts[from->bad_line], bad->ts[to->bad_line]), gs = NAN;
+			double bs = secs(bad->when[from->bad_line], bad->when[to->bad_line]), gs = NAN;
 			for (size_t g = 0; g < st->ngood; g++) {
 				int64_t a = st->first[g * st->nc + from->id], b = st->first[g * st->nc + to->id];
 				if (a < 0 || b < 0)
 					continue;
-				double x = secs(st->logs[g].ts[a], st->logs[g].ts[b]);
+				double x = secs(st->logs[g].when[a], st->logs[g].when[b]);
 				if (!isnan(x) && x >= 0 && (isnan(gs) || x > gs))
 					gs = x;
 			}
@@ -1226,18 +1226,18 @@ static double good_gap(struct dx_state *st, struct following *ws, size_t g)
 	if (w->last < 0)
 		return NAN;
 	size_t j = w->b2g[w->last];
-	int64_t prev = lg->ts[j];
+	int64_t prev = lg->when[j];
 	double gap = NAN;
 	for (size_t k = j + 1; k < lg->nlines; k++) {
 		uint32_t c = st->id[g][k];
-		if (lg->ts[k] == TS_NONE || st->hb[c])
+		if (lg->when[k] == TS_NONE || st->hb[c])
 			continue;
 		if (prev != TS_NONE) {
-			double x = (double)(lg->ts[k] - prev) / 1000.0;
+			double x = (double)(lg->when[k] - prev) / 1000.0;
 			if (isnan(gap) || x > gap)
 				gap = x;
 		}
-		prev = lg->ts[k];
+		prev = lg->when[k];
 		if (st->ms[c] && st->id[g][k] != st->id[g][j])
 			break;
 	}
@@ -1254,12 +1254,12 @@ static void find_silence(struct dx_state *st, struct diagnosis *d, const struct 
 			d->last_progress = (int64_t)i;
 	d->last_ts_bad = d->last_progress_ts = TS_NONE;
 	for (size_t i = bad->nlines; i-- > 0;) {
-		if (bad->ts[i] == TS_NONE)
+		if (bad->when[i] == TS_NONE)
 			continue;
 		if (d->last_ts_bad == TS_NONE)
-			d->last_ts_bad = bad->ts[i];
+			d->last_ts_bad = bad->when[i];
 		if (!st->hb[st->id[st->bad][i]]) {
-			d->last_progress_ts = bad->ts[i];
+			d->last_progress_ts = bad->when[i];
 			break;
 		}
 	}

@@ -356,6 +356,15 @@ void log_load_input(struct log *lg, struct input *in, int index, unsigned flags,
 	lg->ntags = tags.n;
 	tagset_free(&tags, 0);
 	free(pcs);
+	/* A line without a timestamp (an NCCL INFO line, a bare print, a
+	 * traceback) was written after the last line that had one: timing
+	 * (steps, gaps, silence) takes that time for it. */
+	if (lg->ts) {
+		lg->when = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(*lg->when));
+		int64_t last = TS_NONE;
+		for (size_t i = 0; i < lg->nlines; i++)
+			lg->when[i] = last = lg->ts[i] != TS_NONE ? lg->ts[i] : last;
+	}
 }
 
 void log_free(struct log *lg)
@@ -366,6 +375,7 @@ void log_free(struct log *lg)
 	free(lg->tid);
 	free(lg->offset);
 	free(lg->ts);
+	free(lg->when);
 	free(lg->level);
 	free(lg->tag);
 	for (size_t i = 1; i < lg->ntags; i++)

@@ -28,6 +28,9 @@ struct log {
 	/* LOG_FULL only: */
 	uint64_t *offset;   /* raw line start in in.data */
 	int64_t *ts;        /* ms, TS_NONE when the line has no timestamp */
+	int64_t *when;      /* ms, for timing: ts or, for a line without one,
+			       that of the last line before it that had one
+			       (TS_NONE before the first) */
 	uint8_t *level;
 	uint16_t *tag;      /* index into tags; 0 = no tag */
 	char **tags;        /* tags[1..ntags-1], as written ("TP3") */

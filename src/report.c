@@ -119,9 +119,9 @@ static void put_duration(FILE *f, double s)
 
 static double offset(const struct log *lg, int64_t from, int64_t to)
 {
-	if (from < 0 || to < 0 || lg->ts[from] == TS_NONE || lg->ts[to] == TS_NONE)
+	if (from < 0 || to < 0 || lg->when[from] == TS_NONE || lg->when[to] == TS_NONE)
 		return NAN;
-	return (double)(lg->ts[to] - lg->ts[from]) / 1000.0;
+	return (double)(lg->when[to] - lg->when[from]) / 1000.0;
 }
 
 /* One line of "next in the good run": offset, line, message. */
