@@ -39,8 +39,9 @@
 #define SIMILAR 0.6
 /* A step is slow when it took this many times the slowest good run ... */
 #define SLOW_FACTOR 3.0
-/* ... and this many seconds more. */
-#define SLOW_MIN_S 10.0
+/* ... and this many seconds more: a few times the second that most
+ * timestamps resolve, so that "4.9 s where good runs took 0.0 s" counts. */
+#define SLOW_MIN_S 3.0
 
 struct dx_state {
 	struct log *logs;
@@ -1164,36 +1165,110 @@ static void find_milestones(struct dx_state *st, struct diagnosis *d, const stru
 	size_t up = timeline_up(st->rs, rule, d->nms);
 	d->up = up == SIZE_MAX ? DX_NONE : (int64_t)up;
 	free(rule);
-	/* Slow steps: between consecutive milestones bad reached. */
-	size_t scap = 0;
-	int64_t prev = -1;
-	for (size_t m = 0; m < d->nms; m++) {
-		struct dx_milestone *to = &d->ms[m];
-		if (to->bad_line < 0)
+	free(bfirst);
+}
+
+/* Slow steps in the good run's order. */
+static int slow_cmp(const void *x, const void *y)
+{
+	const struct dx_slow *a = x, *b = y;
+	if (a->from_good != b->from_good)
+		return a->from_good < b->from_good ? -1 : 1;
+	return (a->to_good > b->to_good) - (a->to_good < b->to_good);
+}
+
+/* Per stream s and milestone m of d->ms: the first line of log l where
+ * stream s reached m, or -1; [s * nms + m].  With follow, only lines that
+ * follow the good run count (a health check in a stalled run is no step). */
+static int64_t *stream_firsts(const struct dx_state *st, const struct diagnosis *d,
+			      const int32_t *msof, size_t l, const uint8_t *follow)
+{
+	size_t n = st->nstreams * d->nms;
+	int64_t *first = xmalloc((n ? n : 1) * sizeof(*first));
+	for (size_t k = 0; k < n; k++)
+		first[k] = -1;
+	for (size_t i = 0; i < st->logs[l].nlines; i++) {
+		int32_t m = msof[st->id[l][i]];
+		if (m < 0 || (follow && !follow[i]))
 			continue;
-		if (prev >= 0) {
-			struct dx_milestone *from = &d->ms[prev];
-			double bs = secs(bad->when[from->bad_line], bad->when[to->bad_line]), gs = NAN;
+		size_t k = st->stream[l][i] * d->nms + (size_t)m;
+		if (first[k] < 0)
+			first[k] = (int64_t)i;
+	}
+	return first;
+}
+
+/* Slow steps, per stream (one rank may load its weights slowly while the
+ * others do not): between consecutive milestones a stream of bad reached,
+ * against the slowest good run over the same step on the same stream, or
+ * over the whole log where that good run's stream lacks either end (a
+ * milestone only rank 0 prints).  One entry per step: its slowest stream. */
+static void find_slow(struct dx_state *st, struct diagnosis *d, const struct following *w)
+{
+	size_t nm = d->nms, ns = st->nstreams, nc = st->nc;
+	if (nm < 2)
+		return;
+	int32_t *msof = xmalloc((nc ? nc : 1) * sizeof(*msof));
+	for (size_t c = 0; c < nc; c++)
+		msof[c] = -1;
+	for (size_t m = 0; m < nm; m++)
+		msof[d->ms[m].id] = (int32_t)m;
+	int64_t *bfirst = stream_firsts(st, d, msof, st->bad, w->follow);
+	int64_t **gfirst = xmalloc(st->ngood * sizeof(*gfirst));
+	for (size_t g = 0; g < st->ngood; g++)
+		gfirst[g] = stream_firsts(st, d, msof, g, NULL);
+	const struct log *bad = &st->logs[st->bad];
+	size_t cap = 0;
+	for (size_t s = 0; s < ns; s++) {
+		int64_t prev = -1;   /* the last milestone stream s reached */
+		for (size_t m = 0; m < nm; m++) {
+			int64_t to = bfirst[s * nm + m];
+			if (to < 0)
+				continue;
+			int64_t pm = prev;
+			prev = (int64_t)m;
+			int64_t from = pm >= 0 ? bfirst[s * nm + (size_t)pm] : -1;
+			if (from < 0 || from >= to)
+				continue;
+			double bs = secs(bad->when[from], bad->when[to]), gs = NAN;
 			for (size_t g = 0; g < st->ngood; g++) {
-				int64_t a = st->first[g * st->nc + from->id], b = st->first[g * st->nc + to->id];
-				if (a < 0 || b < 0)
+				int64_t ga = gfirst[g][s * nm + (size_t)pm], gb = gfirst[g][s * nm + m];
+				if (ga < 0 || gb < 0) {
+					ga = st->first[g * nc + d->ms[pm].id];
+					gb = st->first[g * nc + d->ms[m].id];
+				}
+				if (ga < 0 || gb < 0)
 					continue;
-				double x = secs(st->logs[g].when[a], st->logs[g].when[b]);
+				double x = secs(st->logs[g].when[ga], st->logs[g].when[gb]);
 				if (!isnan(x) && x >= 0 && (isnan(gs) || x > gs))
 					gs = x;
 			}
-			if (!isnan(bs) && !isnan(gs) && bs > SLOW_FACTOR * gs && bs - gs >= SLOW_MIN_S) {
-				GROW(d->slow, scap, d->nslow + 1);
-				d->slow[d->nslow++] = (struct dx_slow){
-					.from_good = from->good_line, .to_good = to->good_line,
-					.from_bad = from->bad_line, .to_bad = to->bad_line,
-					.good_s = gs, .bad_s = bs,
-				};
+			if (isnan(bs) || isnan(gs) || bs <= SLOW_FACTOR * gs || bs - gs < SLOW_MIN_S)
+				continue;
+			struct dx_slow x = {
+				.from_good = d->ms[pm].good_line,
+				.to_good = d->ms[m].good_line, .from_bad = from, .to_bad = to,
+				.good_s = gs, .bad_s = bs, .stream = st->snames[s],
+			};
+			size_t k = 0;
+			while (k < d->nslow && (d->slow[k].from_good != x.from_good || d->slow[k].to_good != x.to_good))
+				k++;
+			if (k == d->nslow) {
+				GROW(d->slow, cap, d->nslow + 1);
+				d->nslow++;
+			} else if (d->slow[k].bad_s - d->slow[k].good_s >= bs - gs) {
+				continue;
 			}
+			d->slow[k] = x;
 		}
-		prev = (int64_t)m;
 	}
+	if (d->nslow > 1)
+		qsort(d->slow, d->nslow, sizeof(*d->slow), slow_cmp);
+	for (size_t g = 0; g < st->ngood; g++)
+		free(gfirst[g]);
+	free(gfirst);
 	free(bfirst);
+	free(msof);
 }
 
 /* Good milestone lines after the divergence whose template bad never
@@ -1592,6 +1667,7 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		qsort(d->novel, d->nnovel, sizeof(*d->novel), novel_cmp);
 	find_changes(st, d, w);
 	find_milestones(st, d, w);
+	find_slow(st, d, w);
 	decide_verdict(st, d, w);
 	find_next(st, d, w);
 	find_silence(st, d, opt);

@@ -60,6 +60,8 @@ struct dx_slow {
 	int64_t from_good, to_good;   /* the step's lines in the chosen good log */
 	int64_t from_bad, to_bad;
 	double good_s, bad_s;         /* good_s: the slowest good run */
+	const char *stream;           /* bad's stream that was slowest ("TP3";
+				       * "" for untagged lines) */
 };
 
 struct dx_rank {

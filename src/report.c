@@ -30,6 +30,9 @@
  *                           that says what was raised
  *   changed[].label         what the line is ("server_args")
  *   slow[].from_line, .to_line   the step's lines in the good log
+ *   slow[].stream           the rank/process of bad that was slowest over
+ *                           the step (steps are timed per stream), or null
+ *                           for untagged lines
  *   ranks[].last_milestone  the milestone's name (as in milestones[])
  *   ranks[].last_milestone_line, .last_line, .last_follow_line, .errors,
  *           .first_error_line
@@ -442,7 +445,12 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 			put_duration(f, s->bad_s);
 			fprintf(f, " (good at most ");
 			put_duration(f, s->good_s);
-			fprintf(f, ") from line %lld to %lld: ", (long long)s->from_bad + 1, (long long)s->to_bad + 1);
+			fprintf(f, ")");
+			if (s->stream && *s->stream) {
+				fputs(" on ", f);
+				put_text_padded(f, s->stream, 0);
+			}
+			fprintf(f, " from line %lld to %lld: ", (long long)s->from_bad + 1, (long long)s->to_bad + 1);
 			put_msg(f, bad, s->to_bad, 60);
 			fputc('\n', f);
 		}
@@ -648,6 +656,11 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		json_line(f, s->from_good);
 		fprintf(f, ", \"to_line\": ");
 		json_line(f, s->to_good);
+		fprintf(f, ", \"stream\": ");
+		if (s->stream && *s->stream)
+			json_str(f, s->stream);
+		else
+			fprintf(f, "null");
 		fputc('}', f);
 	}
 	fprintf(f, "],\n  \"ranks\": [");
