@@ -1292,6 +1292,29 @@ static void find_next(struct dx_state *st, struct diagnosis *d, const struct fol
 	free(seen);
 }
 
+/* Whether good run g's line k is a milestone of stream s (any stream
+ * when s is SIZE_MAX). */
+static int good_step_line(const struct dx_state *st, size_t g, size_t k, size_t s)
+{
+	uint32_t c = st->id[g][k];
+	return st->ms[c] && !st->hb[c] && (s == SIZE_MAX || st->stream[g][k] == s);
+}
+
+/* Good run g's milestone lines around line j on stream s: the last at or
+ * before j (*from) and the first after it of another template (*to); -1
+ * where there is none. */
+static void good_step_around(const struct dx_state *st, size_t g, size_t j, size_t s,
+			     int64_t *from, int64_t *to)
+{
+	*from = *to = -1;
+	for (size_t k = j + 1; k-- > 0 && *from < 0;)
+		if (good_step_line(st, g, k, s))
+			*from = (int64_t)k;
+	for (size_t k = j + 1; k < st->logs[g].nlines && *to < 0; k++)
+		if (good_step_line(st, g, k, s) && st->id[g][k] != st->id[g][j])
+			*to = (int64_t)k;
+}
+
 /* The good runs' longest silence between the divergence point and their
  * next milestone. */
 static double good_gap(struct dx_state *st, struct following *ws, size_t g)
@@ -1317,6 +1340,27 @@ static double good_gap(struct dx_state *st, struct following *ws, size_t g)
 			break;
 	}
 	return gap;
+}
+
+/* How long good run g took over the step the bad run is in: from its
+ * milestone before the good line bad last followed to the one after it,
+ * on that line's stream where it has both (ranks interleave), else over
+ * the whole log.  A silence is long only against this: the good run may
+ * print little for minutes inside one step. */
+static double good_step(struct dx_state *st, struct following *ws, size_t g)
+{
+	const struct log *lg = &st->logs[g];
+	struct following *w = &ws[g];
+	if (w->last < 0)
+		return NAN;
+	size_t j = w->b2g[w->last], s = st->stream[g][j];
+	int64_t from, to;
+	good_step_around(st, g, j, s, &from, &to);
+	if (from < 0 || to < 0)
+		good_step_around(st, g, j, SIZE_MAX, &from, &to);
+	if (to < 0)
+		return NAN;
+	return secs(lg->when[from >= 0 ? (size_t)from : j], lg->when[to]);
 }
 
 static void find_silence(struct dx_state *st, struct diagnosis *d, const struct dx_options *opt)
@@ -1671,11 +1715,13 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	decide_verdict(st, d, w);
 	find_next(st, d, w);
 	find_silence(st, d, opt);
-	d->good_gap_s = NAN;
+	d->good_gap_s = d->good_step_s = NAN;
 	for (size_t g = 0; g < st->ngood; g++) {
-		double x = good_gap(st, ws, g);
+		double x = good_gap(st, ws, g), y = good_step(st, ws, g);
 		if (!isnan(x) && (isnan(d->good_gap_s) || x > d->good_gap_s))
 			d->good_gap_s = x;
+		if (!isnan(y) && (isnan(d->good_step_s) || y > d->good_step_s))
+			d->good_step_s = y;
 	}
 	find_ranks(st, d, w);
 	d->stream_names = st->snames;

@@ -108,6 +108,9 @@ struct diagnosis {
 	int64_t last_progress;  /* bad's last line that is not a heartbeat */
 	double silent_s;      /* since the last line that was not a heartbeat; NAN */
 	double good_gap_s;    /* the good runs' longest gap at this point; NAN */
+	double good_step_s;   /* the longest a good run spent in the step bad
+			       * is in (milestone before to milestone after
+			       * the point it reached); NAN */
 	char **stream_names;  /* owned */
 	size_t nstreams;
 	struct dx_state *st;  /* the analysis behind it, for dx_template_text */

@@ -13,6 +13,10 @@
  *                           file's mtime, or --now)
  *   bad.good_gap_s          the good runs' longest gap at the divergence
  *                           point, or null
+ *   bad.good_step_s         the longest a good run spent in the step bad is
+ *                           in: from its milestone before the divergence
+ *                           point to the one after, on that line's rank
+ *                           where it has both; or null
  *   good[].closest          true for the good log reported against
  *   divergence.bad_text     the text of divergence.bad_line
  *   divergence.next_expected[].offset_s, .name, .learned
@@ -264,10 +268,10 @@ static void second_sentence(FILE *f, const struct diagnosis *d)
 		put_duration(f, d->silent_s);
 		if (d->last_progress_ts != d->last_ts_bad)
 			fprintf(f, ", only heartbeats since");
-		if (!isnan(d->good_gap_s)) {
-			fprintf(f, " (good runs' longest gap here: ");
-			put_duration(f, d->good_gap_s);
-			fprintf(f, ")");
+		if (!isnan(d->good_step_s)) {
+			fprintf(f, " (good runs spent at most ");
+			put_duration(f, d->good_step_s);
+			fprintf(f, " in this step)");
 		}
 		fprintf(f, ".");
 		any = 1;
@@ -538,6 +542,8 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	json_num(f, d->silent_s, 3);
 	fprintf(f, ", \"good_gap_s\": ");
 	json_num(f, d->good_gap_s, 3);
+	fprintf(f, ", \"good_step_s\": ");
+	json_num(f, d->good_step_s, 3);
 	fprintf(f, "},\n  \"good\": [");
 	for (size_t g = 0; g + 1 < nlogs; g++) {
 		fprintf(f, "%s\n    {\"path\": ", g ? "," : "");
