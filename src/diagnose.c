@@ -37,6 +37,11 @@
 #define SKIP_FREE 2
 /* Words two templates must share (Jaccard) to be one reworded step. */
 #define SIMILAR 0.6
+/* A waiting notice: printed at least this many times (bursts a second
+ * apart or more), at a steady pace (no interval over WAIT_STEADY times
+ * the shortest). */
+#define WAIT_MIN 3
+#define WAIT_STEADY 2
 /* A step is slow when it took this many times the slowest good run ... */
 #define SLOW_FACTOR 3.0
 /* ... and this many seconds more: a few times the second that most
@@ -1363,6 +1368,56 @@ static double good_step(struct dx_state *st, struct following *ws, size_t g)
 	return secs(lg->when[from >= 0 ? (size_t)from : j], lg->when[to]);
 }
 
+/* What a stalled run waits for: the line it printed last (blank lines and
+ * the good runs' heartbeats aside) when no good run printed it, it is no error, and bad
+ * repeats it after its last step at a steady pace -- vLLM's "No available
+ * shared memory broadcast block found in 60 seconds", a "Waiting for ..."
+ * retry.  Such a notice is the run waiting, not taking another path: it
+ * counts as a heartbeat from here on (no progress, no own line). */
+static void find_waiting(struct dx_state *st, struct diagnosis *d, const struct following *w)
+{
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *id = st->id[st->bad];
+	d->waiting = (struct dx_waiting){ .first = DX_NONE, .last = DX_NONE, .span_s = NAN };
+	size_t end = bad->nlines;
+	while (end > 0 && st->hb[id[end - 1]] &&
+	       (!is_novel_template(st, id[end - 1]) || st->ctext[id[end - 1]][strspn(st->ctext[id[end - 1]], " \t")] == '\0'))
+		end--;
+	if (end == 0)
+		return;
+	uint32_t c = id[end - 1];
+	if (!is_novel_template(st, c) || st->sev[c] == DX_ERROR)
+		return;
+	size_t from = w->last >= 0 ? (size_t)w->last + 1 : 0, beats = 0;
+	int64_t first = DX_NONE, prev = TS_NONE, lo = INT64_MAX, hi = 0;
+	uint64_t count = 0;
+	for (size_t i = from; i < bad->nlines; i++) {
+		if (id[i] != c)
+			continue;
+		count++;
+		if (first == DX_NONE)
+			first = (int64_t)i;
+		d->waiting.last = (int64_t)i;
+		int64_t t = bad->when[i];
+		if (t == TS_NONE || (prev != TS_NONE && t - prev < 1000))
+			continue;   /* the same burst (every rank says it at once) */
+		if (prev != TS_NONE) {
+			lo = t - prev < lo ? t - prev : lo;
+			hi = t - prev > hi ? t - prev : hi;
+		}
+		prev = t;
+		beats++;
+	}
+	if (beats < WAIT_MIN || hi > WAIT_STEADY * lo) {
+		d->waiting.last = DX_NONE;
+		return;
+	}
+	d->waiting.first = first;
+	d->waiting.count = count;
+	d->waiting.span_s = secs(bad->when[first], bad->when[d->waiting.last]);
+	st->hb[c] = 1;
+}
+
 static void find_silence(struct dx_state *st, struct diagnosis *d, const struct dx_options *opt)
 {
 	const struct log *bad = &st->logs[st->bad];
@@ -1712,6 +1767,7 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	find_changes(st, d, w);
 	find_milestones(st, d, w);
 	find_slow(st, d, w);
+	find_waiting(st, d, w);
 	decide_verdict(st, d, w);
 	find_next(st, d, w);
 	find_silence(st, d, opt);

@@ -64,6 +64,15 @@ struct dx_slow {
 				       * "" for untagged lines) */
 };
 
+/* A notice a stalled run repeats at its end, at a steady pace, that no
+ * good run printed: what it waits for. */
+struct dx_waiting {
+	int64_t first, last;  /* its first and last line after bad's last step;
+			       * DX_NONE when the run does not wait so */
+	uint64_t count;       /* lines */
+	double span_s;        /* from the first to the last; NAN */
+};
+
 struct dx_rank {
 	const char *name;     /* normalised tag: "TP3" */
 	int64_t last_line;    /* its last line */
@@ -108,6 +117,7 @@ struct diagnosis {
 	int64_t last_progress;  /* bad's last line that is not a heartbeat */
 	double silent_s;      /* since the last line that was not a heartbeat; NAN */
 	double good_gap_s;    /* the good runs' longest gap at this point; NAN */
+	struct dx_waiting waiting;
 	double good_step_s;   /* the longest a good run spent in the step bad
 			       * is in (milestone before to milestone after
 			       * the point it reached); NAN */

@@ -23,6 +23,12 @@
  *                           seconds after divergence.good_line in the good
  *                           run (null when no timestamps); the milestone
  *                           name; learned: from the good logs, not a rule
+ *   waiting                 null, or {"line", "last_line", "text",
+ *                           "count", "span_s"}: the notice a stalled run
+ *                           repeats at its end at a steady pace that no good
+ *                           run printed (what it waits for), its first and
+ *                           last line after the last step, how many, and
+ *                           the seconds between the first and the last
  *   crash                   null, or {"bad_line", "text", "summary_line",
  *                           "summary"} of the error that ended the run
  *   milestones[].name       the rule's name, or for a learned milestone the
@@ -189,6 +195,16 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 		fprintf(f, " after \"");
 		put_msg(f, bad, d->bad_line, 60);
 		fprintf(f, "\" (line %lld of %zu)", (long long)d->bad_line + 1, bad->nlines);
+	}
+	if (d->verdict != DX_CRASHED && d->waiting.first >= 0) {
+		/* A stall, not another path: say what it waits for. */
+		fprintf(f, ", waiting: \"");
+		put_msg(f, bad, d->waiting.first, 80);
+		fprintf(f, "\" %llu times", (unsigned long long)d->waiting.count);
+		if (!isnan(d->waiting.span_s)) {
+			fprintf(f, " over ");
+			put_duration(f, d->waiting.span_s);
+		}
 	}
 	if (fin && fin->good_line > d->good_line) {
 		fprintf(f, "; good runs went on to \"");
@@ -585,7 +601,21 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		json_msg(f, good, d->next[k]);
 		fputc('}', f);
 	}
-	fprintf(f, "]},\n  \"crash\": ");
+	fprintf(f, "]},\n  \"waiting\": ");
+	if (d->waiting.first >= 0) {
+		fprintf(f, "{\"line\": ");
+		json_line(f, d->waiting.first);
+		fprintf(f, ", \"last_line\": ");
+		json_line(f, d->waiting.last);
+		fprintf(f, ", \"text\": ");
+		json_msg(f, bad, d->waiting.first);
+		fprintf(f, ", \"count\": %llu, \"span_s\": ", (unsigned long long)d->waiting.count);
+		json_num(f, d->waiting.span_s, 3);
+		fputc('}', f);
+	} else {
+		fprintf(f, "null");
+	}
+	fprintf(f, ",\n  \"crash\": ");
 	if (d->crash == DX_NONE) {
 		fputs("null", f);
 	} else {
