@@ -1235,7 +1235,7 @@ static void find_slow(struct dx_state *st, struct diagnosis *d, const struct fol
 			int64_t from = pm >= 0 ? bfirst[s * nm + (size_t)pm] : -1;
 			if (from < 0 || from >= to)
 				continue;
-			double bs = secs(bad->when[from], bad->when[to]), gs = NAN;
+			double bs = log_span_s(bad, (size_t)from, (size_t)to), gs = NAN;
 			for (size_t g = 0; g < st->ngood; g++) {
 				int64_t ga = gfirst[g][s * nm + (size_t)pm], gb = gfirst[g][s * nm + m];
 				if (ga < 0 || gb < 0) {
@@ -1244,7 +1244,7 @@ static void find_slow(struct dx_state *st, struct diagnosis *d, const struct fol
 				}
 				if (ga < 0 || gb < 0)
 					continue;
-				double x = secs(st->logs[g].when[ga], st->logs[g].when[gb]);
+				double x = log_span_s(&st->logs[g], (size_t)ga, (size_t)gb);
 				if (!isnan(x) && x >= 0 && (isnan(gs) || x > gs))
 					gs = x;
 			}
@@ -1365,7 +1365,7 @@ static double good_step(struct dx_state *st, struct following *ws, size_t g)
 		good_step_around(st, g, j, SIZE_MAX, &from, &to);
 	if (to < 0)
 		return NAN;
-	return secs(lg->when[from >= 0 ? (size_t)from : j], lg->when[to]);
+	return log_span_s(lg, from >= 0 ? (size_t)from : j, (size_t)to);
 }
 
 /* What a stalled run waits for: the line it printed last (blank lines and
@@ -1414,7 +1414,7 @@ static void find_waiting(struct dx_state *st, struct diagnosis *d, const struct 
 	}
 	d->waiting.first = first;
 	d->waiting.count = count;
-	d->waiting.span_s = secs(bad->when[first], bad->when[d->waiting.last]);
+	d->waiting.span_s = log_span_s(bad, (size_t)first, (size_t)d->waiting.last);
 	st->hb[c] = 1;
 }
 

@@ -8,6 +8,7 @@
 #include "log.h"
 
 #include <pthread.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -390,4 +391,16 @@ void log_line(const struct log *lg, size_t i, struct line *ln, struct header *h,
 	size_t pos = lg->offset[i];
 	input_next_line(lg->in.data, lg->in.size, &pos, ln, scratch);
 	prefix_parse_in(&lg->order, ln->text, ln->len, h);
+}
+
+double log_span_s(const struct log *lg, size_t from, size_t to)
+{
+	if (to < from || lg->when[from] == TS_NONE || lg->when[to] == TS_NONE)
+		return NAN;
+	size_t k = to;
+	while (k > from && lg->ts[k] == TS_NONE)
+		k--;
+	if (k == from && to != from)
+		return NAN;
+	return (double)(lg->when[to] - lg->when[from]) / 1000.0;
 }

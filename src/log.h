@@ -49,6 +49,11 @@ void log_load_input(struct log *lg, struct input *in, int index, unsigned flags,
 		    int threads, struct tmpl_table *tt);
 void log_free(struct log *lg);
 
+/* Seconds from line `from` to line `to` by lg->when, or NAN when a time
+ * is missing or no line in (from, to] has a timestamp of its own: two
+ * lines that carry the same one are apart by an unknown time, not 0. */
+double log_span_s(const struct log *lg, size_t from, size_t to);
+
 /* Re-read line i (0-based): its clean text, header and masked form, for
  * the few lines a report quotes.  scratch holds the text. */
 void log_line(const struct log *lg, size_t i, struct line *ln,

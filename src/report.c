@@ -132,9 +132,9 @@ static void put_duration(FILE *f, double s)
 
 static double offset(const struct log *lg, int64_t from, int64_t to)
 {
-	if (from < 0 || to < 0 || lg->when[from] == TS_NONE || lg->when[to] == TS_NONE)
+	if (from < 0 || to < 0)
 		return NAN;
-	return (double)(lg->when[to] - lg->when[from]) / 1000.0;
+	return log_span_s(lg, (size_t)from, (size_t)to);
 }
 
 /* One line of "next in the good run": offset, line, message. */
