@@ -13,6 +13,10 @@
  *                           file's mtime, or --now)
  *   bad.good_gap_s          the good runs' longest gap at the divergence
  *                           point, or null
+ *   bad.attempts            how many times bad's program started in its log
+ *                           (a restart loop writes every attempt into one
+ *                           file); the report is on the last one
+ *   bad.attempt_line        the first line of that last attempt
  *   bad.good_step_s         the longest a good run spent in the step bad is
  *                           in: from its milestone before the divergence
  *                           point to the one after, on that line's rank
@@ -292,6 +296,11 @@ static void second_sentence(FILE *f, const struct diagnosis *d)
 		fprintf(f, ".");
 		any = 1;
 	}
+	if (d->attempts > 1) {
+		fprintf(f, "%sThe log holds %zu attempts of the run; this is the last, from line %lld.",
+			any ? " " : "", d->attempts, (long long)d->attempt_line + 1);
+		any = 1;
+	}
 	if (d->ranks_alike && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
 		fprintf(f, "%s", any ? " " : "");
 		size_t failed = 0, who = 0;
@@ -560,6 +569,8 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	json_num(f, d->good_gap_s, 3);
 	fprintf(f, ", \"good_step_s\": ");
 	json_num(f, d->good_step_s, 3);
+	fprintf(f, ", \"attempts\": %zu, \"attempt_line\": ", d->attempts);
+	json_line(f, d->attempt_line);
 	fprintf(f, "},\n  \"good\": [");
 	for (size_t g = 0; g + 1 < nlogs; g++) {
 		fprintf(f, "%s\n    {\"path\": ", g ? "," : "");
