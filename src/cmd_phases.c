@@ -49,23 +49,12 @@ static int64_t prev_ts(const struct timeline *tl, size_t k)
 	return TS_NONE;
 }
 
-/* "4.2s", "2m05s", "3h07m", "2d04h"; sign = "+" to mark an offset. */
+/* ms as fmt_seconds writes it, after sign ("+" marks an offset) or "-". */
 static void fmt_dur(char *out, size_t n, int64_t ms, const char *sign)
 {
-	const char *neg = ms < 0 ? "-" : sign;
-	uint64_t a = ms < 0 ? (uint64_t)-(ms + 1) + 1 : (uint64_t)ms, s = a / 1000;
-	if (a < 60000)
-		snprintf(out, n, "%s%llu.%llus", neg, (unsigned long long)s,
-			 (unsigned long long)(a % 1000 / 100));
-	else if (s < 3600)
-		snprintf(out, n, "%s%llum%02llus", neg, (unsigned long long)s / 60,
-			 (unsigned long long)s % 60);
-	else if (s < 86400)
-		snprintf(out, n, "%s%lluh%02llum", neg, (unsigned long long)s / 3600,
-			 (unsigned long long)s / 60 % 60);
-	else
-		snprintf(out, n, "%s%llud%02lluh", neg, (unsigned long long)s / 86400,
-			 (unsigned long long)s / 3600 % 24);
+	size_t k = (size_t)snprintf(out, n, "%s", ms < 0 ? "-" : sign);
+	if (k < n)
+		fmt_seconds(out + k, n - k, ms < 0 ? -(double)ms / 1000 : (double)ms / 1000);
 }
 
 /* ts as "2025-03-08 12:29:07" (prefix_format_ts's form, to the second,
