@@ -1,0 +1,407 @@
+/* prefix_record.c — structured line headers: logfmt and JSON lines.
+ * See prefix_record.h; the overview is below. */
+#include "prefix_record.h"
+
+#include <string.h>
+
+/* ---- Structured records: logfmt and JSON lines ----
+ *
+ * A logfmt line (time=... level=info msg="..." err="...") or a JSON
+ * object ({"ts": ..., "level": ..., "msg": ...}) names its fields, so
+ * the header is found by key name, whatever the system: one small table
+ * of names per role, not one format per logger.  The message starts at
+ * the message value and runs to the end of the line, so the fields after
+ * it (Go's err="exit status 1", attributes) stay in the message and
+ * differences in them show in diffs, while the time, level and source
+ * location, usually written before it, are header.  A line without a
+ * message key has its message from its first field of no role. */
+
+enum role { R_NONE, R_TIME, R_LEVEL, R_MSG, R_RANK, R_FIELDS };
+
+/* Matched without regard to case.  pid is not a rank: it differs between
+ * runs, so streams keyed by it would never line up (see prefix.h). */
+static const struct {
+	char key[12];
+	uint8_t role;
+} role_keys[] = {
+	{ "time", R_TIME }, { "timestamp", R_TIME }, { "ts", R_TIME },
+	{ "@timestamp", R_TIME }, { "datetime", R_TIME }, { "asctime", R_TIME },
+	{ "@t", R_TIME },
+	{ "level", R_LEVEL }, { "lvl", R_LEVEL }, { "severity", R_LEVEL },
+	{ "levelname", R_LEVEL }, { "loglevel", R_LEVEL }, { "log.level", R_LEVEL },
+	{ "@l", R_LEVEL },
+	{ "msg", R_MSG }, { "message", R_MSG }, { "@m", R_MSG }, { "event", R_MSG },
+	{ "rank", R_RANK }, { "local_rank", R_RANK }, { "global_rank", R_RANK },
+	{ "node_rank", R_RANK }, { "worker", R_RANK }, { "worker_id", R_RANK },
+	{ "shard", R_RANK }, { "tp_rank", R_RANK }, { "dp_rank", R_RANK },
+	{ "fields", R_FIELDS },   /* tracing's JSON: "fields": {"message": ...} */
+};
+
+static int key_role(const char *k, size_t n)
+{
+	if (n < 2 || n > 11)
+		return R_NONE;
+	for (size_t r = 0; r < sizeof(role_keys) / sizeof(role_keys[0]); r++) {
+		const char *w = role_keys[r].key;
+		if ((k[0] | 32) != w[0] || w[n - 1] == 0 || w[n] != 0)   /* w is NUL-padded */
+			continue;
+		size_t j = 1;
+		while (j < n && (is_alpha(k[j]) ? k[j] | 32 : k[j]) == w[j])
+			j++;
+		if (j == n)
+			return role_keys[r].role;
+	}
+	return R_NONE;
+}
+
+/* What a record's keys gave; each role's first usable value wins. */
+struct record {
+	int64_t ts_ms;
+	int level;
+	size_t msg, tag, tag_len, first_plain;
+	int has_msg, has_plain;
+};
+
+/* Seconds (with or without a fraction), milliseconds, microseconds or
+ * nanoseconds since the epoch, told apart by their 10, 13, 16 or 19
+ * digits (2001 to 2286). */
+static int epoch_value(const char *s, size_t n, int64_t *ms)
+{
+	size_t i = 0;
+	int64_t x = 0;
+	while (i < n && is_digit(s[i]) && i < 19)
+		x = x * 10 + (s[i++] - '0');
+	int frac_ms = 0;
+	if (i == 10 && i + 1 < n && s[i] == '.') {
+		struct cur f = { s, n, i };
+		frac(&f, ".", &frac_ms);
+		i = f.i;
+		if (i < n)
+			return 0;
+		*ms = x * 1000 + frac_ms;
+		return 1;
+	}
+	if (i < n)
+		return 0;
+	switch (i) {
+	case 10: *ms = x * 1000; return 1;
+	case 13: *ms = x; return 1;
+	case 16: *ms = x / 1000; return 1;
+	case 19: *ms = x / 1000000; return 1;
+	default: return 0;
+	}
+}
+
+/* Give the key at line[key] of role `role` its value at line[v], n bytes
+ * (without the quotes of a quoted one).  key_end is 0 for JSON, where key
+ * and value are not one span of the line. */
+static void record_value(struct record *r, int role, const char *line, size_t v, size_t n,
+			 int quoted, size_t key, size_t key_end)
+{
+	const char *s = line + v;
+	switch (role) {
+	case R_TIME:
+		if (r->ts_ms == TS_NONE) {
+			struct cur c = { s, n, 0 };
+			struct stamp t = { 0 };
+			struct header h;
+			if (iso(&c, &t) && c.i == n && stamp_set(&t, &h))
+				r->ts_ms = h.ts_ms;
+			else if (!quoted)
+				epoch_value(s, n, &r->ts_ms);
+		}
+		break;
+	case R_LEVEL:
+		if (!r->level) {
+			struct cur c = { s, n, 0 };
+			int lv = level_word(&c, 1);
+			if (lv && c.i == n)
+				r->level = lv;
+			else if (!quoted && n == 2 && is_digit(s[0]) && s[1] == '0' &&
+				 s[0] >= '1' && s[0] <= '6')   /* pino, bunyan: 10 .. 60 */
+				r->level = (int[]){ LV_TRACE, LV_DEBUG, LV_INFO, LV_WARN,
+						    LV_ERROR, LV_FATAL }[s[0] - '1'];
+		}
+		break;
+	case R_MSG:
+		if (!r->has_msg) {
+			r->msg = v;
+			r->has_msg = 1;
+		}
+		break;
+	case R_RANK:
+		if (!r->tag_len && n && n <= 32) {
+			/* logfmt's "rank=0" reads as a tag; JSON's key and
+			 * value are not one span of the line, so the value. */
+			r->tag = key_end ? key : v;
+			r->tag_len = key_end ? v + n + (size_t)quoted - key : n;
+		}
+		break;
+	case R_FIELDS:
+		break;
+	default:
+		if (!r->has_plain) {
+			r->first_plain = key;
+			r->has_plain = 1;
+		}
+	}
+}
+
+static void record_init(struct record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->ts_ms = TS_NONE;
+}
+
+/* Copy what a record gave into h; the message offset it gives. */
+static size_t record_set(const struct record *r, size_t end, struct header *h)
+{
+	if (r->ts_ms != TS_NONE) {
+		h->ts_ms = r->ts_ms;
+		h->ts_no_year = 0;
+	}
+	if (r->level)
+		h->level = (uint8_t)r->level;
+	if (r->tag_len && !h->tag_len) {   /* a process prefix's tag wins */
+		h->tag_off = (uint32_t)r->tag;
+		h->tag_len = (uint32_t)r->tag_len;
+	}
+	return r->has_msg ? r->msg : r->has_plain ? r->first_plain : end;
+}
+
+/* The bytes of a logfmt key: letters, digits and "_.@-".  A table,
+ * since every line starting with a lower-case word is scanned with it. */
+static const uint8_t key_bytes[256] = {
+	['-'] = 1, ['.'] = 1, ['@'] = 1, ['_'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+	['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1,
+	['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+	['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1,
+	['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1,
+	['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+	['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
+	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
+
+static int is_key_byte(char ch)
+{
+	return key_bytes[(unsigned char)ch];
+}
+
+
+/* logfmt: key=value pairs separated by blanks, values bare or quoted
+ * with backslash escapes.  Needs two pairs and a time or level; stops at
+ * the first word that is not a pair. */
+static int logfmt_record(struct cur *c, struct record *r)
+{
+	size_t pairs = 0, roles = 0;
+	while (c->i < c->n && (roles || pairs < 3)) {   /* a role among the first three */
+		size_t key = c->i;
+		if (!is_alpha(c->s[key]) && c->s[key] != '_' && c->s[key] != '@')
+			break;
+		while (c->i < c->n && is_key_byte(c->s[c->i]))
+			c->i++;
+		size_t key_end = c->i;
+		if (!eat(c, '=')) {
+			c->i = key;
+			break;
+		}
+		size_t v = c->i, vn;
+		int quoted = eat(c, '"');
+		if (quoted) {
+			v = c->i;
+			while (c->i < c->n && c->s[c->i] != '"')
+				c->i += c->s[c->i] == '\\' && c->i + 1 < c->n ? 2 : 1;
+			vn = c->i - v;
+			eat(c, '"');
+		} else {
+			token(c);
+			vn = c->i - v;
+		}
+		int role = key_role(c->s + key, key_end - key);
+		record_value(r, role, c->s, v, vn, quoted, key, key_end);
+		roles += role != R_NONE;
+		pairs++;
+		if (!spaces(c) && c->i < c->n)
+			return 0;   /* "a=b=c" or a="x"y: not logfmt */
+	}
+	return pairs >= 2 && (r->ts_ms != TS_NONE || r->level);
+}
+
+/* Skip a JSON string at c (at its quote); the content is [v, c->i - 1). */
+static int json_string(struct cur *c)
+{
+	if (!eat(c, '"'))
+		return 0;
+	while (c->i < c->n && c->s[c->i] != '"')
+		c->i += c->s[c->i] == '\\' && c->i + 1 < c->n ? 2 : 1;
+	return eat(c, '"');
+}
+
+static void json_space(struct cur *c)
+{
+	while (c->i < c->n && (is_space(c->s[c->i]) || c->s[c->i] == '\r'))
+		c->i++;
+}
+
+/* Skip a JSON value that is an object or array, strings included. */
+static int json_skip_nested(struct cur *c)
+{
+	size_t depth = 0;
+	while (c->i < c->n) {
+		char ch = c->s[c->i];
+		if (ch == '"') {
+			if (!json_string(c))
+				return 0;
+			continue;
+		}
+		c->i++;
+		if (ch == '{' || ch == '[')
+			depth++;
+		else if ((ch == '}' || ch == ']') && --depth == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A JSON object at c: the keys of its members by role, and of the
+ * objects one level down, the ranks (tracing's "span": {"rank": 0}) and,
+ * in "fields", the message.  A line cut short keeps what was read. */
+static int json_object(struct cur *c, int depth, int in_fields, struct record *r)
+{
+	if (!eat(c, '{'))
+		return 0;
+	json_space(c);
+	if (eat(c, '}'))
+		return 1;
+	for (;;) {
+		json_space(c);
+		size_t key = c->i + 1;
+		if (!json_string(c))
+			return 0;
+		size_t key_end = c->i - 1;
+		json_space(c);
+		if (!eat(c, ':'))
+			return 0;
+		json_space(c);
+		int role = key_role(c->s + key, key_end - key);
+		if (at(c, '{') && depth < 2) {
+			if (!json_object(c, depth + 1, role == R_FIELDS, r))
+				return 0;
+		} else if (at(c, '{') || at(c, '[')) {
+			if (!json_skip_nested(c))
+				return 0;
+		} else if (at(c, '"')) {
+			size_t v = c->i + 1;
+			int closed = json_string(c);   /* unclosed: the line was cut */
+			if (depth == 1 || (role == R_MSG && in_fields) || role == R_RANK)
+				record_value(r, role, c->s, v, c->i - (size_t)closed - v, 1, key - 1, 0);
+			if (!closed)
+				return 0;
+		} else {
+			size_t v = c->i;
+			while (c->i < c->n && !in_set(c->s[c->i], ",}] \t"))
+				c->i++;
+			if (c->i == v)
+				return 0;
+			if (depth == 1 || role == R_RANK)
+				record_value(r, role, c->s, v, c->i - v, 0, key - 1, 0);
+		}
+		json_space(c);
+		if (eat(c, '}'))
+			return 1;
+		if (!eat(c, ','))
+			return 0;
+	}
+}
+
+/* Does a logfmt key and '=' start at c?  The cheap test first: most
+ * lines start with a word and a blank. */
+static int logfmt_start(const struct cur *c)
+{
+	size_t i = c->i;
+	if (i >= c->n || !((c->s[i] >= 'a' && c->s[i] <= 'z') || c->s[i] == '_' || c->s[i] == '@'))
+		return 0;   /* keys are lower case: "Loading x=1" is a message */
+	while (i < c->n && is_key_byte(c->s[i]))
+		i++;
+	return i < c->n && c->s[i] == '=';
+}
+
+size_t record_logfmt(struct cur *c, struct header *h)
+{
+	if (!logfmt_start(c))
+		return 0;
+	struct record r;
+	record_init(&r);
+	if (!logfmt_record(c, &r))
+		return 0;
+	return record_set(&r, c->i, h);
+}
+
+size_t record_json(struct cur *c, struct header *h)
+{
+	struct record r;
+	record_init(&r);
+	int whole = json_object(c, 1, 0, &r);
+	if (!whole && c->i < c->n)
+		return 0;   /* not JSON; a line cut short is read as far as it goes */
+	if (r.ts_ms == TS_NONE && !r.level && !r.has_msg)
+		return 0;
+	return record_set(&r, c->n, h);
+}
+
+/* The message of a line whose header gave no level may be a structured
+ * record itself: logfmt behind journald's or docker compose's prefix,
+ * JSON behind a timestamp.  Its fields then fill in the header. */
+size_t record_body(struct cur *c, struct header *h)
+{
+	if (c->i >= c->n)
+		return 0;
+	size_t end = c->n;
+	struct record r;
+	if (c->s[c->i] == '{') {
+		record_init(&r);
+		struct cur j = *c;
+		if ((!json_object(&j, 1, 0, &r) && j.i < j.n) ||
+		    (r.ts_ms == TS_NONE && !r.level && !r.has_msg))
+			return 0;
+	} else if (logfmt_start(c)) {
+		record_init(&r);
+		struct cur l = *c;
+		if (!logfmt_record(&l, &r))
+			return 0;
+		end = l.i;
+	} else {
+		return 0;
+	}
+	if (h->ts_ms != TS_NONE)
+		r.ts_ms = TS_NONE;   /* the outer clock is the one of the file's other lines */
+	return record_set(&r, end, h);
+}
+
+/* A rank field at the very end of the line ("... rank=3"), as tracing
+ * writes a span's fields after the message: the tag, unless a process
+ * prefix gave one. */
+void record_rank_suffix(const struct cur *c, struct header *h)
+{
+	size_t e = c->n, i = e;
+	while (i > c->i && is_digit(c->s[i - 1]))
+		i--;
+	if (i == e || i <= c->i + 1 || c->s[i - 1] != '=' || h->tag_len)
+		return;
+	size_t eq = i - 1, k = eq;
+	while (k > c->i && is_key_byte(c->s[k - 1]))
+		k--;
+	if (k == eq || (k > c->i && !is_space(c->s[k - 1])) ||
+	    key_role(c->s + k, eq - k) != R_RANK)
+		return;
+	h->tag_off = (uint32_t)k;
+	h->tag_len = (uint32_t)(e - k);
+}
+
+int record_is_rank_key(const char *k, size_t n)
+{
+	return key_role(k, n) == R_RANK;
+}

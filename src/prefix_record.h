@@ -1,0 +1,27 @@
+/* prefix_record.h — structured headers: logfmt and JSON-lines records,
+ * read by key name (see prefix_record.c).  Used by prefix.c only. */
+#ifndef DDX_PREFIX_RECORD_H
+#define DDX_PREFIX_RECORD_H
+
+#include <stddef.h>
+
+#include "prefix.h"
+#include "prefix_scan.h"
+
+/* A logfmt line (time=... level=... msg="..."): fills h, returns where
+ * the message starts, or 0 when the line is not logfmt. */
+size_t record_logfmt(struct cur *c, struct header *h);
+/* A JSON object line: as record_logfmt. */
+size_t record_json(struct cur *c, struct header *h);
+/* The message of a line whose header gave no level, when it is itself a
+ * logfmt or JSON record: fills in h from its fields. */
+size_t record_body(struct cur *c, struct header *h);
+/* A rank field at the very end of the line ("... rank=3"), as tracing
+ * writes a span's fields after the message: into h's tag, unless a
+ * process prefix gave one. */
+void record_rank_suffix(const struct cur *c, struct header *h);
+/* Is k[0, n) a key that names a rank ("rank", "local_rank", "worker"),
+ * in any case? */
+int record_is_rank_key(const char *k, size_t n);
+
+#endif
