@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diagnose.h"
+#include "diagnosis.h"
 #include "log.h"
 #include "mask.h"
 #include "util.h"

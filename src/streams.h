@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "align.h"
-#include "diagnose.h"
+#include "diagnosis.h"
 
 /* A tag's stream name: the words of the tag without brackets and without
  * "pid=N" (pids differ between runs, ranks do not): "VllmWorker rank=2

@@ -1,0 +1,128 @@
+/* diagnosis.h — what a diagnosis finds, as plain data: the verdict, the
+ * divergence point, milestones, novel lines, changed values, slow steps,
+ * ranks.  diagnose.c fills it with the help of classify.c, streams.c and
+ * changes.c, and the report reads it; this header holds only the types,
+ * so that the stages which fill parts of it need not include diagnose.h.
+ * Line numbers are 0-based; the report adds one. */
+#ifndef DDX_DIAGNOSIS_H
+#define DDX_DIAGNOSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classify.h"
+#include "log.h"
+
+#define DX_NONE (-1)
+
+enum dx_verdict {
+	DX_SAME,       /* reached the good run's end, nothing new */
+	DX_DIFFERENT,  /* reached the end, but with new warnings/errors or changes */
+	DX_STOPPED,    /* a prefix of the good run: it stopped (or is still silent) */
+	DX_CRASHED,    /* an error the good runs never had, and no progress after */
+	DX_DIVERGED,   /* went on along a path the good runs never took */
+};
+
+enum dx_severity { DX_INFO = CLASSIFY_INFO, DX_WARNING = CLASSIFY_WARNING, DX_ERROR = CLASSIFY_ERROR };
+
+/* A line of bad absent from every good log; a traceback is one finding. */
+struct dx_novel {
+	int64_t line;         /* first line */
+	int64_t summary;      /* the line that says what happened */
+	uint32_t nlines;      /* lines of the traceback, or of the template */
+	uint8_t severity;
+	uint8_t traceback;
+};
+
+/* A milestone of the good run (rule-named or learned), in good order. */
+struct dx_milestone {
+	uint32_t id;          /* canonical template id */
+	const char *name;     /* rule name, or NULL for a learned one */
+	int final;
+	int64_t good_line;    /* first occurrence in the chosen good log */
+	int64_t bad_line;     /* first occurrence in bad that follows, or DX_NONE */
+	double good_off_s, bad_off_s;  /* since the first timestamp; NAN if unknown */
+};
+
+struct dx_change {
+	char *label;          /* what the line is ("server_args") */
+	char *key, *good, *bad;
+	int64_t good_line, bad_line;
+};
+
+struct dx_slow {
+	int64_t from_good, to_good;   /* the step's lines in the chosen good log */
+	int64_t from_bad, to_bad;
+	double good_s, bad_s;         /* good_s: the slowest good run */
+	const char *stream;           /* bad's stream that was slowest ("TP3";
+				       * "" for untagged lines) */
+};
+
+/* A notice a stalled run repeats at its end, at a steady pace, that no
+ * good run printed: what it waits for. */
+struct dx_waiting {
+	int64_t first, last;  /* its first and last line after bad's last step;
+			       * DX_NONE when the run does not wait so */
+	uint64_t count;       /* lines */
+	double span_s;        /* from the first to the last; NAN */
+};
+
+struct dx_rank {
+	const char *name;     /* normalised tag: "TP3" */
+	int64_t last_line;    /* its last line */
+	int64_t last_follow;  /* its last line that follows the good run */
+	int64_t last_milestone;  /* its last line that reached a milestone */
+	uint32_t errors;      /* its novel error lines */
+	int64_t first_error;
+};
+
+struct diagnosis {
+	int verdict;
+	size_t ngood;
+	size_t good;          /* index of the good log reported against */
+	const struct log *bad_log, *good_log;
+	size_t attempts;      /* runs of the program in bad (a restart loop
+			       * writes each into the log); 1 for one */
+	int64_t attempt_line; /* first line of bad's last attempt, the one
+			       * diagnosed: the others follow nothing and
+			       * add no findings */
+	int64_t bad_line;     /* last line of bad that follows the good run */
+	int64_t good_line;    /* the good line it corresponds to */
+	double good_fraction;
+	int64_t crash;        /* index into novel of the crash, or DX_NONE */
+	int64_t *next;        /* good lines of milestones never reached, in order */
+	size_t nnext;
+	struct dx_milestone *ms;
+	size_t nms;
+	int64_t up;           /* the milestone of ms where the good run is up
+			       * (timeline_up), or DX_NONE */
+	struct dx_novel *novel;   /* errors first, then warnings, then others */
+	size_t nnovel, novel_lines, novel_templates;
+	struct dx_change *changed;
+	size_t nchanged;
+	struct dx_slow *slow;
+	size_t nslow;
+	struct dx_rank *ranks;    /* tagged streams of bad, by name */
+	size_t nranks;
+	int ranks_same;       /* every rank stopped at the same point */
+	int ranks_alike;      /* the streams are ranks (TP0, TP1, ...), not
+			       * different processes (APIServer, EngineCore) */
+	int64_t first_ts_bad, last_ts_bad, last_progress_ts;
+	int64_t last_progress;  /* bad's last line that is not a heartbeat */
+	double silent_s;      /* since the last line that was not a heartbeat; NAN */
+	double good_gap_s;    /* the good runs' longest gap at this point; NAN */
+	struct dx_waiting waiting;
+	double good_step_s;   /* the longest a good run spent in the step bad
+			       * is in (milestone before to milestone after
+			       * the point it reached); NAN */
+	char **stream_names;  /* owned */
+	size_t nstreams;
+	struct dx_state *st;  /* the analysis behind it, for dx_template_text */
+};
+
+struct dx_options {
+	int64_t now_ms;       /* --now, in the logs' clock; TS_NONE = wall clock */
+	int now_relative;     /* --now +N: now_ms is N s after bad's last line */
+};
+
+#endif
