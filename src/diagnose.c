@@ -886,11 +886,30 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	for (size_t i = from; i < nb; i++) {
 		uint16_t s = st->stream[st->bad][i];
 		uint32_t c = id[i];
-		if (st->hb[c])
-			continue;
 		uint32_t j = w->b2g[i], skipped = 0;
 		int all = smap[s] == ALIGN_ALL;
 		int ok = j != ALIGN_NONE && (all || lastg[s] < 0 || st->stream[g][lastg[s]] == st->stream[g][j]);
+		if (st->hb[c]) {
+			/* A beat says nothing of progress, except where the good
+			 * run beats too, and bad gets there in order: a run that
+			 * waits ("Waiting for shard to be ready...") is in the
+			 * step the good run waited in.  Only when it goes on
+			 * from where this stream was, over nothing the good run
+			 * did meanwhile, and not after a new error (polls of a
+			 * dead server match the polls of a loading one).  A
+			 * beat a rule names a step ("step=N" every few steps) is
+			 * known by its template, which one beat would mark
+			 * reached for the whole run. */
+			if (!ok || st->ms[c] || lastg[s] < 0 || (int64_t)j <= lastg[s] || lasterr > lastb[s] ||
+			    pending_between(&pend, st, g, lastg[s], j, all) ||
+			    leaps(&pend, lastg[s], j, own[s], all))
+				continue;
+			w->follow[i] = 1;
+			w->last = (int64_t)i;
+			lastg[s] = j;
+			lastb[s] = (int64_t)i;
+			continue;
+		}
 		if (ok) {
 			skipped = pending_between(&pend, st, g, lastg[s], j, all);
 			ok = follows(skipped, lastg[s], own[s], err[s]) ||
