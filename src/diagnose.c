@@ -101,7 +101,10 @@ struct words {
 	uint64_t lead;    /* hash of the first two words, in order */
 };
 
-static void words_of(const char *t, struct words *ws)
+/* The words of template text t; without asides, none inside parentheses:
+ * those detail a value ("using device Metal (Apple M4)" where another
+ * build says "(NVIDIA GeForce RTX 3060 Laptop GPU)"). */
+static void words_of(const char *t, int asides, struct words *ws)
 {
 	size_t cap = 0, order = 0;
 	uint64_t lead = 0;
@@ -110,6 +113,11 @@ static void words_of(const char *t, struct words *ws)
 	while (*t) {
 		if (*t == '<') {   /* a placeholder */
 			const char *e = strchr(t, '>');
+			t = e ? e + 1 : t + 1;
+			continue;
+		}
+		if (*t == '(' && !asides) {
+			const char *e = strchr(t, ')');
 			t = e ? e + 1 : t + 1;
 			continue;
 		}
@@ -179,19 +187,21 @@ static int cand_cmp(const void *x, const void *y)
  * has both: within one log they are different steps.  Two that a rule
  * names alike are one step ("Capture cuda graph begin" and DFlash's
  * "Capture target prefill CUDA graph begin"); others must share most
- * words and their first two. */
+ * words, or most words outside parentheses, and their first two. */
 static void canonicalise(struct dx_state *st, const uint64_t *logset, const int32_t *crule,
 			 uint32_t *canon)
 {
 	uint64_t all = st->nlogs >= 64 ? ~0ull : (1ull << st->nlogs) - 1;
 	struct cand *cs = xmalloc((st->nc ? st->nc : 1) * sizeof(*cs));
 	struct words *ws = xcalloc(st->nc ? st->nc : 1, sizeof(*ws));
+	struct words *plain = xcalloc(st->nc ? st->nc : 1, sizeof(*plain));
 	size_t n = 0;
 	for (size_t c = 0; c < st->nc; c++) {
 		canon[c] = (uint32_t)c;
 		if ((logset[c] & all) == all || !logset[c])
 			continue;
-		words_of(st->ctext[c], &ws[c]);
+		words_of(st->ctext[c], 1, &ws[c]);
+		words_of(st->ctext[c], 0, &plain[c]);
 		if (crule[c] >= 0)
 			cs[n++] = (struct cand){ 0x9e3779b97f4a7c15ull * ((uint64_t)crule[c] + 1), (uint32_t)c };
 		else if (ws[c].lead)
@@ -214,16 +224,20 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 				continue;
 			if (crule[c] >= 0 ? crule[r] != crule[c]
 					  : crule[r] >= 0 || st->clevel[r] != st->clevel[c] ||
-					    jaccard(&ws[r], &ws[c]) < SIMILAR)
+					    (jaccard(&ws[r], &ws[c]) < SIMILAR &&
+					     jaccard(&plain[r], &plain[c]) < SIMILAR))
 				continue;
 			canon[c] = r;
 			group[r] |= logset[c];
 			break;
 		}
 	}
-	for (size_t c = 0; c < st->nc; c++)
+	for (size_t c = 0; c < st->nc; c++) {
 		free(ws[c].w);
+		free(plain[c].w);
+	}
 	free(ws);
+	free(plain);
 	free(cs);
 	free(group);
 }
