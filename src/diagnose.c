@@ -880,10 +880,13 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	 * since that was not matched. */
 	int64_t *lastg = xmalloc(ns * sizeof(*lastg)), *lastb = xmalloc(ns * sizeof(*lastb));
 	int64_t lasterr = -1;   /* bad's last new error line not followed */
+	/* Per good stream, and in all of good: the furthest good line any
+	 * bad stream followed. */
+	int64_t *far = xmalloc(ns * sizeof(*far)), farall = -1;
 	uint32_t *own = xcalloc(ns, sizeof(*own));
 	uint8_t *err = xcalloc(ns, 1);
 	for (size_t s = 0; s < ns; s++)
-		lastg[s] = lastb[s] = -1;
+		lastg[s] = lastb[s] = far[s] = -1;
 	/* nextsame[j]: the next good line with line j's template. */
 	uint32_t *nextsame = xmalloc((ng ? ng : 1) * sizeof(*nextsame));
 	uint32_t *firstof = xmalloc((st->nc ? st->nc : 1) * sizeof(*firstof));
@@ -925,7 +928,14 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			continue;
 		}
 		if (ok) {
-			skipped = pending_between(&pend, st, g, lastg[s], j, all);
+			/* The steps this stream missed that another bad
+			 * stream has gone past, in j's good stream, were
+			 * judged when that one went past them: a line the
+			 * launcher prints late (an untagged progress bar)
+			 * counts only what no bad stream got to. */
+			int64_t f = all ? farall : far[st->stream[g][j]];
+			int64_t since = lastg[s] >= 0 && f > lastg[s] && f < (int64_t)j ? f : lastg[s];
+			skipped = pending_between(&pend, st, g, since, j, all);
 			ok = follows(skipped, lastg[s], own[s], err[s]) ||
 			     (!err[s] && skipped <= JUMP_MAX && steps_on(st, w, &pend, g, i, j, all));
 			/* After a new error anywhere since this stream last
@@ -964,6 +974,10 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 		w->last = (int64_t)i;
 		lastg[s] = j;
 		lastb[s] = (int64_t)i;
+		if ((int64_t)j > far[st->stream[g][j]])
+			far[st->stream[g][j]] = j;
+		if ((int64_t)j > farall)
+			farall = j;
 		own[s] = 0;
 		err[s] = 0;
 		if (all && st->step[c] && !reached[c]) {
@@ -984,6 +998,7 @@ static void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	pending_free(&pend);
 	free(lastg);
 	free(lastb);
+	free(far);
 	free(own);
 	free(err);
 }
