@@ -1324,8 +1324,30 @@ static void find_slow(struct dx_state *st, struct diagnosis *d, const struct fol
 	free(msof);
 }
 
-/* Good milestone lines after the divergence whose template bad never
- * reached, one per template. */
+/* Whether template c is a step of the good run worth naming as the one
+ * it took next: not a blank line, not one bare word and no value (markup
+ * that closes a group, a separator: "##[endgroup]", "}", "-----"), not a
+ * health check or throughput report, and not a line that recurs at a
+ * steady pace in bad too (which goes on whatever the run is doing).  A
+ * recurring line bad never printed ("Grad overflow" every few steps) is
+ * something bad never got to. */
+static int is_step(const struct dx_state *st, uint32_t c)
+{
+	const char *t = st->ctext[c] + strspn(st->ctext[c], " \t");
+	size_t n = strcspn(t, " \t");
+	if (t[n + strspn(t + n, " \t")] == '\0' && !memchr(t, '<', n))
+		return 0;
+	if (classify_is_heartbeat(t))
+		return 0;
+	return !st->hb[c] || !st->cnt[st->bad * st->nc + c];
+}
+
+/* What the good run did after the divergence: first the very step it
+ * took next, then its milestone lines whose template bad never reached,
+ * one per template.  The step taken next is often no milestone: the next
+ * round of a loop bad was in ("Step at 9"), or a line the good run prints
+ * more than once (a per-epoch evaluation, a config line of a kind it
+ * prints several of); the first milestone after it may lie far beyond. */
 static void find_next(struct dx_state *st, struct diagnosis *d, const struct following *w)
 {
 	const struct log *good = &st->logs[d->good];
@@ -1334,8 +1356,16 @@ static void find_next(struct dx_state *st, struct diagnosis *d, const struct fol
 		if (w->follow[i])
 			seen[st->id[st->bad][i]] = 1;
 	size_t cap = 0;
+	int took = 0;
 	for (size_t j = d->good_line >= 0 ? (size_t)d->good_line + 1 : 0; j < good->nlines; j++) {
 		uint32_t c = st->id[d->good][j];
+		if (!took && is_step(st, c)) {
+			took = 1;
+			seen[c] = 1;
+			GROW(d->next, cap, d->nnext + 1);
+			d->next[d->nnext++] = (int64_t)j;
+			continue;
+		}
 		if (!st->ms[c] || seen[c])
 			continue;
 		seen[c] = 1;
