@@ -308,6 +308,17 @@ static void learn_skeleton(struct dx_state *st, uint8_t *skel)
 	free(bad);
 }
 
+/* Log l's first line that is no heartbeat: its program's start banner,
+ * which recurs once per run in a log of several (a restart loop, a log
+ * each start appends to); -1 for none. */
+static int64_t start_banner(const struct dx_state *st, size_t l)
+{
+	for (size_t i = 0; i < st->logs[l].nlines; i++)
+		if (!st->hb[st->id[l][i]])
+			return (int64_t)i;
+	return -1;
+}
+
 /* Templates that recur at a steady pace in some log: heartbeats (health
  * checks, idle throughput reports), even when nothing else is printed in
  * between.  Needs timestamps; classify_is_heartbeat covers the usual ones.
@@ -321,12 +332,8 @@ static void learn_heartbeats(struct dx_state *st)
 	uint32_t *beats = xmalloc(nc * sizeof(*beats));
 	uint32_t *runs = xmalloc((st->nlogs ? st->nlogs : 1) * sizeof(*runs));
 	for (size_t l = 0; l < st->nlogs; l++) {
-		runs[l] = 1;
-		for (size_t i = 0; i < st->logs[l].nlines; i++)
-			if (!st->hb[st->id[l][i]]) {
-				runs[l] = st->cnt[l * nc + st->id[l][i]];
-				break;
-			}
+		int64_t b = start_banner(st, l);
+		runs[l] = b >= 0 ? st->cnt[l * nc + st->id[l][b]] : 1;
 	}
 	for (size_t l = 0; l < st->nlogs; l++) {
 		struct log *lg = &st->logs[l];
@@ -1549,10 +1556,14 @@ static int reached_good_end(const struct dx_state *st, const struct diagnosis *d
 				return 0;
 		}
 	/* Reached where the good run printed it last: a step printed all
-	 * along (every rank, every epoch) is not reached by its first. */
+	 * along (every rank, every epoch) is not reached by its first.  In
+	 * a good log of several runs (a server started twice), where it
+	 * printed it last in its first run: the next start banner ends that. */
 	const struct log *good = d->good_log;
 	size_t lastline = (size_t)last->good_line;
-	for (size_t j = lastline; j < good->nlines; j++)
+	int64_t b = start_banner(st, d->good);
+	uint32_t banner = b >= 0 ? st->id[d->good][b] : UINT32_MAX;
+	for (size_t j = lastline; j < good->nlines && st->id[d->good][j] != banner; j++)
 		if (st->id[d->good][j] == last->id)
 			lastline = j;
 	for (size_t i = 0; i < st->logs[st->bad].nlines; i++)
