@@ -1332,19 +1332,24 @@ static void find_slow(struct dx_state *st, struct diagnosis *d, const struct fol
 }
 
 /* Whether template c is a step of the good run worth naming as the one
- * it took next: not a blank line, not one bare word and no value (markup
- * that closes a group, a separator: "##[endgroup]", "}", "-----"), not a
- * health check or throughput report, and not a line that recurs at a
- * steady pace in bad too (which goes on whatever the run is doing).  A
- * recurring line bad never printed ("Grad overflow" every few steps) is
- * something bad never got to. */
+ * it took next: a line a rule names is; else not a blank line, not one
+ * bare word and no value (markup that closes a group, a separator:
+ * "##[endgroup]", "}", "-----"), not a health check or throughput report,
+ * not a warning (printed on the way, incidental), and not a line that
+ * recurs at a steady pace in bad too (which goes on whatever the run is
+ * doing).  A recurring line bad never printed ("Grad overflow" every few
+ * steps) is something bad never got to. */
 static int is_step(const struct dx_state *st, uint32_t c)
 {
+	if (st->rule[c] >= 0)
+		return 1;
 	const char *t = st->ctext[c] + strspn(st->ctext[c], " \t");
 	size_t n = strcspn(t, " \t");
 	if (t[n + strspn(t + n, " \t")] == '\0' && !memchr(t, '<', n))
 		return 0;
 	if (classify_is_heartbeat(t))
+		return 0;
+	if (st->sev[c] != DX_INFO)
 		return 0;
 	return !st->hb[c] || !st->cnt[st->bad * st->nc + c];
 }
@@ -1363,10 +1368,18 @@ static void find_next(struct dx_state *st, struct diagnosis *d, const struct fol
 		if (w->follow[i])
 			seen[st->id[st->bad][i]] = 1;
 	size_t cap = 0;
-	int took = 0;
+	/* Until the step taken next, lines that are none say nothing of what
+	 * the good run did, nor do the indented lines that go with them (the
+	 * source line Python prints under a warning). */
+	int took = 0, skipped = 0;
 	for (size_t j = d->good_line >= 0 ? (size_t)d->good_line + 1 : 0; j < good->nlines; j++) {
 		uint32_t c = st->id[d->good][j];
-		if (!took && is_step(st, c)) {
+		if (!took) {
+			const char *t = st->ctext[c];
+			if ((skipped && (t[0] == ' ' || t[0] == '\t')) || !is_step(st, c)) {
+				skipped = 1;
+				continue;
+			}
 			took = 1;
 			seen[c] = 1;
 			GROW(d->next, cap, d->nnext + 1);
