@@ -90,7 +90,9 @@ struct diagnosis {
 	int64_t good_line;    /* the good line it corresponds to */
 	double good_fraction;
 	int64_t crash;        /* index into novel of the crash, or DX_NONE */
-	int64_t *next;        /* good lines of milestones never reached, in order */
+	int64_t *next;        /* good lines: the step the good run took after
+			       * good_line (no milestone, maybe), then its
+			       * milestones bad never reached, in order */
 	size_t nnext;
 	struct dx_milestone *ms;
 	size_t nms;
