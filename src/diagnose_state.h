@@ -1,0 +1,66 @@
+/* diagnose_state.h — what the diagnose stage shares among its files, not
+ * part of its interface: the per-template facts about the logs
+ * (skeleton.c builds them), the walk that decides which bad lines follow
+ * a good run (following.c), and diagnose.c, which turns both into a
+ * diagnosis. */
+#ifndef DDX_DIAGNOSE_STATE_H
+#define DDX_DIAGNOSE_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diagnose.h"
+
+/* A match may jump over this many good milestones without more ado. */
+#define SKIP_FREE 2
+
+struct dx_state {
+	struct log *logs;
+	size_t nlogs, ngood, bad;
+	size_t nc;              /* canonical id space: cluster ids */
+	const char **ctext;
+	uint8_t *clevel;
+	uint32_t **id;          /* per log, per line */
+	uint16_t **stream;      /* per log, per line */
+	size_t nstreams;
+	char **snames;
+	uint8_t *has;           /* [log * nstreams + s]: stream has lines */
+	uint32_t *cnt;          /* [log * nc + c] */
+	int64_t *first;         /* [log * nc + c]: first line, or -1 */
+	uint8_t *sev, *tb, *hb, *ms;
+	uint8_t *new_error;      /* an error no good log printed */
+	uint8_t *retry;         /* announces a retry (is_retry) */
+	uint8_t *weight;        /* what aligning a template is worth */
+	uint8_t *step;          /* milestones a match must not jump over */
+	int32_t *rule;
+	size_t from;            /* first line of bad's last attempt */
+	size_t attempts;        /* runs of bad's program in its log */
+	char **counted;         /* texts of the ids split_counters made */
+	size_t ncounted;
+	const struct ruleset *rs;
+};
+
+struct following {
+	uint32_t *b2g;          /* bad line -> good line */
+	uint8_t *follow;        /* bad line follows the good run */
+	size_t score;
+	int64_t last;           /* last following line */
+};
+
+/* skeleton.c: index logs[0..nlogs) (the last one bad) into st: canonical
+ * ids, streams, per-template facts, learned milestones, heartbeats,
+ * counted steps and bad's attempts. */
+void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
+		const struct ruleset *rs);
+/* Whether no good log printed template c. */
+int is_novel_template(const struct dx_state *st, uint32_t c);
+/* Log l's first line that is no heartbeat: its program's start banner,
+ * which recurs once per run in a log of several; -1 for none. */
+int64_t start_banner(const struct dx_state *st, size_t l);
+/* Whether a template announces a retry. */
+int is_retry(const char *t);
+/* following.c: which lines of bad follow good log g, into w (the caller
+ * frees w->b2g and w->follow). */
+void follow_good_run(struct dx_state *st, size_t g, struct following *w);
+
+#endif

@@ -1,0 +1,629 @@
+/* skeleton.c — what the logs teach before any alignment (see
+ * diagnose_state.h): templates reworded between builds become one id, every
+ * line gets a stream, each template its facts (in which logs, severity,
+ * traceback role, heartbeat, rule), the good runs their learned milestones
+ * (the skeleton: lines every good log printed once per stream, in order),
+ * counted steps their own ids, and a bad log its attempts. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "align.h"
+#include "classify.h"
+#include "diagnose_state.h"
+#include "streams.h"
+#include "timeline.h"
+
+/* Words two templates must share (Jaccard) to be one reworded step. */
+#define SIMILAR 0.6
+
+/* ---- canonical ids: reworded steps ---- */
+
+struct words {
+	uint64_t *w;      /* sorted, unique hashes of the words */
+	size_t n;
+	uint64_t lead;    /* hash of the first two words, in order */
+};
+
+/* The words of template text t; without asides, none inside parentheses:
+ * those detail a value ("using device Metal (Apple M4)" where another
+ * build says "(NVIDIA GeForce RTX 3060 Laptop GPU)"). */
+static void words_of(const char *t, int asides, struct words *ws)
+{
+	size_t cap = 0, order = 0;
+	uint64_t lead = 0;
+	ws->w = NULL;
+	ws->n = 0;
+	while (*t) {
+		if (*t == '<') {   /* a placeholder */
+			const char *e = strchr(t, '>');
+			t = e ? e + 1 : t + 1;
+			continue;
+		}
+		if (*t == '(' && !asides) {
+			const char *e = strchr(t, ')');
+			t = e ? e + 1 : t + 1;
+			continue;
+		}
+		if (!isalpha((unsigned char)*t)) {
+			t++;
+			continue;
+		}
+		char low[64];
+		size_t n = 0;
+		while (isalpha((unsigned char)*t)) {
+			if (n < sizeof(low))
+				low[n++] = (char)tolower((unsigned char)*t);
+			t++;
+		}
+		if (n < 2)
+			continue;
+		uint64_t h = hash_bytes(low, n);
+		if (order++ < 2)
+			lead = lead * 31 + h;
+		GROW(ws->w, cap, ws->n + 1);
+		ws->w[ws->n++] = h;
+	}
+	ws->lead = order >= 3 ? lead : 0;
+	for (size_t i = 1; i < ws->n; i++)   /* few words: insertion sort */
+		for (size_t j = i; j > 0 && ws->w[j - 1] > ws->w[j]; j--) {
+			uint64_t x = ws->w[j];
+			ws->w[j] = ws->w[j - 1];
+			ws->w[j - 1] = x;
+		}
+	size_t u = 0;
+	for (size_t i = 0; i < ws->n; i++)
+		if (u == 0 || ws->w[u - 1] != ws->w[i])
+			ws->w[u++] = ws->w[i];
+	ws->n = u;
+}
+
+static double jaccard(const struct words *a, const struct words *b)
+{
+	size_t i = 0, j = 0, common = 0;
+	while (i < a->n && j < b->n) {
+		if (a->w[i] == b->w[j])
+			common++, i++, j++;
+		else if (a->w[i] < b->w[j])
+			i++;
+		else
+			j++;
+	}
+	size_t all = a->n + b->n - common;
+	return all ? (double)common / (double)all : 0.0;
+}
+
+struct cand {
+	uint64_t lead;
+	uint32_t c;
+};
+
+static int cand_cmp(const void *x, const void *y)
+{
+	const struct cand *a = x, *b = y;
+	if (a->lead != b->lead)
+		return a->lead < b->lead ? -1 : 1;
+	return a->c < b->c ? -1 : a->c > b->c;
+}
+
+/* canon[c] = the id c is merged into (itself when none).  Only templates
+ * missing from some log are candidates, and two merge only when no log
+ * has both: within one log they are different steps.  Two that a rule
+ * names alike are one step ("Capture cuda graph begin" and DFlash's
+ * "Capture target prefill CUDA graph begin"); others must share most
+ * words, or most words outside parentheses, and their first two. */
+static void canonicalise(struct dx_state *st, const uint64_t *logset, const int32_t *crule,
+			 uint32_t *canon)
+{
+	uint64_t all = st->nlogs >= 64 ? ~0ull : (1ull << st->nlogs) - 1;
+	struct cand *cs = xmalloc((st->nc ? st->nc : 1) * sizeof(*cs));
+	struct words *ws = xcalloc(st->nc ? st->nc : 1, sizeof(*ws));
+	struct words *plain = xcalloc(st->nc ? st->nc : 1, sizeof(*plain));
+	size_t n = 0;
+	for (size_t c = 0; c < st->nc; c++) {
+		canon[c] = (uint32_t)c;
+		if ((logset[c] & all) == all || !logset[c])
+			continue;
+		words_of(st->ctext[c], 1, &ws[c]);
+		words_of(st->ctext[c], 0, &plain[c]);
+		if (crule[c] >= 0)
+			cs[n++] = (struct cand){ 0x9e3779b97f4a7c15ull * ((uint64_t)crule[c] + 1), (uint32_t)c };
+		else if (ws[c].lead)
+			cs[n++] = (struct cand){ ws[c].lead, (uint32_t)c };
+	}
+	if (n)
+		qsort(cs, n, sizeof(*cs), cand_cmp);
+	uint64_t *group = xcalloc(st->nc ? st->nc : 1, sizeof(*group));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = cs[i].c;
+		group[c] = logset[c];
+		/* Compare with the earlier representatives of the bucket. */
+		size_t tries = 0;
+		for (size_t k = i; k-- > 0 && cs[k].lead == cs[i].lead && tries < 32;) {
+			uint32_t r = cs[k].c;
+			if (canon[r] != r)
+				continue;
+			tries++;
+			if (group[r] & logset[c])
+				continue;
+			if (crule[c] >= 0 ? crule[r] != crule[c]
+					  : crule[r] >= 0 || st->clevel[r] != st->clevel[c] ||
+					    (jaccard(&ws[r], &ws[c]) < SIMILAR &&
+					     jaccard(&plain[r], &plain[c]) < SIMILAR))
+				continue;
+			canon[c] = r;
+			group[r] |= logset[c];
+			break;
+		}
+	}
+	for (size_t c = 0; c < st->nc; c++) {
+		free(ws[c].w);
+		free(plain[c].w);
+	}
+	free(ws);
+	free(plain);
+	free(cs);
+	free(group);
+}
+
+/* ---- building the state ---- */
+
+/* The (template, stream) pairs seen in one log, in an open-addressing
+ * set: keys are id << 16 | stream, plus one so that 0 marks a free slot. */
+struct pairset {
+	uint64_t *slot;
+	size_t n, mask;
+};
+
+/* Add key; returns 1 when it was there already. */
+static int pairset_add(struct pairset *ps, uint64_t key)
+{
+	key++;
+	if (2 * (ps->n + 1) > ps->mask + 1) {
+		/* At most half full: rebuild twice as large. */
+		size_t nslots = ps->mask ? 2 * (ps->mask + 1) : 1024;
+		uint64_t *old = ps->slot;
+		size_t oldn = ps->mask ? ps->mask + 1 : 0;
+		ps->slot = xcalloc(nslots, sizeof(*ps->slot));
+		ps->mask = nslots - 1;
+		for (size_t i = 0; i < oldn; i++)
+			if (old[i]) {
+				size_t h = (size_t)(old[i] * 0x9e3779b97f4a7c15ull >> 20) & ps->mask;
+				while (ps->slot[h])
+					h = (h + 1) & ps->mask;
+				ps->slot[h] = old[i];
+			}
+		free(old);
+	}
+	size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & ps->mask;
+	for (; ps->slot[h]; h = (h + 1) & ps->mask)
+		if (ps->slot[h] == key)
+			return 1;
+	ps->slot[h] = key;
+	ps->n++;
+	return 0;
+}
+
+/* Learned milestones: in every good log, in every stream where it occurs,
+ * exactly once.  A template seen twice in one stream is out for good, so
+ * its later lines (most lines of a big log: requests, progress) cost a
+ * byte's lookup; only the others go through the set of pairs. */
+static void learn_skeleton(struct dx_state *st, uint8_t *skel)
+{
+	uint8_t *bad = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t c = 0; c < st->nc; c++)
+		skel[c] = 1;
+	for (size_t g = 0; g < st->ngood; g++) {
+		struct log *lg = &st->logs[g];
+		struct pairset ps = { 0 };
+		for (size_t i = 0; i < lg->nlines; i++) {
+			uint32_t c = st->id[g][i];
+			if (!bad[c] && pairset_add(&ps, (uint64_t)c << 16 | st->stream[g][i]))
+				bad[c] = 1;
+		}
+		free(ps.slot);
+		for (size_t c = 0; c < st->nc; c++)
+			if (!st->cnt[g * st->nc + c])
+				skel[c] = 0;
+	}
+	for (size_t c = 0; c < st->nc; c++)
+		if (bad[c] || st->ngood == 0)
+			skel[c] = 0;
+	free(bad);
+}
+
+/* Log l's first line that is no heartbeat: its program's start banner,
+ * which recurs once per run in a log of several (a restart loop, a log
+ * each start appends to); -1 for none. */
+int64_t start_banner(const struct dx_state *st, size_t l)
+{
+	for (size_t i = 0; i < st->logs[l].nlines; i++)
+		if (!st->hb[st->id[l][i]])
+			return (int64_t)i;
+	return -1;
+}
+
+/* Templates that recur at a steady pace in some log: heartbeats (health
+ * checks, idle throughput reports), even when nothing else is printed in
+ * between.  Needs timestamps; classify_is_heartbeat covers the usual ones.
+ * A log that holds several runs (a restart loop) repeats each run's lines
+ * at the pace of its restarts: a heartbeat beats more than twice as often
+ * as the log's first line, its start banner, recurs. */
+static void learn_heartbeats(struct dx_state *st)
+{
+	size_t nc = st->nc ? st->nc : 1;
+	int64_t *last = xmalloc(nc * sizeof(*last)), *firstts = xmalloc(nc * sizeof(*firstts));
+	uint32_t *beats = xmalloc(nc * sizeof(*beats));
+	uint32_t *runs = xmalloc((st->nlogs ? st->nlogs : 1) * sizeof(*runs));
+	for (size_t l = 0; l < st->nlogs; l++) {
+		int64_t b = start_banner(st, l);
+		runs[l] = b >= 0 ? st->cnt[l * nc + st->id[l][b]] : 1;
+	}
+	for (size_t l = 0; l < st->nlogs; l++) {
+		struct log *lg = &st->logs[l];
+		for (size_t c = 0; c < st->nc; c++) {
+			last[c] = firstts[c] = TS_NONE;
+			beats[c] = 0;
+		}
+		for (size_t i = 0; i < lg->nlines; i++) {
+			uint32_t c = st->id[l][i];
+			int64_t ts = lg->ts[i];
+			if (ts == TS_NONE || (last[c] != TS_NONE && ts - last[c] < 1000))
+				continue;   /* the same burst */
+			if (firstts[c] == TS_NONE)
+				firstts[c] = ts;
+			last[c] = ts;
+			beats[c]++;
+		}
+		for (size_t c = 0; c < st->nc; c++)
+			if (beats[c] >= 4 && beats[c] > 2 * runs[l] &&
+			    (last[c] - firstts[c]) / (beats[c] - 1) >= 2000)
+				st->hb[c] = 1;
+	}
+	free(runs);
+	free(last);
+	free(firstts);
+	free(beats);
+}
+
+/* ---- counted steps ---- */
+
+/* A template that counts ("step <int>/<int>", "epoch <int>/<int>",
+ * "Loading shard <int>/<int>") is one step per count: "step 3/8" is
+ * where a run got, and what it should print next.  Such templates are
+ * split into one id per count, so that milestones, alignment and the
+ * walk see each count as its own step.  Only templates every log prints,
+ * bad too, and at most COUNT_MAX times, are split: a count only one run
+ * makes (another loader, another build) is no step the other missed; a
+ * counter per request or per token in a big log is progress, not a step,
+ * and re-reading its lines would cost a pass over the log. */
+#define COUNT_MAX 4096
+
+/* The count and total of "<int>/<int>" in a message: the first numbers
+ * written N/M, not inside a word, a path or a decimal. */
+static int count_of(const char *s, size_t n, uint64_t *count, uint64_t *total)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			continue;
+		size_t k = i;
+		uint64_t x = 0;
+		while (k < n && isdigit((unsigned char)s[k])) {
+			if (x < UINT32_MAX)
+				x = x * 10 + (uint64_t)(s[k] - '0');
+			k++;
+		}
+		int starts = i == 0 || (!isalnum((unsigned char)s[i - 1]) && s[i - 1] != '/' && s[i - 1] != '.');
+		if (starts && k + 1 < n && s[k] == '/' && isdigit((unsigned char)s[k + 1])) {
+			size_t e = k + 1;
+			uint64_t y = 0;
+			while (e < n && isdigit((unsigned char)s[e])) {
+				if (y < UINT32_MAX)
+					y = y * 10 + (uint64_t)(s[e] - '0');
+				e++;
+			}
+			if (e == n || (!isalnum((unsigned char)s[e]) && s[e] != '/' && s[e] != '.')) {
+				*count = x;
+				*total = y;
+				return 1;
+			}
+		}
+		i = k;
+	}
+	return 0;
+}
+
+struct counted {
+	uint32_t c;
+	uint32_t x, total;
+	uint32_t log;
+	uint32_t line;
+};
+
+static int counted_cmp(const void *p, const void *q)
+{
+	const struct counted *a = p, *b = q;
+	if (a->c != b->c)
+		return a->c < b->c ? -1 : 1;
+	return a->x < b->x ? -1 : a->x > b->x;
+}
+
+/* Split the counting templates of st (see COUNT_MAX): new ids past
+ * st->nc, with their texts, levels and (no) rules.  A template a rule
+ * names keeps its one id: the rule says what it is; so does a progress
+ * bar, which says its percentage: the bar is the step, not each frame. */
+static void split_counters(struct dx_state *st)
+{
+	size_t nc = st->nc;
+	uint8_t *cand = xcalloc(nc ? nc : 1, 1);
+	size_t ncand = 0;
+	for (size_t c = 0; c < nc; c++)
+		if (st->rule[c] < 0 && strstr(st->ctext[c], "<int>/<int>") && !strstr(st->ctext[c], "<pct>"))
+			cand[c] = 1, ncand++;
+	if (!ncand) {
+		free(cand);
+		return;
+	}
+	uint32_t *n = xcalloc(nc, sizeof(*n));
+	for (size_t l = 0; l < st->nlogs; l++) {
+		memset(n, 0, nc * sizeof(*n));
+		for (size_t i = 0; i < st->logs[l].nlines; i++) {
+			uint32_t c = st->id[l][i];
+			if (cand[c] && ++n[c] > COUNT_MAX)
+				cand[c] = 0;
+		}
+		for (size_t c = 0; c < nc; c++)
+			if (!n[c])
+				cand[c] = 0;
+	}
+	free(n);
+	struct counted *e = NULL;
+	size_t ne = 0, cap = 0;
+	struct buf scratch = { 0 };
+	for (size_t l = 0; l < st->nlogs; l++)
+		for (size_t i = 0; i < st->logs[l].nlines; i++) {
+			uint32_t c = st->id[l][i];
+			if (!cand[c])
+				continue;
+			struct line ln;
+			struct header h;
+			uint64_t x, total;
+			log_line(&st->logs[l], i, &ln, &h, &scratch);
+			if (!count_of(ln.text + h.msg_off, ln.len - h.msg_off, &x, &total))
+				continue;
+			GROW(e, cap, ne + 1);
+			e[ne++] = (struct counted){ c, (uint32_t)x, (uint32_t)total, (uint32_t)l, (uint32_t)i };
+		}
+	buf_free(&scratch);
+	free(cand);
+	if (ne)
+		qsort(e, ne, sizeof(*e), counted_cmp);
+	/* Counts toward different totals (4 shards here, 2 there; 67 graph
+	 * sizes, 35) are not the same steps: such a template stays one. */
+	size_t kept = 0;
+	for (size_t a = 0, b; a < ne; a = b) {
+		int same = 1;
+		for (b = a; b < ne && e[b].c == e[a].c; b++)
+			same &= e[b].total == e[a].total;
+		if (same)
+			for (size_t k = a; k < b; k++)
+				e[kept++] = e[k];
+	}
+	ne = kept;
+	size_t tcap = 0, pcap = 0;
+	uint32_t *parent = NULL;
+	for (size_t k = 0; k < ne; k++) {
+		if (k == 0 || e[k].c != e[k - 1].c || e[k].x != e[k - 1].x) {
+			/* The text: the template with the count written in. */
+			const char *t = st->ctext[e[k].c], *at = strstr(t, "<int>/<int>");
+			char num[24];
+			int w = snprintf(num, sizeof(num), "%u", (unsigned)e[k].x);
+			size_t pre = (size_t)(at - t), len = strlen(t);
+			char *txt = xmalloc(len + (size_t)w + 1);
+			memcpy(txt, t, pre);
+			memcpy(txt + pre, num, (size_t)w);
+			memcpy(txt + pre + (size_t)w, at + 5, len - pre - 5 + 1);
+			GROW(st->counted, tcap, st->ncounted + 1);
+			GROW(parent, pcap, st->ncounted + 1);
+			parent[st->ncounted] = e[k].c;
+			st->counted[st->ncounted++] = txt;
+		}
+		st->id[e[k].log][e[k].line] = (uint32_t)(nc + st->ncounted - 1);
+	}
+	free(e);
+	st->nc = nc + st->ncounted;
+	st->ctext = xrealloc(st->ctext, (st->nc ? st->nc : 1) * sizeof(*st->ctext));
+	st->clevel = xrealloc(st->clevel, st->nc ? st->nc : 1);
+	st->rule = xrealloc(st->rule, (st->nc ? st->nc : 1) * sizeof(*st->rule));
+	for (size_t k = 0; k < st->ncounted; k++) {
+		st->ctext[nc + k] = st->counted[k];
+		st->clevel[nc + k] = st->clevel[parent[k]];
+		st->rule[nc + k] = -1;
+	}
+	free(parent);
+}
+
+
+/* Whether a template announces a retry. */
+int is_retry(const char *t)
+{
+	return strcasestr(t, "retrying") || strcasestr(t, "will retry") || strcasestr(t, "retry in");
+}
+
+/* Whether no good log printed template c. */
+int is_novel_template(const struct dx_state *st, uint32_t c)
+{
+	for (size_t g = 0; g < st->ngood; g++)
+		if (st->cnt[g * st->nc + c])
+			return 0;
+	return 1;
+}
+
+/* ---- attempts ---- */
+
+/* A log may hold several runs: a service restarted by its supervisor
+ * after each failure writes every attempt into one file.  The last one is
+ * what went wrong now; it is compared with the good run from its start.
+ * A run starts where bad prints the good run's first two lines (its start
+ * banner, heartbeats and blank lines aside); a recurrence of the banner
+ * starts another attempt only after a new error, so ranks that each print
+ * the banner, or a healthy run restarted on purpose, stay one run. */
+static void find_attempts(struct dx_state *st)
+{
+	st->from = 0;
+	st->attempts = 1;
+	if (st->ngood == 0)
+		return;
+	const uint32_t *gid = st->id[0];
+	uint32_t banner[2];
+	size_t nbanner = 0;
+	for (size_t j = 0; j < st->logs[0].nlines && nbanner < 2; j++)
+		if (!st->hb[gid[j]])
+			banner[nbanner++] = gid[j];
+	if (nbanner < 2)
+		return;
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *id = st->id[st->bad];
+	int failed = 0;
+	size_t prev = 0, said = 0;   /* lines said since st->from */
+	for (size_t i = 0; i < bad->nlines; i++) {
+		uint32_t c = id[i];
+		said += !st->hb[c];
+		if (st->new_error[c])
+			failed = 1;
+		if (c != banner[0] || !failed)
+			continue;
+		size_t k = i + 1;
+		while (k < bad->nlines && st->hb[id[k]])
+			k++;
+		if (k < bad->nlines && id[k] == banner[1]) {
+			prev = st->from;
+			st->from = i;
+			st->attempts++;
+			failed = 0;
+			said = 1;
+		}
+	}
+	/* A last attempt that printed no more than the banner (the log was
+	 * cut there) shows nothing to compare: the one before is diagnosed. */
+	if (st->attempts > 1 && said <= nbanner)
+		st->from = prev;
+}
+
+void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
+		  const struct ruleset *rs)
+{
+	memset(st, 0, sizeof(*st));
+	st->logs = logs;
+	st->nlogs = nlogs;
+	st->ngood = nlogs - 1;
+	st->bad = nlogs - 1;
+	st->rs = rs;
+	uint32_t *map = xmalloc((tt->n ? tt->n : 1) * sizeof(*map));
+	st->nc = tmpl_cluster(tt, map, &st->ctext);
+	size_t nc = st->nc ? st->nc : 1;
+	st->clevel = xcalloc(nc, 1);
+	int32_t *trule = xmalloc((tt->n ? tt->n : 1) * sizeof(*trule));
+	rules_match(rs, tt, trule);
+	int32_t *crule = xmalloc(nc * sizeof(*crule));
+	for (size_t c = 0; c < nc; c++)
+		crule[c] = -1;
+	for (size_t id = tt->n; id-- > 0;) {   /* the first member decides */
+		st->clevel[map[id]] = tt->t[id].level;
+		if (trule[id] >= 0)
+			crule[map[id]] = trule[id];
+	}
+	/* Which logs hold each cluster. */
+	uint64_t *logset = xcalloc(nc, sizeof(*logset));
+	for (size_t l = 0; l < nlogs; l++)
+		for (size_t i = 0; i < logs[l].nlines; i++)
+			logset[map[logs[l].tid[i]]] |= 1ull << (l < 63 ? l : 63);
+	uint32_t *canon = xmalloc(nc * sizeof(*canon));
+	canonicalise(st, logset, crule, canon);
+	free(logset);
+	st->rule = xmalloc(nc * sizeof(*st->rule));
+	for (size_t c = 0; c < nc; c++)
+		st->rule[c] = -1;
+	for (size_t c = 0; c < st->nc; c++)
+		if (crule[c] >= 0 && st->rule[canon[c]] < 0)
+			st->rule[canon[c]] = crule[c];
+	free(crule);
+	free(trule);
+	/* Per line ids and streams. */
+	st->id = xcalloc(nlogs, sizeof(*st->id));
+	st->stream = xcalloc(nlogs, sizeof(*st->stream));
+	streams_intern(&st->snames, &st->nstreams, "");
+	for (size_t l = 0; l < nlogs; l++) {
+		struct log *lg = &logs[l];
+		uint16_t *tagmap = xmalloc((lg->ntags + 1) * sizeof(*tagmap));
+		tagmap[0] = 0;
+		for (size_t t = 1; t < lg->ntags; t++) {
+			char *n = streams_norm_tag(lg->tags[t]);
+			tagmap[t] = streams_intern(&st->snames, &st->nstreams, n);
+			free(n);
+		}
+		st->id[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->id));
+		st->stream[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->stream));
+		for (size_t i = 0; i < lg->nlines; i++) {
+			st->id[l][i] = canon[map[lg->tid[i]]];
+			st->stream[l][i] = lg->tag[i] < lg->ntags ? tagmap[lg->tag[i]] : 0;
+		}
+		free(tagmap);
+	}
+	free(canon);
+	free(map);
+	split_counters(st);
+	nc = st->nc ? st->nc : 1;
+	st->has = xcalloc(nlogs * st->nstreams, 1);
+	st->cnt = xcalloc(nlogs * nc, sizeof(*st->cnt));
+	st->first = xmalloc(nlogs * nc * sizeof(*st->first));
+	for (size_t x = 0; x < nlogs * nc; x++)
+		st->first[x] = -1;
+	for (size_t l = 0; l < nlogs; l++)
+		for (size_t i = 0; i < logs[l].nlines; i++) {
+			uint32_t c = st->id[l][i];
+			st->has[l * st->nstreams + st->stream[l][i]] = 1;
+			if (st->cnt[l * nc + c]++ == 0)
+				st->first[l * nc + c] = (int64_t)i;
+		}
+	st->sev = xcalloc(nc, 1);
+	st->tb = xcalloc(nc, 1);
+	st->hb = xcalloc(nc, 1);
+	st->ms = xcalloc(nc, 1);
+	for (size_t c = 0; c < st->nc; c++) {
+		st->sev[c] = (uint8_t)classify_severity(st->ctext[c], st->clevel[c]);
+		st->tb[c] = (uint8_t)classify_traceback_role(st->ctext[c]);
+		/* Blank lines and heartbeats say nothing about progress. */
+		st->hb[c] = (uint8_t)(classify_is_heartbeat(st->ctext[c]) ||
+				      st->ctext[c][strspn(st->ctext[c], " \t")] == '\0');
+	}
+	learn_heartbeats(st);
+	st->new_error = xmalloc(nc);
+	for (size_t c = 0; c < st->nc; c++)
+		st->new_error[c] = st->sev[c] == DX_ERROR && is_novel_template(st, c);
+	st->retry = xmalloc(nc);
+	for (size_t c = 0; c < st->nc; c++)
+		st->retry[c] = (uint8_t)is_retry(st->ctext[c]);
+	learn_skeleton(st, st->ms);
+	st->weight = xmalloc(nc);
+	for (size_t c = 0; c < st->nc; c++) {
+		if (st->hb[c])
+			st->ms[c] = 0;
+		if (st->rule[c] >= 0)
+			st->ms[c] = 1;
+		st->weight[c] = st->rule[c] >= 0 ? 8 : st->ms[c] ? 2 : 1;
+	}
+	/* What one good log printed once is mostly incidental (every config
+	 * line); when rules name enough of its steps, only those and counted
+	 * steps ("step 3/8") count as steps bad may not jump over. */
+	st->step = xmalloc(nc);
+	size_t named = 0;
+	for (size_t c = 0; c < st->nc; c++)
+		named += st->rule[c] >= 0 && st->cnt[c];
+	for (size_t c = 0; c < st->nc; c++)
+		st->step[c] = st->ngood == 1 && named >= 3 && c < st->nc - st->ncounted
+			      ? st->rule[c] >= 0 : st->ms[c];
+	find_attempts(st);
+}
