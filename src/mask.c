@@ -400,6 +400,24 @@ static size_t path_at(const struct scan *sc, size_t i)
 /* A number at i with what follows it: a unit ("12 s", "76.3 GB",
  * "512MiB", "3.1it/s"), a percent sign.  0 unless the whole token is
  * numeric. */
+/* The rest of a compound duration as Go prints it ("5m0s", "1h2m3.5s",
+ * "24h0m0s"), from j just after its first number: its length, or 0.  A
+ * part of it is an "h" or "m" followed by the next number, so "5m" alone
+ * (meters, minutes?) is not one; the last part has any duration unit. */
+static size_t compound_duration_at(const struct scan *sc, size_t j)
+{
+	size_t k = j;
+	int is_float, ut;
+	while ((AT(sc, k) == 'h' || AT(sc, k) == 'm') && is_digit(AT(sc, k + 1))) {
+		size_t n = number_at(sc, k + 1, &is_float);
+		k += 1 + n;
+		size_t u = unit_at(sc, k, &ut);
+		if (u && ut == V_DURATION)
+			return k + u - j;
+	}
+	return 0;
+}
+
 static size_t quantity_at(const struct scan *sc, size_t i, int *type)
 {
 	size_t j = i, n;
@@ -414,7 +432,10 @@ static size_t quantity_at(const struct scan *sc, size_t i, int *type)
 	if (AT(sc, j) == '%')
 		return *type = V_PERCENT, j + 1 - i;
 	int ut;
-	size_t u = unit_at(sc, j, &ut);
+	size_t u = compound_duration_at(sc, j);
+	if (u)
+		return *type = V_DURATION, j + u - i;
+	u = unit_at(sc, j, &ut);
 	if (u)
 		return *type = ut, j + u - i;
 	if (!ends_at(sc, j))

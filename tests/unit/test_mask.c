@@ -50,6 +50,10 @@ static void test_units(void)
 	MASK("[00:11<00:00,  3.1it/s]", "[<dur>,  <dur>]");
 	VALUE(0, V_DURATION, "00:11<00:00", "");
 	VALUE(1, V_DURATION, "3.1it/s", "");
+	MASK("after 5m0s, 1h2m3.5s", "after <dur>, <dur>");
+	VALUE(0, V_DURATION, "5m0s", "");
+	VALUE(1, V_DURATION, "1h2m3.5s", "");
+	MASK("5m 3m2", "<id> <id>");
 	MASK("1.27s/it", "<dur>");
 	VALUE(0, V_DURATION, "1.27s/it", "");
 	MASK("lifetime <1 sec", "lifetime <dur>");
