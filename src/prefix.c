@@ -855,7 +855,7 @@ enum {
 _Static_assert(K_OTHER + 1 == PREFIX_CLASSES, "PREFIX_CLASSES");
 
 /* The class of the byte at c, or -1 for a blank or the end. */
-static int byte_class(const struct cur *c)
+static inline int byte_class(const struct cur *c)
 {
 	if (c->i >= c->n || is_space(c->s[c->i]))
 		return -1;
@@ -872,40 +872,41 @@ static const struct format {
 	const char *name;
 	size_t (*parse)(struct cur *c, struct header *h);
 	int first;   /* byte_class()es a line in it can start with */
+	int wraps;   /* a line of it carries another program's line (syslog) */
 } formats[] = {
-	{ "json", record_json, B_BRACE },
-	{ "logfmt", record_logfmt, B_OTHER },
-	{ "sglang", fmt_sglang, B_BRACKET },
-	{ "bracket-iso", fmt_bracket_iso, B_BRACKET },
-	{ "vllm", fmt_vllm, B_UPPER },
-	{ "glog", fmt_glog, B_BRACKET | B_UPPER },
-	{ "ascend", fmt_ascend, B_BRACKET },
-	{ "gin", fmt_gin, B_BRACKET },
-	{ "python-basic", fmt_pylog, B_UPPER },
-	{ "uvicorn", fmt_uvicorn, B_UPPER },
-	{ "python", fmt_python, B_DIGIT },
-	{ "loguru", fmt_loguru, B_DIGIT },
-	{ "spring", fmt_spring, B_DIGIT },
-	{ "tracing", fmt_tracing, B_DIGIT },
-	{ "zookeeper", fmt_zookeeper, B_DIGIT },
-	{ "hadoop", fmt_hadoop, B_DIGIT },
-	{ "openstack", fmt_openstack, B_NONBLANK },
-	{ "windows", fmt_windows, B_DIGIT },
-	{ "journal", fmt_journal, B_DIGIT },
-	{ "syslog", fmt_syslog, B_UPPER },
-	{ "thunderbird", fmt_thunderbird, B_NONBLANK },
-	{ "bgl", fmt_bgl, B_NONBLANK },
-	{ "hdfs", fmt_hdfs, B_DIGIT },
-	{ "spark", fmt_spark, B_DIGIT },
-	{ "android", fmt_android, B_DIGIT },
-	{ "apache", fmt_apache, B_BRACKET },
-	{ "proxifier", fmt_proxifier, B_BRACKET },
-	{ "healthapp", fmt_healthapp, B_DIGIT },
-	{ "hpc", fmt_hpc, B_DIGIT },
-	{ "golog", fmt_golog, B_DIGIT },
-	{ "iso", fmt_iso, B_DIGIT },
-	{ "elapsed", fmt_elapsed, B_DIGIT },
-	{ "tsv-iso", fmt_tsv_iso, B_NONBLANK },
+	{ "json", record_json, B_BRACE, 0 },
+	{ "logfmt", record_logfmt, B_OTHER, 0 },
+	{ "sglang", fmt_sglang, B_BRACKET, 0 },
+	{ "bracket-iso", fmt_bracket_iso, B_BRACKET, 0 },
+	{ "vllm", fmt_vllm, B_UPPER, 0 },
+	{ "glog", fmt_glog, B_BRACKET | B_UPPER, 0 },
+	{ "ascend", fmt_ascend, B_BRACKET, 0 },
+	{ "gin", fmt_gin, B_BRACKET, 0 },
+	{ "python-basic", fmt_pylog, B_UPPER, 0 },
+	{ "uvicorn", fmt_uvicorn, B_UPPER, 0 },
+	{ "python", fmt_python, B_DIGIT, 0 },
+	{ "loguru", fmt_loguru, B_DIGIT, 0 },
+	{ "spring", fmt_spring, B_DIGIT, 0 },
+	{ "tracing", fmt_tracing, B_DIGIT, 0 },
+	{ "zookeeper", fmt_zookeeper, B_DIGIT, 0 },
+	{ "hadoop", fmt_hadoop, B_DIGIT, 0 },
+	{ "openstack", fmt_openstack, B_NONBLANK, 0 },
+	{ "windows", fmt_windows, B_DIGIT, 0 },
+	{ "journal", fmt_journal, B_DIGIT, 1 },
+	{ "syslog", fmt_syslog, B_UPPER, 1 },
+	{ "thunderbird", fmt_thunderbird, B_NONBLANK, 1 },
+	{ "bgl", fmt_bgl, B_NONBLANK, 0 },
+	{ "hdfs", fmt_hdfs, B_DIGIT, 0 },
+	{ "spark", fmt_spark, B_DIGIT, 0 },
+	{ "android", fmt_android, B_DIGIT, 0 },
+	{ "apache", fmt_apache, B_BRACKET, 0 },
+	{ "proxifier", fmt_proxifier, B_BRACKET, 0 },
+	{ "healthapp", fmt_healthapp, B_DIGIT, 0 },
+	{ "hpc", fmt_hpc, B_DIGIT, 0 },
+	{ "golog", fmt_golog, B_DIGIT, 0 },
+	{ "iso", fmt_iso, B_DIGIT, 0 },
+	{ "elapsed", fmt_elapsed, B_DIGIT, 0 },
+	{ "tsv-iso", fmt_tsv_iso, B_NONBLANK, 0 },
 };
 
 #define NFORMATS ((int)(sizeof(formats) / sizeof(formats[0])))
@@ -982,6 +983,38 @@ static size_t torchrun(struct cur *c, size_t *tag, size_t *tag_len)
 	return 1;
 }
 
+/* The header of the program whose line a wrapping format (syslog, the
+ * journal) carries, when the wrapper gave no level: a gin access line or
+ * a glog line reads the same wherever its output went, so it must give
+ * the same message either way.  The wrapper's clock stays, as it is the
+ * one of the file's other lines.  Records were tried (record_body), and
+ * formats led by a file or host name are no program's own header.  Only
+ * a header that gives a level is taken: a bare time at the start of the
+ * message is as often the program's text (macOS's syslog keeps it).
+ * Returns where the message starts, or 0. */
+static size_t inner_header(struct cur body, struct header *h)
+{
+	int k = byte_class(&body);
+	if (k < 0)
+		return 0;
+	int64_t ts = h->ts_ms;
+	uint8_t no_year = h->ts_no_year;
+	for (int g = 0; g < NFORMATS; g++) {
+		if (formats[g].wraps || formats[g].first == B_NONBLANK ||
+		    formats[g].parse == record_json || formats[g].parse == record_logfmt ||
+		    !(formats[g].first & (1 << k)))
+			continue;
+		struct cur c = body;
+		size_t off = formats[g].parse(&c, h);
+		h->ts_ms = ts;
+		h->ts_no_year = no_year;
+		if (off && h->level)
+			return off;
+		h->level = LV_NONE;
+	}
+	return 0;
+}
+
 /* Try format f on the text at c (after any process prefix).  The parser writes into h itself: going through
  * a temporary made the copy of its byte-sized fields stall on store
  * forwarding, a fifth of the time of this function.  A parser writes only
@@ -999,6 +1032,8 @@ static int try_format(int f, struct cur c, struct header *h)
 	if (!h->level) {
 		struct cur body = { c.s, c.n, off };
 		size_t inner = record_body(&body, h);
+		if (!inner && formats[f].wraps)
+			inner = inner_header(body, h);
 		if (inner)
 			off = inner;
 	}

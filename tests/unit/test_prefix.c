@@ -207,6 +207,11 @@ static const struct want cases[] = {
 	{ "Sep 26 18:08:31 host ollama[3886]: time=2024-09-26T18:08:31.326+02:00 level=INFO "
 	  "source=sched.go:445 msg=\"loaded runners\" count=1", "syslog",
 	  "1970-09-26T18:08:31.000Z", LV_INFO, "", "loaded runners\" count=1" },
+	{ "Jul 28 14:31:48 jetson ollama[202633]: [GIN] 2024/07/28 - 14:31:48 | 500 |  5m0s | "
+	  "127.0.0.1 | POST \"/api/chat\"", "syslog", "1970-07-28T14:31:48.000Z", LV_ERROR, "",
+	  "500 |  5m0s | 127.0.0.1 | POST \"/api/chat\"" },
+	{ "Jun 14 15:16:01 host prog[123]: [x] not a header", "syslog",
+	  "1970-06-14T15:16:01.000Z", LV_NONE, "", "[x] not a header" },
 	{ "2025-03-05 08:19:02 time=2025-03-05T06:19:02.176Z level=WARN msg=\"total blobs: 6\"", "iso",
 	  "2025-03-05T08:19:02.000Z", LV_WARN, "", "total blobs: 6\"" },
 	{ "2024-01-02 03:04:05 {\"level\": \"error\", \"msg\": \"inner\"}", "iso",
