@@ -250,16 +250,25 @@ int64_t start_banner(const struct dx_state *st, size_t l)
  * between.  Needs timestamps; classify_is_heartbeat covers the usual ones.
  * A log that holds several runs (a restart loop) repeats each run's lines
  * at the pace of its restarts: a heartbeat beats more than twice as often
- * as the log's first line, its start banner, recurs. */
+ * as a log's first line, its start banner, recurs. */
 static void learn_heartbeats(struct dx_state *st)
 {
 	size_t nc = st->nc ? st->nc : 1;
 	int64_t *last = xmalloc(nc * sizeof(*last)), *firstts = xmalloc(nc * sizeof(*firstts));
 	uint32_t *beats = xmalloc(nc * sizeof(*beats));
 	uint32_t *runs = xmalloc((st->nlogs ? st->nlogs : 1) * sizeof(*runs));
-	for (size_t l = 0; l < st->nlogs; l++) {
-		int64_t b = start_banner(st, l);
-		runs[l] = b >= 0 ? st->cnt[l * nc + st->id[l][b]] : 1;
+	/* A log cut in the middle of a run (the first attempt of a restart
+	 * loop died before its banner) starts with no banner: every log's
+	 * banner counts in every log. */
+	for (size_t l = 0; l < st->nlogs; l++)
+		runs[l] = 1;
+	for (size_t k = 0; k < st->nlogs; k++) {
+		int64_t b = start_banner(st, k);
+		if (b < 0)
+			continue;
+		for (size_t l = 0; l < st->nlogs; l++)
+			if (st->cnt[l * nc + st->id[k][b]] > runs[l])
+				runs[l] = st->cnt[l * nc + st->id[k][b]];
 	}
 	for (size_t l = 0; l < st->nlogs; l++) {
 		struct log *lg = &st->logs[l];
