@@ -608,17 +608,26 @@ static void find_silence(struct dx_state *st, struct diagnosis *d, const struct 
 static int reached_good_end(const struct dx_state *st, const struct diagnosis *d, const struct following *w)
 {
 	const struct dx_milestone *last = dx_final_milestone(d);
-	if (!last || last->bad_line < 0)
+	if (!last)
 		return 0;
 	/* A job that failed (a CI step's error) ends in the same cleanup as
-	 * a good one: it did not reach the good run's clean end. */
+	 * a good one: it did not reach the good run's clean end.  One that
+	 * says it finished, and never that it failed, did, whatever steps it
+	 * ran (another job, or its tests' output quoting errors). */
 	int32_t r = st->rule[last->id];
-	if (r >= 0 && st->rs->r[r].done)
-		for (size_t i = 0; i < st->logs[st->bad].nlines; i++) {
+	if (r >= 0 && st->rs->r[r].done) {
+		int finished = 0;
+		for (size_t i = st->from; i < st->logs[st->bad].nlines; i++) {
 			int32_t f = st->rule[st->id[st->bad][i]];
 			if (f >= 0 && st->rs->r[f].fail)
 				return 0;
+			finished |= f == r;
 		}
+		if (finished)
+			return 1;
+	}
+	if (last->bad_line < 0)
+		return 0;
 	/* Reached where the good run printed it last: a step printed all
 	 * along (every rank, every epoch) is not reached by its first.  In
 	 * a good log of several runs (a server started twice), where it
