@@ -215,7 +215,14 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	w->score = 0;
 	w->last = DX_NONE;
 	const uint32_t *id = st->id[st->bad];
-	for (size_t i = from; i < nb; i++) {
+	/* A job that says it failed (its rules' fail milestone: a CI step's
+	 * error) is over: the runner's cleanup after it matches the good
+	 * run's and is no progress. */
+	size_t end = nb;
+	for (size_t i = from; i < end; i++)
+		if (st->rule[id[i]] >= 0 && st->rs->r[st->rule[id[i]]].fail)
+			end = i + 1;
+	for (size_t i = from; i < end; i++) {
 		uint16_t s = st->stream[st->bad][i];
 		uint32_t c = id[i];
 		uint32_t j = w->b2g[i], skipped = 0;
