@@ -386,7 +386,8 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	if (d->nnext && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
 		fprintf(f, "\n  %snext in the good run (never reached)%s\n", C_BOLD, C_RESET);
 		/* Milestones learned from one good log are every line it printed
-		 * once: when rules name some, show only those. */
+		 * once: when rules name some, show only those, after the step the
+		 * good run took next (next[0]), which is always shown. */
 		int named = 0;
 		for (size_t k = 0; k < d->nnext; k++)
 			named += next_named(d, d->next[k]);
@@ -395,7 +396,7 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		size_t shown = 0, hidden = 0;
 		for (size_t k = 0; k < d->nnext; k++) {
 			int is_final = fin && dx_good_id(d, d->next[k]) == fin->id;
-			if ((d->ngood < 2 && named && !next_named(d, d->next[k])) ||
+			if ((k > 0 && d->ngood < 2 && named && !next_named(d, d->next[k])) ||
 			    (!is_final && shown >= NEXT_MAX - 1)) {
 				hidden++;
 				continue;
