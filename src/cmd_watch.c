@@ -597,9 +597,7 @@ static int watch(int argc, char **argv)
 	for (size_t i = 0; i < w.ngood; i++)
 		input_close(&w.goods[i]);
 	free(w.goods);
-	for (size_t i = 0; i < w.nsaid; i++)
-		free(w.said[i]);
-	free(w.said);
+	strv_free(w.said, w.nsaid);
 	rules_free(&rs);
 out:
 	diff_args_free(&a);

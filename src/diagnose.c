@@ -996,9 +996,7 @@ void diagnosis_free(struct diagnosis *d)
 		}
 		free(st->id);
 		free(st->stream);
-		for (size_t s = 0; s < st->nstreams; s++)
-			free(st->snames[s]);
-		free(st->snames);
+		strv_free(st->snames, st->nstreams);
 		free(st->ctext);
 		free(st->clevel);
 		free(st->has);
@@ -1013,9 +1011,7 @@ void diagnosis_free(struct diagnosis *d)
 		free(st->weight);
 		free(st->step);
 		free(st->rule);
-		for (size_t k = 0; k < st->ncounted; k++)
-			free(st->counted[k]);
-		free(st->counted);
+		strv_free(st->counted, st->ncounted);
 		free(st);
 	}
 	for (size_t k = 0; k < d->nchanged; k++) {

@@ -505,14 +505,10 @@ void live_report_free(struct live_report *r)
 		free(p->syscall_arg);
 		free(p->listening);
 		free(p->stack);
-		for (size_t k = 0; k < p->nunreadable; k++)
-			free(p->unreadable[k]);
-		free(p->unreadable);
+		strv_free(p->unreadable, p->nunreadable);
 	}
 	free(r->procs);
-	for (size_t k = 0; k < r->nnotes; k++)
-		free(r->notes[k]);
-	free(r->notes);
+	strv_free(r->notes, r->nnotes);
 	free(r->log_path);
 	free(r->port_text);
 	free(r->verdict);

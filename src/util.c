@@ -78,6 +78,13 @@ void strv_push(char ***v, size_t *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
+void strv_free(char **v, size_t n)
+{
+	for (size_t k = 0; v && k < n; k++)
+		free(v[k]);
+	free(v);
+}
+
 void grow_array(void **p, size_t *cap, size_t need, size_t sz)
 {
 	if (need <= *cap)

@@ -27,6 +27,8 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Append s (malloc'd, now owned by the array) to the array *v of *n. */
 void strv_push(char ***v, size_t *n, char *s);
+/* Free the n strings of v and v itself; v may be NULL. */
+void strv_free(char **v, size_t n);
 /* Grow *p (holding *cap elements of size sz) to hold at least need. */
 void grow_array(void **p, size_t *cap, size_t need, size_t sz);
 #define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
