@@ -58,7 +58,7 @@ static int diff(int argc, char **argv)
 	} else {
 		ins = xcalloc(nlogs, sizeof(*ins));
 		if (open_logs(argv + optind, nlogs, ins) == 0)
-			rc = diff_run(ins, nlogs, argv[argc - 1], &a);
+			rc = diff_run(ins, nlogs, argv[argc - 1], &a, NULL, 0);
 	}
 out:
 	free(ins);
@@ -78,7 +78,10 @@ const struct cmd cmd_diff_entry = {
 	"how far each rank got.  When processes still hold the bad log open for\n"
 	"writing, a last section says what they are blocked in, whether their\n"
 	"CPU time moves and whether the port the log names listens (as `ddx\n"
-	"proc` does): hung, busy or idle.\n"
+	"proc` does): hung, busy or idle.  Good logs that crashed, never came\n"
+	"up or are empty are named in a warning and left out while others\n"
+	"remain; a bad log that went further than one says the order looks\n"
+	"swapped (BAD goes last).\n"
 	"\n"
 	"  --json        print the report as JSON (schema 1)\n"
 	"  --now TIME    take TIME as now for \"silent for\": +SECONDS after the\n"

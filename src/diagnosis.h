@@ -76,6 +76,17 @@ struct dx_rank {
 	int64_t first_error;
 };
 
+/* A doubt about what the report was given, said before its findings: a
+ * good run that is no good (goodcheck.c), logs given in the wrong order,
+ * a stored baseline that fits the bad log weakly. */
+struct dx_warning {
+	const char *kind;     /* "empty", "crashed", "not_up", "short",
+			       * "swapped", "weak_fit" (report.c documents them) */
+	const char *path;     /* the log it is about, or NULL */
+	int64_t line;         /* the line it points at, or DX_NONE */
+	char *text;           /* the sentence; may quote log text */
+};
+
 struct diagnosis {
 	int verdict;
 	size_t ngood;
@@ -120,6 +131,8 @@ struct diagnosis {
 	char **stream_names;  /* owned */
 	size_t nstreams;
 	struct dx_state *st;  /* the analysis behind it, for dx_template_text */
+	const struct dx_warning *warnings;  /* set by the caller, who owns them */
+	size_t nwarnings;
 };
 
 struct dx_options {

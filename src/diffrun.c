@@ -14,6 +14,7 @@
 
 #include "baseline.h"
 #include "diffrun.h"
+#include "goodcheck.h"
 #include "log.h"
 #include "report.h"
 #include "rules.h"
@@ -111,7 +112,26 @@ static int write_html(const char *path, const struct diagnosis *d, const struct 
 	return ok ? 0 : -1;
 }
 
-int diff_run(struct input *ins, size_t n, const char *live_path, const struct diff_args *a)
+/* The order looks swapped when bad, which did not crash or stop itself,
+ * went further than a good run found wanting: a warning naming the first
+ * such. */
+static void check_order(const struct diagnosis *d, const struct log *logs, size_t ngood,
+			const uint8_t *doubted, struct tmpl_table *tt, const struct ruleset *rs,
+			struct dx_warning **ws, size_t *nws)
+{
+	if (d->verdict == DX_CRASHED || d->verdict == DX_STOPPED)
+		return;
+	for (size_t g = 0; g < ngood; g++)
+		if (doubted[g] && goodcheck_further(&logs[ngood], &logs[g], tt, rs)) {
+			goodcheck_warn(ws, nws, "swapped", logs[g].in.path, DX_NONE,
+				       "the order looks swapped: %s went further than good run %s "
+				       "(the BAD log goes last)", logs[ngood].in.path, logs[g].in.path);
+			return;
+		}
+}
+
+int diff_run(struct input *ins, size_t n, const char *live_path, const struct diff_args *a,
+	     const struct dx_warning *pre, size_t npre)
 {
 	struct ruleset rs = { 0 };
 	if (rules_init(&rs, a->rules, a->nrules) < 0) {
@@ -125,8 +145,28 @@ int diff_run(struct input *ins, size_t n, const char *live_path, const struct di
 	struct log *logs = xcalloc(n, sizeof(*logs));
 	for (size_t i = 0; i < n; i++)
 		log_load_input(&logs[i], &ins[i], (int)i, LOG_FULL, a->jobs, &tt);
+	/* The good runs are checked before they are trusted; those found
+	 * wanting are left out while others remain.  ref: the logs compared,
+	 * copies of logs' (which keeps and frees them). */
+	struct dx_warning *ws = NULL;
+	size_t nws = 0;
+	for (size_t k = 0; k < npre; k++)
+		goodcheck_warn(&ws, &nws, pre[k].kind, pre[k].path, pre[k].line, "%s", pre[k].text);
+	uint8_t *doubted = xcalloc(n, 1);
+	size_t ndoubted = goodcheck_goods(logs, n - 1, &tt, &rs, doubted, &ws, &nws);
+	struct log *ref = xmalloc(n * sizeof(*ref));
+	size_t nref = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!doubted[i] || ndoubted == n - 1)
+			ref[nref++] = logs[i];
 	struct diagnosis d;
-	diagnose(logs, n, &tt, &rs, &a->o, &d);
+	diagnose(ref, nref, &tt, &rs, &a->o, &d);
+	check_order(&d, logs, n - 1, doubted, &tt, &rs, &ws, &nws);
+	/* Good runs in doubt make no clean match, whatever the others say. */
+	if (ndoubted && d.verdict == DX_SAME)
+		d.verdict = DX_DIFFERENT;
+	d.warnings = ws;
+	d.nwarnings = nws;
 	/* A log read from stdin has no holders to find; /proc trouble costs
 	 * the live section, not the report. */
 	struct live_report pr, *live = NULL;
@@ -134,14 +174,17 @@ int diff_run(struct input *ins, size_t n, const char *live_path, const struct di
 	    live_inspect(live_path, &a->po, &pr) == 0)
 		live = &pr;
 	if (a->json)
-		report_json(stdout, &d, logs, n, live);
+		report_json(stdout, &d, ref, nref, live);
 	else
-		report_text(stdout, &d, logs, n, live);
+		report_text(stdout, &d, ref, nref, live);
 	int rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
-	if (a->html && write_html(a->html, &d, logs, n, live) < 0)
+	if (a->html && write_html(a->html, &d, ref, nref, live) < 0)
 		rc = EXIT_TROUBLE;
 	live_report_free(live);
 	diagnosis_free(&d);
+	goodcheck_free(ws, nws);
+	free(doubted);
+	free(ref);
 	for (size_t i = 0; i < n; i++)
 		log_free(&logs[i]);
 	free(logs);
@@ -197,7 +240,7 @@ int diff_baseline(const char *store_opt, const char *name, const char *badpath,
 	/* bad as it was read (a pipe cannot be read twice) follows the runs. */
 	ins[n++] = bad.in;
 	memset(&bad.in, 0, sizeof(bad.in));
-	rc = diff_run(ins, n, badpath, a);
+	rc = diff_run(ins, n, badpath, a, NULL, 0);
 out:
 	free(ins);
 	log_free(&bad);

@@ -40,11 +40,16 @@ int diff_option(int c, char *arg, struct diff_args *a);
 void diff_args_free(struct diff_args *a);
 
 /* Load ins[0..n) (good runs, then the bad one; n at most DIFF_MAX_LOGS),
- * each named in reports by its input's path, diagnose, and print the
- * report to stdout.  Takes the inputs over: they are closed on return.
- * live_path, unless NULL or "-", is the file whose live processes to
- * inspect.  Returns the exit status. */
-int diff_run(struct input *ins, size_t n, const char *live_path, const struct diff_args *a);
+ * each named in reports by its input's path, check the good runs
+ * (goodcheck.h: those found wanting are named in warnings and left out
+ * while others remain), diagnose, and print the report to stdout.  The
+ * report's warnings are pre[0..npre) (the caller's doubts), then those
+ * of the check; good runs in doubt make no clean match.  Takes the
+ * inputs over: they are closed on return.  live_path, unless NULL or
+ * "-", is the file whose live processes to inspect.  Returns the exit
+ * status. */
+int diff_run(struct input *ins, size_t n, const char *live_path, const struct diff_args *a,
+	     const struct dx_warning *pre, size_t npre);
 
 /* Compare the log at badpath with a stored baseline, as diff_run does
  * with the baseline's latest runs as the good ones: the baseline called

@@ -62,6 +62,19 @@
  *   live_verdict            proc's sentence ("3 processes alive, all
  *                           blocked in futex, ...: hung") when processes
  *                           hold the log, else null
+ *   warnings                doubts about what the report was given, each
+ *                           {"kind", "path", "line", "text"}: kind "empty",
+ *                           "crashed", "not_up" (failed or never came up,
+ *                           by its engine's rules) or "short" (stopped
+ *                           before the other good runs' final milestone)
+ *                           for a good run found wanting (left out of the
+ *                           comparison, and so of good[], when another is
+ *                           not); "swapped" when bad went further than such
+ *                           a good run (path: that run); "weak_fit" when
+ *                           the baseline `ddx check` picked fits bad weakly
+ *                           (path null).  line: where in that log, or null;
+ *                           text: the sentence the text report prints.
+ *                           Good runs in doubt make no "same" verdict
  * Line numbers are 1-based; a missing one is null. */
 #include "report.h"
 
@@ -176,7 +189,9 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 		if (fin)
 			put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), 60);
 		fprintf(f, "\"");
-		if (d->verdict == DX_DIFFERENT)
+		if (d->verdict == DX_DIFFERENT && !d->nnovel && !d->nchanged && !d->nslow)
+			fprintf(f, ") but the good runs are in doubt (see the warnings)");
+		else if (d->verdict == DX_DIFFERENT)
 			fprintf(f, ") but differs: %zu new findings, %zu changed values, %zu slow steps",
 				d->nnovel, d->nchanged, d->nslow);
 		fprintf(f, ".\n");
@@ -362,6 +377,11 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	const struct log *bad = d->bad_log, *good = d->good_log;
 	verdict_sentence(f, d);
 	second_sentence(f, d);
+	for (size_t k = 0; k < d->nwarnings; k++) {
+		fprintf(f, "%swarning:%s ", C_RED, C_RESET);
+		put_text(f, d->warnings[k].text, strlen(d->warnings[k].text));
+		fputc('\n', f);
+	}
 	section(f, "lines");
 	fprintf(f, "bad %zu    good ", bad->nlines);
 	for (size_t g = 0; g + 1 < nlogs; g++)
@@ -738,7 +758,22 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		json_line(f, r->first_error);
 		fputc('}', f);
 	}
-	fprintf(f, "],\n  \"ranks_same\": %s,\n  \"processes\": ", d->ranks_same ? "true" : "false");
+	fprintf(f, "],\n  \"ranks_same\": %s,", d->ranks_same ? "true" : "false");
+	fprintf(f, "\n  \"warnings\": [");
+	for (size_t k = 0; k < d->nwarnings; k++) {
+		const struct dx_warning *w = &d->warnings[k];
+		fprintf(f, "%s\n    {\"kind\": ", k ? "," : "");
+		json_str(f, w->kind);
+		fprintf(f, ", \"path\": ");
+		json_str(f, w->path);
+		fprintf(f, ", \"line\": ");
+		json_line(f, w->line);
+		fprintf(f, ", \"text\": ");
+		json_str(f, w->text);
+		fputc('}', f);
+	}
+	fprintf(f, "],");
+	fprintf(f, "\n  \"processes\": ");
 	if (live)
 		report_proc_processes_json(f, live);
 	else

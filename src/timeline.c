@@ -68,10 +68,7 @@ static int cmp_tags(const void *a, const void *b)
 	return natcmp(sort_log->tags[*(const size_t *)a], sort_log->tags[*(const size_t *)b]);
 }
 
-/* The engine with the most milestones: an SGLang server also logs
- * uvicorn's and maybe NCCL's, but is an SGLang server.  Ties go to the
- * engine reached first. */
-static const char *main_engine(const struct ruleset *rs, const int32_t *rule, size_t n)
+const char *timeline_main_engine(const struct ruleset *rs, const int32_t *rule, size_t n)
 {
 	const char *best = NULL;
 	size_t most = 0;
@@ -90,7 +87,7 @@ static const char *main_engine(const struct ruleset *rs, const int32_t *rule, si
 
 size_t timeline_up(const struct ruleset *rs, const int32_t *rule, size_t n)
 {
-	const char *main = main_engine(rs, rule, n);
+	const char *main = timeline_main_engine(rs, rule, n);
 	int main_has_final = 0, failed = 0;
 	for (size_t i = 0; main && i < rs->n; i++)
 		main_has_final |= rs->r[i].final && strcmp(rs->r[i].engine, main) == 0;

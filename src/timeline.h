@@ -69,4 +69,10 @@ size_t timeline_last_row(const struct timeline *tl, size_t t);
  * after a good one.  SIZE_MAX when no final milestone was reached. */
 size_t timeline_up(const struct ruleset *rs, const int32_t *rule, size_t n);
 
+/* The engine with the most milestones of those n (rule[k] as for
+ * timeline_up): an SGLang server also logs uvicorn's and maybe NCCL's,
+ * but is an SGLang server.  Ties go to the engine reached first; NULL
+ * when no rule names one. */
+const char *timeline_main_engine(const struct ruleset *rs, const int32_t *rule, size_t n);
+
 #endif
