@@ -3,9 +3,11 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "baseline.h"
 #include "cmd.h"
+#include "goodcheck.h"
 #include "log.h"
 
 /* A name a shell and a listing show as typed. */
@@ -18,19 +20,50 @@ static void check_name(const char *name)
 			die("invalid baseline name (control characters)");
 }
 
+/* Check the runs as `ddx diff` checks its good ones (goodcheck.h):
+ * load them into one table, judge, say why each doubted one is.  Returns
+ * how many are, or -1 after an error; the logs stay in logs[0..n), whose
+ * templates live in *tt. */
+static int check_runs(char **paths, size_t n, int jobs, struct log *logs, struct tmpl_table *tt,
+		      int force)
+{
+	for (size_t i = 0; i < n; i++)
+		if (log_load(&logs[i], paths[i], (int)i, LOG_FULL, jobs, tt) < 0)
+			return -1;
+	struct ruleset rs = { 0 };
+	if (rules_init(&rs, NULL, 0) < 0) {
+		rules_free(&rs);
+		return -1;
+	}
+	uint8_t *doubted = xcalloc(n, 1);
+	struct dx_warning *ws = NULL;
+	size_t nws = 0, bad = goodcheck_goods(logs, n, tt, &rs, doubted, &ws, &nws);
+	for (size_t k = 0; k < nws; k++) {
+		fprintf(stderr, "ddx: %s", force ? "kept (--force): " : "");
+		put_text(stderr, ws[k].text, strlen(ws[k].text));
+		fputc('\n', stderr);
+	}
+	goodcheck_free(ws, nws);
+	free(doubted);
+	rules_free(&rs);
+	return (int)bad;
+}
+
 static int learn(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "store", required_argument, NULL, 's' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *store_opt = NULL;
-	int jobs = default_jobs(), c;
+	int jobs = default_jobs(), force = 0, c;
 	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': store_opt = optarg; break;
 		case 'j': jobs = parse_jobs(optarg); break;
+		case 'f': force = 1; break;
 		default: return EXIT_TROUBLE;
 		}
 	}
@@ -39,25 +72,44 @@ static int learn(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	const char *name = argv[optind++];
+	/* `ddx learn run-1.log run-2.log`: the name was forgotten. */
+	struct stat sb;
+	if (stat(name, &sb) == 0)
+		die("NAME is missing: '%s' is a file (ddx learn NAME GOOD...)", name);
 	check_name(name);
 	size_t n = (size_t)(argc - optind);
+	/* Runs that crashed or never came up would make a baseline that
+	 * every failure matches: refused unless --force. */
+	struct log *logs = xcalloc(n, sizeof(*logs));
+	struct tmpl_table shared;
+	tmpl_init(&shared);
+	int doubted = check_runs(argv + optind, n, jobs, logs, &shared, force);
+	int rc = doubted < 0 ? EXIT_TROUBLE : EXIT_SAME;
+	if (doubted > 0 && !force) {
+		error("not learned: %d of the runs %s no good (--force keeps them)", doubted,
+		      doubted == 1 ? "is" : "are");
+		rc = EXIT_TROUBLE;
+	}
 	/* Read and compress everything before opening the store: the write
-	 * transaction then holds the lock only for the inserts. */
+	 * transaction then holds the lock only for the inserts.  Each run's
+	 * templates are its own, in a table of its own. */
 	struct run *runs = xcalloc(n, sizeof(*runs));
 	struct tmpl_table *tts = xcalloc(n, sizeof(*tts));
 	struct arena a = { 0 };
-	int rc = EXIT_SAME;
 	for (size_t i = 0; i < n && rc == EXIT_SAME; i++) {
 		struct log lg;
+		struct input view;
 		tmpl_init(&tts[i]);
-		if (log_load(&lg, argv[optind + i], 0, LOG_FULL, jobs, &tts[i]) < 0) {
-			rc = EXIT_TROUBLE;
-			break;
-		}
+		input_borrow(&view, &logs[i].in);
+		log_load_input(&lg, &view, 0, LOG_FULL, jobs, &tts[i]);
 		baseline_describe(&runs[i], &lg, &tts[i], &a);
 		store_compress(&runs[i], lg.in.data, lg.in.size);
 		log_free(&lg);
 	}
+	for (size_t i = 0; i < n; i++)
+		log_free(&logs[i]);
+	free(logs);
+	tmpl_free(&shared);
 	struct store *st = rc == EXIT_SAME ? baseline_store(store_opt, STORE_WRITE) : NULL;
 	size_t added = 0;
 	if (!st || store_learn(st, name, runs, n, &added) < 0)
@@ -96,14 +148,21 @@ static int learn(int argc, char **argv)
 const struct cmd cmd_learn_entry = {
 	.name = "learn",
 	.run = learn,
-	.usage = "[--store PATH] [-j N] NAME GOOD...",
+	.usage = "[--store PATH] [-j N] [--force] NAME GOOD...",
 	.help =
 	"Keep the good logs as the baseline NAME in the store: their content,\n"
 	"compressed, and what was learned from them (templates with counts,\n"
 	"lines, first and last timestamps, header format, engine, the\n"
 	"configuration they print).  Learning more runs under an existing NAME\n"
 	"adds them; a run whose content is already there is not added twice.\n"
+	"Runs are checked first, as `ddx diff` checks its good runs: one that\n"
+	"is empty, crashed or never came up is named, with why, and nothing is\n"
+	"learned (exit 2).  NAME must not be an existing file (a forgotten\n"
+	"NAME).\n"
 	"\n"
+	"  --force      learn such runs all the same; the store does not mark\n"
+	"               them, but check and diff --baseline check the runs\n"
+	"               again and leave them out of the comparison\n"
 	"  --store PATH the store (default: $DDX_STORE, else\n"
 	"               $XDG_DATA_HOME/ddx/baselines.db, else\n"
 	"               ~/.local/share/ddx/baselines.db)\n"

@@ -6,6 +6,7 @@
  * writing.  That is one scan of /proc when nobody does; only when some
  * process does is its CPU time sampled (--sample, 1 s by default). */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -154,6 +155,12 @@ int diff_run(struct input *ins, size_t n, const char *live_path, const struct di
 		goodcheck_warn(&ws, &nws, pre[k].kind, pre[k].path, pre[k].line, "%s", pre[k].text);
 	uint8_t *doubted = xcalloc(n, 1);
 	size_t ndoubted = goodcheck_goods(logs, n - 1, &tt, &rs, doubted, &ws, &nws);
+	for (size_t k = npre; k < nws; k++) {
+		char *t = xasprintf("%s; %s", ws[k].text, ndoubted < n - 1 ? "left out of the comparison"
+					  : "kept, as no good run is better");
+		free(ws[k].text);
+		ws[k].text = t;
+	}
 	struct log *ref = xmalloc(n * sizeof(*ref));
 	size_t nref = 0;
 	for (size_t i = 0; i < n; i++)
@@ -161,7 +168,8 @@ int diff_run(struct input *ins, size_t n, const char *live_path, const struct di
 			ref[nref++] = logs[i];
 	struct diagnosis d;
 	diagnose(ref, nref, &tt, &rs, &a->o, &d);
-	check_order(&d, logs, n - 1, doubted, &tt, &rs, &ws, &nws);
+	if (!a->stored_goods)
+		check_order(&d, logs, n - 1, doubted, &tt, &rs, &ws, &nws);
 	/* Good runs in doubt make no clean match, whatever the others say. */
 	if (ndoubted && d.verdict == DX_SAME)
 		d.verdict = DX_DIFFERENT;
@@ -193,7 +201,15 @@ int diff_run(struct input *ins, size_t n, const char *live_path, const struct di
 	return rc;
 }
 
-/* Which baseline and why, with the runners-up. */
+/* A baseline fits bad weakly when it knows less than this share of bad's
+ * templates.  On the dev folders, a baseline of another program scores
+ * 0-1% (nothing else of bad's program stored); one of bad's program
+ * scores 1-98%, mostly over 10%: under it are crashes of another version
+ * (a traceback and a config dump of their own), whose findings against
+ * that baseline are mostly noise.  Said, not refused. */
+#define WEAK_FIT 0.10
+
+/* Which baseline and why, with the runners-up; whether it fits weakly. */
 static void say_pick(FILE *f, const struct baseline_cand *cs, size_t nc, const char *engine,
 		     int asked)
 {
@@ -201,6 +217,8 @@ static void say_pick(FILE *f, const struct baseline_cand *cs, size_t nc, const c
 	fprintf(f, "baseline '%s' (%zu run%s)%s: ", pick->b.name, pick->nruns,
 		pick->nruns == 1 ? "" : "s", asked ? ", as asked" : "");
 	baseline_print_why(f, pick, engine);
+	if (pick->known < WEAK_FIT)
+		fprintf(f, "; a weak fit");
 	fputc('\n', f);
 	for (size_t k = 1; k < nc && k < 4; k++) {
 		fprintf(f, "  then '%s': ", cs[k].b.name);
@@ -240,7 +258,14 @@ int diff_baseline(const char *store_opt, const char *name, const char *badpath,
 	/* bad as it was read (a pipe cannot be read twice) follows the runs. */
 	ins[n++] = bad.in;
 	memset(&bad.in, 0, sizeof(bad.in));
-	rc = diff_run(ins, n, badpath, a, NULL, 0);
+	struct dx_warning weak = { .kind = "weak_fit", .line = DX_NONE };
+	if (cs[0].known < WEAK_FIT)
+		weak.text = xasprintf("baseline '%s' fits weakly: %.0f%% of bad's templates known",
+				      cs[0].b.name, floor(cs[0].known * 100));
+	struct diff_args stored = *a;
+	stored.stored_goods = 1;
+	rc = diff_run(ins, n, badpath, &stored, &weak, weak.text != NULL);
+	free(weak.text);
 out:
 	free(ins);
 	log_free(&bad);

@@ -19,6 +19,8 @@ struct diff_args {
 	struct dx_options o;     /* --now */
 	char **rules;            /* --rules files, a malloc'd array */
 	const char *html;        /* --html FILE, or NULL */
+	int stored_goods;        /* the good runs are a baseline's: their
+				  * order says nothing */
 	size_t nrules;
 };
 /* The getopt_long entries of the report's options (<getopt.h>). */

@@ -101,7 +101,9 @@ static int judge_by_rules(const struct log *lg, const struct ruleset *rs, const 
 		dt->line = (int64_t)w->first;
 		buf_printf(&dt->why, "failed: \"%s\" at line %zu", rs->r[w->rule].name, w->first + 1);
 		found = 1;
-	} else if (tl.up == SIZE_MAX && tl.nrows) {
+	} else if (tl.up == SIZE_MAX && tl.nrows >= 2) {
+		/* One milestone alone is no startup: a log begun after the
+		 * server came up (rotated, cut) prints only its steady state. */
 		int32_t *rule = xmalloc(tl.nrows * sizeof(*rule));
 		for (size_t k = 0; k < tl.nrows; k++)
 			rule[k] = tl.rows[k].rule;
@@ -242,10 +244,8 @@ size_t goodcheck_goods(const struct log *logs, size_t ngood, struct tmpl_table *
 	for (size_t g = 0; g < ngood; g++) {
 		if (!doubted[g])
 			continue;
-		goodcheck_warn(ws, nws, dts[g].kind, logs[g].in.path, dts[g].line, "good run %s %s%s",
-			       logs[g].in.path, dts[g].why.p,
-			       ndoubted < ngood ? "; left out of the comparison"
-						: "; kept, as no good run is better");
+		goodcheck_warn(ws, nws, dts[g].kind, logs[g].in.path, dts[g].line, "good run %s %s",
+			       logs[g].in.path, dts[g].why.p);
 	}
 	for (size_t g = 0; g < ngood; g++)
 		buf_free(&dts[g].why);

@@ -23,8 +23,8 @@
 
 /* Judge logs[0..ngood): doubted[g] is set for each found wanting, with a
  * warning appended to *ws (*nws of them, grown with realloc) that names
- * it, says why and whether it is left out: it is when some good run is
- * not doubted.  Returns how many were doubted. */
+ * it and says why ("good run PATH crashed at line 59 (...)").  Returns
+ * how many were doubted. */
 size_t goodcheck_goods(const struct log *logs, size_t ngood, struct tmpl_table *tt,
 		       const struct ruleset *rs, uint8_t *doubted, struct dx_warning **ws,
 		       size_t *nws);
