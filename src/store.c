@@ -11,6 +11,7 @@
  * CASCADE). */
 #include "store.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -399,10 +400,31 @@ static int wal(struct store *st)
 	}
 }
 
+/* The length of the URL scheme path starts with ("postgresql" in
+ * "postgresql://host/db"), 0 when it is no URL. */
+static size_t url_scheme(const char *path)
+{
+	const unsigned char *p = (const unsigned char *)path;
+	size_t n = 0;
+	if (!isalpha(p[0]))
+		return 0;
+	while (isalnum(p[n]) || (p[n] && strchr("+-.", p[n])))
+		n++;
+	return strncmp(path + n, "://", 3) == 0 ? n : 0;
+}
+
 struct store *store_open(const char *path, int mode, int *missing)
 {
 	struct stat sb;
 	*missing = 0;
+	/* A URL names a database server ddx cannot talk to: taken as a
+	 * path, it would become a folder "postgresql:" here. */
+	size_t scheme = url_scheme(path);
+	if (scheme) {
+		error("'%s': no such store: ddx keeps baselines in an SQLite file, and has no "
+		      "'%.*s' back-end (give a file's path)", path, (int)scheme, path);
+		return NULL;
+	}
 	if (stat(path, &sb) < 0) {
 		if (errno != ENOENT) {
 			error("cannot open '%s': %s", path, strerror(errno));

@@ -82,7 +82,8 @@ char *store_path(const char *opt);
  * when missing; STORE_READ does not, and *missing is then set to 1 and
  * NULL returned without a message, so callers can say "no baselines".  A
  * file that is not a ddx store is refused without being modified:
- * "'x.db': not a ddx store (reason)".  An older store is migrated.
+ * "'x.db': not a ddx store (reason)"; so is a URL ("postgresql://..."),
+ * which names a back-end ddx lacks.  An older store is migrated.
  * Returns NULL after error(). */
 struct store *store_open(const char *path, int mode, int *missing);
 /* Close st; NULL is fine. */
