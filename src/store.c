@@ -899,25 +899,70 @@ static int insert_run(struct store *st, int64_t baseline, struct run *r)
 	return insert_config(st, r->id, r->cfg, r->ncfg);
 }
 
+/* Whether two runs may hold the same content: equal hash and size. */
+static int alike(const struct run *a, const struct run *b)
+{
+	return a->hash == b->hash && a->size == b->size;
+}
+
+/* Order runs by content hash and size, so that alike runs sit side by
+ * side, and alike ones in argument order (their addresses). */
+static int by_content(const void *x, const void *y)
+{
+	const struct run *a = *(const struct run *const *)x, *b = *(const struct run *const *)y;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Set dup[i] for each of runs whose content an earlier one has: two GOOD
+ * arguments naming the same content count once.  Only alike runs are
+ * compared, so n distinct runs cost n log n however close their sizes.
+ * Returns -1 after an error. */
+static int mark_repeats(struct store *st, const struct run *runs, size_t n, char *dup)
+{
+	const struct run **v = xmalloc((n ? n : 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = &runs[i];
+	qsort(v, n, sizeof(*v), by_content);
+	int r = 0;
+	for (size_t i = 1; i < n && r >= 0; i++)
+		for (size_t k = i; k-- > 0 && alike(v[k], v[i]) && !dup[v[i] - runs];) {
+			if (dup[v[k] - runs])
+				continue;
+			r = same_content(st, v[i]->chunks, v[i]->nchunks, v[k]->chunks, v[k]->nchunks);
+			if (r < 0)
+				break;
+			dup[v[i] - runs] = (char)r;
+		}
+	free(v);
+	return r < 0 ? -1 : 0;
+}
+
 int store_learn(struct store *st, const char *name, struct run *runs, size_t n, size_t *added)
 {
 	*added = 0;
-	if (exec(st, "BEGIN IMMEDIATE") < 0)
+	for (size_t i = 0; i < n; i++)
+		runs[i].id = 0;
+	/* Everything that needs no store is done before the write lock is
+	 * taken: other learns wait on it. */
+	char *dup = xcalloc(n ? n : 1, 1);
+	if (mark_repeats(st, runs, n, dup) < 0 || exec(st, "BEGIN IMMEDIATE") < 0) {
+		free(dup);
 		return -1;
+	}
 	int64_t now = now_s(), b = baseline_id(st, name, now);
 	if (b < 0)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
-		runs[i].id = 0;
-		int dup = has_content(st, b, runs[i].hash, runs[i].size, runs[i].chunks, runs[i].nchunks);
-		/* Two GOOD arguments naming the same content count once too. */
-		for (size_t k = 0; k < i && dup == 0; k++)
-			if (runs[k].id)
-				dup = same_content(st, runs[i].chunks, runs[i].nchunks,
-						   runs[k].chunks, runs[k].nchunks);
-		if (dup < 0)
+		if (dup[i])
+			continue;
+		int stored = has_content(st, b, runs[i].hash, runs[i].size, runs[i].chunks, runs[i].nchunks);
+		if (stored < 0)
 			goto fail;
-		if (dup)
+		if (stored)
 			continue;
 		runs[i].added = now;
 		if (insert_run(st, b, &runs[i]) < 0)
@@ -926,12 +971,14 @@ int store_learn(struct store *st, const char *name, struct run *runs, size_t n, 
 	}
 	if ((*added && touch(st, b, now) < 0) || exec(st, "COMMIT") < 0)
 		goto fail;
+	free(dup);
 	return 0;
 fail:
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	for (size_t i = 0; i < n; i++)
 		runs[i].id = 0;
 	*added = 0;
+	free(dup);
 	return -1;
 }
 
