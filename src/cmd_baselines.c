@@ -185,9 +185,10 @@ static int baselines(int argc, char **argv)
 	}
 	const char *sub = optind < argc ? argv[optind++] : "list";
 	int nargs = argc - optind;
-	static const struct { const char *name; int min, max, write; } subs[] = {
-		{ "list", 0, 0, 0 }, { "show", 1, 1, 0 }, { "cat", 1, 2, 0 },
-		{ "rm", 1, 1, 1 }, { "export", 2, 2, 0 }, { "import", 1, 1, 1 },
+	static const struct { const char *name; int min, max, mode; } subs[] = {
+		{ "list", 0, 0, STORE_READ }, { "show", 1, 1, STORE_READ },
+		{ "cat", 1, 2, STORE_READ }, { "rm", 1, 1, STORE_WRITE },
+		{ "export", 2, 2, STORE_EXPORT }, { "import", 1, 1, STORE_WRITE },
 	};
 	size_t s = 0;
 	while (s < sizeof(subs) / sizeof(subs[0]) && strcmp(subs[s].name, sub) != 0)
@@ -203,7 +204,7 @@ static int baselines(int argc, char **argv)
 	}
 	char *path = store_path(store_opt);
 	int missing;
-	struct store *st = store_open(path, subs[s].write ? STORE_WRITE : STORE_READ, &missing);
+	struct store *st = store_open(path, subs[s].mode, &missing);
 	int rc = EXIT_TROUBLE;
 	if (missing && s == 0) {
 		printf("no baselines yet (see 'ddx help learn')\n");

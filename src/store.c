@@ -40,6 +40,7 @@
 struct store {
 	sqlite3 *db;
 	char *path;
+	int quiet;   /* errors are not reported: a cache being written */
 };
 
 /* The schema, one script per version; applying scripts[v] moves a store
@@ -106,6 +107,8 @@ static int64_t now_s(void)
 
 static int db_error(struct store *st, const char *what)
 {
+	if (st->quiet)
+		return -1;
 	int code = sqlite3_errcode(st->db);
 	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
 		return error("'%s': %s: the store is locked by another process", st->path, what);
@@ -281,9 +284,10 @@ static int has_wal(const char *path)
 /* Decide from the file's first 100 bytes (the SQLite header) whether path
  * may be opened as a store, before SQLite touches it: a foreign file must
  * not gain a journal or WAL, or be "recovered".  Returns 1 for a ddx
- * store, 0 for an empty file or an SQLite database with no tables ever
- * created (both become a store), -1 after an error. */
-static int check_header(const char *path)
+ * store, its schema version in *version, 0 for an empty file or a blank
+ * SQLite database (no table ever created, no version set: both become a
+ * store), -1 after an error. */
+static int check_header(const char *path, uint32_t *version)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -303,7 +307,8 @@ static int check_header(const char *path)
 		return 0;
 	if (n < (ssize_t)sizeof(h) || memcmp(h, "SQLite format 3", 16) != 0)
 		return error("'%s': not a ddx store (not an SQLite database)", path);
-	uint32_t app = be32(h + 68), cookie = be32(h + 40), version = be32(h + 60);
+	uint32_t app = be32(h + 68), cookie = be32(h + 40);
+	*version = be32(h + 60);
 	if (app == APP_ID) {
 		/* The page count is valid when the header says so (SQLite
 		 * 3.7.0+), and is what the file holds unless a WAL holds more. */
@@ -314,17 +319,18 @@ static int check_header(const char *path)
 		if ((uint64_t)sb.st_size < pages * psize && !has_wal(path))
 			return error("'%s': not a ddx store (truncated: %llu of %llu bytes)", path,
 				     (unsigned long long)sb.st_size, (unsigned long long)(pages * psize));
-		if (version > STORE_VERSION)
+		if (*version > STORE_VERSION)
 			return error("'%s': not a ddx store this ddx can read (schema version %u; "
-				     "this ddx knows up to %d: upgrade ddx)", path, version, STORE_VERSION);
+				     "this ddx knows up to %d: upgrade ddx)", path, *version, STORE_VERSION);
 		return 1;
 	}
 	if (app != 0)
 		return error("'%s': not a ddx store (an SQLite database of another application, "
 			     "application id 0x%08x)", path, app);
 	/* A WAL-mode store killed before its first checkpoint may still show
-	 * an empty header: its schema is in the WAL, and open re-checks. */
-	if (cookie != 0)
+	 * an empty header: its schema is in the WAL, and open re-checks.  A
+	 * user version with no application id is another program's mark. */
+	if (cookie != 0 || *version != 0)
 		return error("'%s': not a ddx store (an SQLite database of another application)", path);
 	return 0;
 }
@@ -334,6 +340,25 @@ static int check_header(const char *path)
  * configuration from the content. */
 static int fill_v2(struct store *st);
 
+/* The schema version of the open file, 0 for a blank database that is
+ * to become a store; -1 after saying why it is no store this ddx can
+ * use.  Asked of SQLite, where the header may be stale (a WAL holds the
+ * newer one). */
+static int64_t store_version(struct store *st)
+{
+	int64_t app = query_int(st, "PRAGMA application_id");
+	int64_t ver = query_int(st, "PRAGMA user_version");
+	int64_t ntables = query_int(st, "SELECT count(*) FROM sqlite_master");
+	if (app < 0 || ver < 0 || ntables < 0)
+		return -1;
+	if (app != APP_ID && (app != 0 || ver != 0 || ntables > 0))
+		return error("'%s': not a ddx store (an SQLite database of another application)", st->path);
+	if (ver > STORE_VERSION)
+		return error("'%s': not a ddx store this ddx can read (schema version %lld; "
+			     "this ddx knows up to %d: upgrade ddx)", st->path, (long long)ver, STORE_VERSION);
+	return app == APP_ID ? ver : 0;
+}
+
 /* Bring the store to STORE_VERSION inside one write transaction; a second
  * process doing the same waits for the first and then finds nothing to
  * do. */
@@ -341,22 +366,9 @@ static int migrate(struct store *st)
 {
 	if (exec(st, "BEGIN IMMEDIATE") < 0)
 		return -1;
-	int64_t app = query_int(st, "PRAGMA application_id");
-	int64_t ver = query_int(st, "PRAGMA user_version");
-	int64_t ntables = query_int(st, "SELECT count(*) FROM sqlite_master");
-	if (app < 0 || ver < 0 || ntables < 0)
+	int64_t ver = store_version(st);
+	if (ver < 0)
 		goto fail;
-	if (app != APP_ID && (app != 0 || ntables > 0)) {
-		error("'%s': not a ddx store (an SQLite database of another application)", st->path);
-		goto fail;
-	}
-	if (ver > STORE_VERSION) {
-		error("'%s': not a ddx store this ddx can read (schema version %lld; "
-		      "this ddx knows up to %d: upgrade ddx)", st->path, (long long)ver, STORE_VERSION);
-		goto fail;
-	}
-	if (app != APP_ID)
-		ver = 0;
 	for (int64_t v = ver; v < STORE_VERSION; v++)
 		if (exec_script(st, scripts[v], "") < 0)
 			goto fail;
@@ -413,6 +425,18 @@ static size_t url_scheme(const char *path)
 	return strncmp(path + n, "://", 3) == 0 ? n : 0;
 }
 
+/* Keep the WAL and its index after the last connection closes, so that a
+ * reader finds them and need write nothing: on a full disk, creating the
+ * index fails, and `ddx baselines` would say "disk I/O error". */
+static void persist_wal(sqlite3 *db)
+{
+	int on = 1;
+	sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &on);
+	/* Emptied, though, once copied back: a learn of a large log would
+	 * otherwise leave a WAL its size behind. */
+	sqlite3_exec(db, "PRAGMA journal_size_limit = 0", NULL, NULL, NULL);
+}
+
 struct store *store_open(const char *path, int mode, int *missing)
 {
 	struct stat sb;
@@ -425,33 +449,39 @@ struct store *store_open(const char *path, int mode, int *missing)
 		      "'%.*s' back-end (give a file's path)", path, (int)scheme, path);
 		return NULL;
 	}
+	/* A reader opens the file read-only, unless it must be changed to
+	 * be read: migrated, or recovered from a WAL. */
+	int readonly = 0;
 	if (stat(path, &sb) < 0) {
 		if (errno != ENOENT) {
 			error("cannot open '%s': %s", path, strerror(errno));
 			return NULL;
 		}
-		if (mode == STORE_READ) {
+		if (mode != STORE_WRITE) {
 			*missing = 1;
 			return NULL;
 		}
 		if (make_parents(path) < 0)
 			return NULL;
 	} else {
-		int r = check_header(path);
+		uint32_t version = 0;
+		int r = check_header(path, &version);
 		if (r < 0)
 			return NULL;
 		/* An empty header with a WAL: a store whose first learn was
 		 * killed before SQLite copied the WAL back; opening recovers it. */
-		if (r == 0 && mode == STORE_READ && !has_wal(path)) {
+		if (r == 0 && mode != STORE_WRITE && !has_wal(path)) {
 			*missing = 1;
 			return NULL;
 		}
+		readonly = mode == STORE_READ && r == 1 && version == STORE_VERSION;
 	}
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
-	/* CREATE even for a reader, whose file exists by now: export
-	 * attaches a new file, which takes the main connection's flags. */
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+	/* CREATE for an exporter, whose file exists by now: export attaches
+	 * a new file, which takes the main connection's flags. */
+	int flags = (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+		    SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
 		error("cannot open '%s': %s", path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
 		store_close(st);
@@ -459,18 +489,15 @@ struct store *store_open(const char *path, int mode, int *missing)
 	}
 	sqlite3_busy_timeout(st->db, BUSY_MS);
 	sqlite3_extended_result_codes(st->db, 0);
-	/* WAL: readers never block the writer (a reader leaves the journal
-	 * mode alone: an exported store stays one file).  synchronous=FULL:
-	 * a committed learn survives a power cut too, not only a kill. */
-	if ((mode == STORE_WRITE && wal(st) < 0) ||
-	    exec(st, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON") < 0 ||
-	    check_schema(st) < 0) {
-		store_close(st);
-		return NULL;
-	}
-	int64_t app = query_int(st, "PRAGMA application_id");
-	int64_t ver = query_int(st, "PRAGMA user_version");
-	if (app < 0 || ver < 0 || ((app != APP_ID || ver != STORE_VERSION) && migrate(st) < 0)) {
+	persist_wal(st->db);
+	/* The file is checked before anything is written to it.  WAL:
+	 * readers never block the writer (a reader leaves the journal mode
+	 * alone: an exported store stays one file).  synchronous=FULL: a
+	 * committed learn survives a power cut too, not only a kill. */
+	int64_t ver = -1;
+	if (exec(st, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON") < 0 ||
+	    check_schema(st) < 0 || (ver = store_version(st)) < 0 ||
+	    (mode == STORE_WRITE && wal(st) < 0) || (ver != STORE_VERSION && migrate(st) < 0)) {
 		store_close(st);
 		return NULL;
 	}
@@ -984,30 +1011,40 @@ fail:
 
 int store_refresh(struct store *st, const struct run *r)
 {
-	/* A store shipped read-only (an export beside a deployment) keeps
-	 * its templates: check then remakes them each time. */
-	if (sqlite3_db_readonly(st->db, "main") == 1)
-		return 0;
-	/* Nor does a check wait long behind a learn for it: it is a cache. */
-	sqlite3_busy_timeout(st->db, 1000);
-	int rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	sqlite3_busy_timeout(st->db, BUSY_MS);
-	if (rc == SQLITE_BUSY)
-		return 0;
-	if (rc != SQLITE_OK)
-		return db_error(st, "store error");
-	sqlite3_stmt *s = prepare(st, "UPDATE run SET pipeline = ? WHERE id = ?");
-	if (!s)
-		goto fail;
+	/* A reader's connection is read-only: the templates are written
+	 * through one of their own, if the file can be written at all (a
+	 * store shipped read-only beside a deployment keeps its templates,
+	 * and check remakes them each time).  Quietly: what fails here only
+	 * costs the next check some time. */
+	if (access(st->path, W_OK) < 0)
+		return -1;
+	struct store w = { .path = st->path, .quiet = 1 };
+	if (sqlite3_open_v2(st->path, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		sqlite3_close(w.db);
+		return -1;
+	}
+	persist_wal(w.db);
+	/* Nor does a check wait long behind a learn for it. */
+	sqlite3_busy_timeout(w.db, 1000);
+	sqlite3_stmt *s;
+	int rc = -1;
+	if (exec(&w, "PRAGMA foreign_keys = ON; BEGIN IMMEDIATE") < 0)
+		goto out;
+	if (!(s = prepare(&w, "UPDATE run SET pipeline = ? WHERE id = ?")))
+		goto rollback;
 	bind_str(s, 1, r->pipeline);
 	sqlite3_bind_int64(s, 2, r->id);
-	if (step_done(st, s) < 0 || exec_id(st, "DELETE FROM template WHERE run = ?", r->id) < 0 ||
-	    insert_templates(st, r) < 0 || exec(st, "COMMIT") < 0)
-		goto fail;
-	return 0;
-fail:
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	if (step_done(&w, s) == 0 && exec_id(&w, "DELETE FROM template WHERE run = ?", r->id) == 0 &&
+	    insert_templates(&w, r) == 0 && exec(&w, "COMMIT") == 0) {
+		rc = 0;
+		goto out;
+	}
+rollback:
+	sqlite3_exec(w.db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_close(w.db);
+	return rc;
 }
 
 /* Hand each decompressed chunk of run id, in order, to put; stops at the
@@ -1263,7 +1300,8 @@ static int import_run(struct store *st, const char *file, int64_t id, int64_t ba
 int store_import(struct store *st, const char *file, size_t *nb, size_t *nr)
 {
 	*nb = *nr = 0;
-	int h = check_header(file);
+	uint32_t header_version;
+	int h = check_header(file, &header_version);
 	if (h <= 0)
 		return h < 0 ? -1 : error("'%s': not a ddx store (empty)", file);
 	if (attach(st, file, "imp", file) < 0)

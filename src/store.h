@@ -71,7 +71,12 @@ struct baseline {
 	const char *engine;         /* of most runs */
 };
 
-enum { STORE_READ = 0, STORE_WRITE = 1 };
+/* How a store is opened.  STORE_READ: read-only (SQLITE_OPEN_READONLY,
+ * unless an older store must be migrated first), so reading needs no
+ * disk space.  STORE_WRITE: read-write, created when missing.
+ * STORE_EXPORT: read, on a connection that may create other files (the
+ * export's). */
+enum { STORE_READ = 0, STORE_WRITE = 1, STORE_EXPORT = 2 };
 
 /* The store's path: opt if given, else $DDX_STORE, else
  * $XDG_DATA_HOME/ddx/baselines.db, else ~/.local/share/ddx/baselines.db.
@@ -112,8 +117,10 @@ int store_learn(struct store *st, const char *name, struct run *runs, size_t n,
 		size_t *added);
 
 /* Replace the stored templates of run r->id by r's, made by the pipeline
- * r->pipeline, in one transaction.  Does nothing on a read-only store,
- * or when another process has held the store for a second. */
+ * r->pipeline, in one transaction, through a connection of its own (st
+ * may be read-only).  They are a cache: when the file is read-only,
+ * another process has held the store for a second, or the write fails,
+ * nothing is said and -1 returned. */
 int store_refresh(struct store *st, const struct run *r);
 
 /* Write the content of run id to fd, decompressed: the bytes learned. */
