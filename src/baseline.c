@@ -254,7 +254,11 @@ static int load_cands(struct store *st, const char *name, struct baseline_cand *
 			*n = k;
 			return -1;
 		}
-		k++;
+		/* A baseline without runs (imported so) has nothing to compare. */
+		if (cs[k].nruns)
+			k++;
+		else
+			store_runs_free(cs[k].runs, 0);
 	}
 	free(bs);
 	*out = cs;
