@@ -37,10 +37,24 @@
 /* How long a writer waits for another one before giving up, in ms. */
 #define BUSY_MS 60000
 
+/* A store file may come from anywhere (--store FILE, import), so every
+ * query on it is bounded: SQLite's virtual machine may run at most
+ * OPS_BASE + OPS_PER_BYTE * (bytes of the files open) operations in one
+ * statement, which ddx's own queries, linear in the store, never reach.
+ * No string or blob may exceed what ddx writes (a chunk, or a template
+ * of at most INPUT_LINE_MAX bytes). */
+#define OPS_BASE 200000000ull
+#define OPS_PER_BYTE 64ull
+#define OPS_TICK 1000            /* operations between two progress calls */
+#define VALUE_MAX ((int)(2 * CHUNK_RAW))
+
 struct store {
 	sqlite3 *db;
 	char *path;
 	int quiet;   /* errors are not reported: a cache being written */
+	const char *importing;   /* the file being imported, to blame */
+	uint64_t budget;   /* operations a statement may run, in OPS_TICKs */
+	uint64_t left;     /* of the budget, for the statement running */
 };
 
 /* The schema, one script per version; applying scripts[v] moves a store
@@ -92,6 +106,26 @@ static const char *const scripts[STORE_VERSION] = {
 /* The columns of run copied by export and import, by version. */
 #define RUN_COLS_V1 "name, hash, size, lines, first_ts, last_ts, format, mtime, added, pipeline"
 
+/* The tables of each version and their columns, as scripts[] makes them:
+ * a store's schema must be exactly this before anything else is asked of
+ * it.  A view or trigger in a crafted store would run a query of its
+ * author's (a recursive one spins forever) where ddx reads a table. */
+static const struct {
+	const char *name;
+	int since, until;        /* versions that have it */
+	const char *columns;     /* in order, space-separated */
+} tables[] = {
+	{ "baseline", 1, STORE_VERSION, "id name created updated" },
+	{ "run", 1, 1, "id baseline " RUN_COLS_V1 },
+	{ "run", 2, STORE_VERSION, "id baseline " RUN_COLS_V1 " engine" },
+	{ "chunk", 1, STORE_VERSION, "run seq raw_size data" },
+	{ "template", 1, STORE_VERSION, "run level text count first_line" },
+	{ "config", 2, STORE_VERSION, "run key value" },
+};
+/* The one index ddx names itself; SQLite names the others
+ * sqlite_autoindex_TABLE_N. */
+#define RUN_HASH_INDEX "CREATE INDEX run_hash ON run(baseline, hash)"
+
 /* "Now" in seconds; SOURCE_DATE_EPOCH when set, for reproducible output. */
 static int64_t now_s(void)
 {
@@ -110,6 +144,13 @@ static int db_error(struct store *st, const char *what)
 	if (st->quiet)
 		return -1;
 	int code = sqlite3_errcode(st->db);
+	const char *file = st->importing ? st->importing : st->path;
+	if (code == SQLITE_INTERRUPT)
+		return error("'%s': not a ddx store this ddx can read (a query on it ran past "
+			     "the work its size allows)", file);
+	if (code == SQLITE_TOOBIG)
+		return error("'%s': not a ddx store this ddx can read (a value of over %d bytes)",
+			     file, VALUE_MAX);
 	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
 		return error("'%s': %s: the store is locked by another process", st->path, what);
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
@@ -117,8 +158,39 @@ static int db_error(struct store *st, const char *what)
 	return error("'%s': %s: %s", st->path, what, sqlite3_errmsg(st->db));
 }
 
+/* SQLite's progress handler: interrupts a statement past its budget. */
+static int over_budget(void *ctx)
+{
+	struct store *st = ctx;
+	if (st->left == 0)
+		return 1;
+	st->left--;
+	return 0;
+}
+
+/* Give the statement about to run the whole budget. */
+static void fresh_budget(struct store *st)
+{
+	st->left = st->budget;
+}
+
+/* Bound every statement on st by the size of the file at path, added to
+ * what the files open already allow. */
+static void add_budget(struct store *st, const char *path)
+{
+	struct stat sb;
+	uint64_t bytes = stat(path, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size : 0;
+	if (!st->budget)
+		st->budget = OPS_BASE / OPS_TICK;
+	st->budget += bytes * OPS_PER_BYTE / OPS_TICK;
+	sqlite3_progress_handler(st->db, OPS_TICK, over_budget, st);
+	sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, VALUE_MAX);
+	fresh_budget(st);
+}
+
 static int exec(struct store *st, const char *sql)
 {
+	fresh_budget(st);
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return db_error(st, "store error");
 	return 0;
@@ -141,6 +213,7 @@ static int exec_script(struct store *st, const char *script, const char *prefix)
 static sqlite3_stmt *prepare(struct store *st, const char *sql)
 {
 	sqlite3_stmt *s = NULL;
+	fresh_budget(st);
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
 		db_error(st, "store error");
 		return NULL;
@@ -385,6 +458,96 @@ fail:
 	return -1;
 }
 
+/* Whether table in schema ("main", "imp") has exactly the columns cols
+ * (space- and comma-separated, in order), none of them hidden or
+ * generated: 1 yes, 0 no, -1 after an error. */
+static int same_columns(struct store *st, const char *schema, const char *table, const char *cols)
+{
+	sqlite3_stmt *s = prepare(st, "SELECT name, hidden FROM pragma_table_xinfo(?, ?) ORDER BY cid");
+	if (!s)
+		return -1;
+	bind_str(s, 1, table);
+	bind_str(s, 2, schema);
+	int rc, same = 1;
+	const char *p = cols;
+	while (same && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+		p += strspn(p, " ,");
+		size_t n = strcspn(p, " ,");
+		same = name && sqlite3_column_int(s, 1) == 0 && n == strlen(name) && strncmp(p, name, n) == 0;
+		p += n;
+	}
+	if (same && rc != SQLITE_DONE)
+		same = db_error(st, "cannot read the schema");
+	sqlite3_finalize(s);
+	return same == 1 && p[strspn(p, " ,")] != '\0' ? 0 : same;
+}
+
+/* Whether the schema ("main" or "imp") of a store of version ver is
+ * exactly ddx's: its tables with their columns, their indexes, and
+ * nothing else (no view, no trigger, no virtual table).  shown names the
+ * file in errors, which quote nothing of the file's.  Returns -1 after
+ * saying what is wrong. */
+static int check_tables(struct store *st, const char *schema, int64_t ver, const char *shown)
+{
+	char sql[96];
+	snprintf(sql, sizeof(sql), "SELECT type, name, tbl_name, sql FROM %s.sqlite_master", schema);
+	sqlite3_stmt *s = prepare(st, sql);
+	if (!s)
+		return -1;
+	size_t ntables = sizeof(tables) / sizeof(tables[0]), found = 0, expected = 0;
+	for (size_t i = 0; i < ntables; i++)
+		expected += tables[i].since <= ver && ver <= tables[i].until;
+	const char *bad = NULL, *table = "";
+	int rc;
+	while (!bad && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(s, 0);
+		const char *name = (const char *)sqlite3_column_text(s, 1);
+		const char *tbl = (const char *)sqlite3_column_text(s, 2);
+		const char *def = (const char *)sqlite3_column_text(s, 3);
+		size_t k = 0;
+		while (tbl && k < ntables && !(strcmp(tables[k].name, tbl) == 0 &&
+					       tables[k].since <= ver && ver <= tables[k].until))
+			k++;
+		if (!type || !name || !tbl) {
+			bad = "an entry without a name";
+		} else if (strcmp(type, "view") == 0 || strcmp(type, "trigger") == 0) {
+			bad = strcmp(type, "view") == 0 ? "a view" : "a trigger";
+		} else if (k == ntables) {
+			bad = "a table ddx does not make";
+		} else if (strcmp(type, "table") == 0) {
+			int same = strcmp(name, tbl) == 0 && def && strncmp(def, "CREATE TABLE", 12) == 0 ?
+				   same_columns(st, schema, name, tables[k].columns) : 0;
+			if (same < 0) {
+				sqlite3_finalize(s);
+				return -1;
+			}
+			if (!same) {
+				bad = "other columns in table ";
+				table = tables[k].name;
+			}
+			found++;
+		} else if (strcmp(type, "index") == 0) {
+			/* SQLite's own indexes have no SQL. */
+			int ok = def ? strcmp(name, "run_hash") == 0 && strcmp(def, RUN_HASH_INDEX) == 0 :
+				       strncmp(name, "sqlite_autoindex_", 17) == 0;
+			if (!ok)
+				bad = "an index ddx does not make";
+		} else {
+			bad = "an entry of unknown type";
+		}
+	}
+	sqlite3_finalize(s);
+	if (bad)
+		return error("'%s': not a ddx store this ddx can read (its schema has %s%s)", shown, bad,
+			     table);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "cannot read the schema");
+	if (found != expected)
+		return error("'%s': not a ddx store this ddx can read (tables are missing)", shown);
+	return 0;
+}
+
 /* Read the schema, the first thing SQLite needs from the file: damage
  * there makes the file unusable as a store, and is said so.  Damage
  * further in shows up in the query that meets it. */
@@ -494,9 +657,11 @@ struct store *store_open(const char *path, int mode, int *missing)
 	 * readers never block the writer (a reader leaves the journal mode
 	 * alone: an exported store stays one file).  synchronous=FULL: a
 	 * committed learn survives a power cut too, not only a kill. */
+	add_budget(st, path);
 	int64_t ver = -1;
 	if (exec(st, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON") < 0 ||
 	    check_schema(st) < 0 || (ver = store_version(st)) < 0 ||
+	    (ver > 0 && check_tables(st, "main", ver, path) < 0) ||
 	    (mode == STORE_WRITE && wal(st) < 0) || (ver != STORE_VERSION && migrate(st) < 0)) {
 		store_close(st);
 		return NULL;
@@ -1025,6 +1190,7 @@ int store_refresh(struct store *st, const struct run *r)
 		return -1;
 	}
 	persist_wal(w.db);
+	add_budget(&w, w.path);
 	/* Nor does a check wait long behind a learn for it. */
 	sqlite3_busy_timeout(w.db, 1000);
 	sqlite3_stmt *s;
@@ -1217,6 +1383,8 @@ static int import_check(struct store *st, const char *file, int64_t *version)
 	if (*version > STORE_VERSION)
 		return error("'%s': not a ddx store this ddx can read (schema version %lld; "
 			     "this ddx knows up to %d: upgrade ddx)", file, (long long)*version, STORE_VERSION);
+	if (check_tables(st, "imp", *version, file) < 0)
+		return -1;
 	sqlite3_stmt *s = prepare(st, "PRAGMA imp.quick_check");
 	if (!s)
 		return -1;
@@ -1306,6 +1474,8 @@ int store_import(struct store *st, const char *file, size_t *nb, size_t *nr)
 		return h < 0 ? -1 : error("'%s': not a ddx store (empty)", file);
 	if (attach(st, file, "imp", file) < 0)
 		return -1;
+	add_budget(st, file);
+	st->importing = file;
 	int64_t version;
 	int r = -1;
 	if (import_check(st, file, &version) < 0 || exec(st, "BEGIN IMMEDIATE") < 0)
@@ -1353,6 +1523,7 @@ rollback:
 	*nb = *nr = 0;
 out:
 	sqlite3_exec(st->db, "DETACH DATABASE imp", NULL, NULL, NULL);
+	st->importing = NULL;
 	return r;
 }
 
