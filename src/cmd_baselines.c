@@ -10,13 +10,13 @@
 #include "prefix.h"
 #include "store.h"
 
-/* "2026-11-29 10:42" (UTC) */
+/* "2026-11-29 10:42" (UTC); "?" for a time gmtime cannot place. */
 static void date_str(int64_t s, char *buf, size_t n)
 {
 	time_t t = (time_t)s;
 	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, n, "%Y-%m-%d %H:%M", &tm);
+	if (!gmtime_r(&t, &tm) || strftime(buf, n, "%Y-%m-%d %H:%M", &tm) == 0)
+		snprintf(buf, n, "?");
 }
 
 static int list(struct store *st)
@@ -111,11 +111,12 @@ static int show(struct store *st, const char *name, int all_config)
 		printf("\n  %llu lines, %s, %zu templates, format %s, engine %s, hash %016llx\n",
 		       (unsigned long long)r->lines, sz, r->ntmpl, r->format, r->engine,
 		       (unsigned long long)r->hash);
-		if (r->first_ts != TS_NONE) {
+		if (r->first_ts != TS_NONE && r->last_ts != TS_NONE) {
 			prefix_format_ts(r->first_ts, first);
 			prefix_format_ts(r->last_ts, last);
+			/* In double: two timestamps far apart overflow int64. */
 			printf("  from %s to %s (%.1f s)\n", first, last,
-			       (double)(r->last_ts - r->first_ts) / 1000.0);
+			       ((double)r->last_ts - (double)r->first_ts) / 1000.0);
 		}
 		size_t shown = 0;
 		for (size_t k = 0; k < r->ncfg; k++) {

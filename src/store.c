@@ -287,9 +287,39 @@ static uint64_t col_hash(sqlite3_stmt *s, int i)
 	return p ? strtoull(p, NULL, 16) : 0;
 }
 
+/* A store file may hold any value where ddx wrote a count or a time: each
+ * is read within the range ddx can have written, so that no sum or
+ * difference of them overflows and no date fails to format.  Counts and
+ * sizes: 0 to 2^53 (sums too, which SQLite's total() makes without
+ * overflowing).  Times: the years 0 to 9999. */
+#define COUNT_MAX ((uint64_t)1 << 53)
+#define SECONDS_MAX 253402300799ll    /* 9999-12-31 23:59:59 UTC */
+#define SECONDS_MIN -62167219200ll    /* 0000-01-01 00:00:00 UTC */
+
+static uint64_t col_count(sqlite3_stmt *s, int i)
+{
+	if (sqlite3_column_type(s, i) == SQLITE_INTEGER) {
+		int64_t v = sqlite3_column_int64(s, i);
+		return v < 0 ? 0 : (uint64_t)v > COUNT_MAX ? COUNT_MAX : (uint64_t)v;
+	}
+	double v = sqlite3_column_double(s, i);
+	return !(v > 0) ? 0 : v >= (double)COUNT_MAX ? COUNT_MAX : (uint64_t)v;
+}
+
+/* A time in s; 0 when out of range. */
+static int64_t col_seconds(sqlite3_stmt *s, int i)
+{
+	int64_t v = sqlite3_column_int64(s, i);
+	return v < SECONDS_MIN || v > SECONDS_MAX ? 0 : v;
+}
+
+/* A log timestamp in ms; TS_NONE for NULL or out of range. */
 static int64_t col_ts(sqlite3_stmt *s, int i)
 {
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? TS_NONE : sqlite3_column_int64(s, i);
+	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+		return TS_NONE;
+	int64_t v = sqlite3_column_int64(s, i);
+	return v < SECONDS_MIN * 1000 || v > SECONDS_MAX * 1000 ? TS_NONE : v;
 }
 
 static void bind_ts(sqlite3_stmt *s, int i, int64_t ts)
@@ -683,10 +713,10 @@ int store_list(struct store *st, struct baseline **out, size_t *n, struct arena 
 	sqlite3_stmt *s = prepare(st,
 		"SELECT b.id, b.name, b.created, b.updated,"
 		" (SELECT count(*) FROM run WHERE baseline = b.id),"
-		" (SELECT coalesce(sum(size), 0) FROM run WHERE baseline = b.id),"
-		" (SELECT coalesce(sum(length(c.data)), 0) FROM chunk c JOIN run r ON c.run = r.id"
+		" (SELECT total(size) FROM run WHERE baseline = b.id),"
+		" (SELECT total(length(c.data)) FROM chunk c JOIN run r ON c.run = r.id"
 		"   WHERE r.baseline = b.id),"
-		" (SELECT coalesce(sum(lines), 0) FROM run WHERE baseline = b.id),"
+		" (SELECT total(lines) FROM run WHERE baseline = b.id),"
 		" (SELECT engine FROM run WHERE baseline = b.id GROUP BY engine"
 		"   ORDER BY count(*) DESC, engine LIMIT 1)"
 		" FROM baseline b ORDER BY b.name");
@@ -700,12 +730,12 @@ int store_list(struct store *st, struct baseline **out, size_t *n, struct arena 
 		struct baseline *b = &v[k++];
 		b->id = sqlite3_column_int64(s, 0);
 		b->name = col_str(s, 1, a);
-		b->created = sqlite3_column_int64(s, 2);
-		b->updated = sqlite3_column_int64(s, 3);
-		b->nruns = (size_t)sqlite3_column_int64(s, 4);
-		b->size = (uint64_t)sqlite3_column_int64(s, 5);
-		b->stored = (uint64_t)sqlite3_column_int64(s, 6);
-		b->lines = (uint64_t)sqlite3_column_int64(s, 7);
+		b->created = col_seconds(s, 2);
+		b->updated = col_seconds(s, 3);
+		b->nruns = (size_t)col_count(s, 4);
+		b->size = col_count(s, 5);
+		b->stored = col_count(s, 6);
+		b->lines = col_count(s, 7);
 		b->engine = sqlite3_column_type(s, 8) == SQLITE_NULL ? "other" : col_str(s, 8, a);
 	}
 	sqlite3_finalize(s);
@@ -747,10 +777,12 @@ static int load_detail(struct store *st, struct run *r, struct arena *a)
 		GROW(r->tmpl, cap, r->ntmpl + 1);
 		struct run_tmpl *t = &r->tmpl[r->ntmpl++];
 		t->level = sqlite3_column_int(s, 0);
+		if (t->level < LV_NONE || t->level > LV_FATAL)
+			t->level = LV_NONE;
 		t->text = col_str(s, 1, a);
 		t->len = (size_t)sqlite3_column_bytes(s, 1);
-		t->count = (uint64_t)sqlite3_column_int64(s, 2);
-		t->first_line = (uint64_t)sqlite3_column_int64(s, 3);
+		t->count = col_count(s, 2);
+		t->first_line = col_count(s, 3);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
@@ -776,7 +808,7 @@ int store_runs(struct store *st, int64_t baseline, int want_detail,
 {
 	sqlite3_stmt *s = prepare(st,
 		"SELECT id, name, hash, size, lines, first_ts, last_ts, mtime, added, format,"
-		" engine, pipeline, (SELECT coalesce(sum(length(data)), 0) FROM chunk WHERE run = run.id)"
+		" engine, pipeline, (SELECT total(length(data)) FROM chunk WHERE run = run.id)"
 		" FROM run WHERE baseline = ? ORDER BY id");
 	if (!s)
 		return -1;
@@ -791,16 +823,16 @@ int store_runs(struct store *st, int64_t baseline, int want_detail,
 		r->id = sqlite3_column_int64(s, 0);
 		r->name = col_str(s, 1, a);
 		r->hash = col_hash(s, 2);
-		r->size = (uint64_t)sqlite3_column_int64(s, 3);
-		r->lines = (uint64_t)sqlite3_column_int64(s, 4);
+		r->size = col_count(s, 3);
+		r->lines = col_count(s, 4);
 		r->first_ts = col_ts(s, 5);
 		r->last_ts = col_ts(s, 6);
-		r->mtime = sqlite3_column_int64(s, 7);
-		r->added = sqlite3_column_int64(s, 8);
+		r->mtime = col_seconds(s, 7);
+		r->added = col_seconds(s, 8);
 		r->format = col_str(s, 9, a);
 		r->engine = col_str(s, 10, a);
 		r->pipeline = col_str(s, 11, a);
-		r->stored = (uint64_t)sqlite3_column_int64(s, 12);
+		r->stored = col_count(s, 12);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
@@ -871,7 +903,7 @@ static int load_chunks(struct store *st, const char *schema, int64_t id,
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		GROW(v, cap, k + 1);
-		v[k].raw_size = (size_t)sqlite3_column_int64(s, 0);
+		v[k].raw_size = (size_t)col_count(s, 0);
 		v[k].size = (size_t)sqlite3_column_bytes(s, 1);
 		v[k].data = xmalloc(v[k].size ? v[k].size : 1);
 		if (v[k].size)
@@ -1225,7 +1257,7 @@ static int each_chunk(struct store *st, int64_t id, int (*put)(void *ctx, const 
 	int rc, r = 0;
 	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct chunk c = {
-			.raw_size = (size_t)sqlite3_column_int64(s, 0),
+			.raw_size = (size_t)col_count(s, 0),
 			.data = (void *)sqlite3_column_blob(s, 1),
 			.size = (size_t)sqlite3_column_bytes(s, 1),
 		};
@@ -1410,7 +1442,7 @@ static int import_run(struct store *st, const char *file, int64_t id, int64_t ba
 		return db_error(st, "cannot read the import");
 	}
 	uint64_t hash = col_hash(s, 0);
-	uint64_t size = (uint64_t)sqlite3_column_int64(s, 1);
+	uint64_t size = col_count(s, 1);
 	sqlite3_finalize(s);
 	struct run r = { 0 };
 	if (load_chunks(st, "imp", id, &r.chunks, &r.nchunks) < 0)
