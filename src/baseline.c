@@ -228,8 +228,11 @@ void baseline_print_why(FILE *f, const struct baseline_cand *c, const char *engi
 	fprintf(f, "%.0f%% of bad's templates known, ", floor(c->known * 100));
 	if (c->same_engine)
 		fprintf(f, "same engine (%s)", engine);
-	else
-		fprintf(f, "other engine (%s, bad %s)", c->b.engine, engine);
+	else {
+		fputs("other engine (", f);
+		put_text(f, c->b.engine, strlen(c->b.engine));
+		fprintf(f, ", bad %s)", engine);
+	}
 	if (c->cfg_common)
 		fprintf(f, ", %zu of %zu configuration values equal", c->cfg_same, c->cfg_common);
 }

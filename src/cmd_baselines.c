@@ -43,7 +43,9 @@ static int list(struct store *st)
 		fmt_size(stored, sizeof(stored), bs[i].stored);
 		date_str(bs[i].updated, date, sizeof(date));
 		put_text_padded(stdout, bs[i].name, (size_t)width);
-		printf(" %4zu %9llu %9s %9s  %-7s %s\n", bs[i].nruns, (unsigned long long)bs[i].lines, sz, stored, bs[i].engine, date);
+		printf(" %4zu %9llu %9s %9s  ", bs[i].nruns, (unsigned long long)bs[i].lines, sz, stored);
+		put_text_padded(stdout, bs[i].engine, 7);
+		printf(" %s\n", date);
 	}
 	free(bs);
 	arena_free(&a);
@@ -99,8 +101,10 @@ static int show(struct store *st, const char *name, int all_config)
 	date_str(b.updated, updated, sizeof(updated));
 	printf("baseline '");
 	put_text(stdout, b.name, strlen(b.name));
-	printf("': %zu run%s, %llu lines, %s (%s stored), engine %s\n", b.nruns,
-	       b.nruns == 1 ? "" : "s", (unsigned long long)b.lines, sz, stored, b.engine);
+	printf("': %zu run%s, %llu lines, %s (%s stored), engine ", b.nruns,
+	       b.nruns == 1 ? "" : "s", (unsigned long long)b.lines, sz, stored);
+	put_text(stdout, b.engine, strlen(b.engine));
+	putchar('\n');
 	printf("  created %s, updated %s (UTC)\n", created, updated);
 	for (size_t i = 0; i < n; i++) {
 		const struct run *r = &runs[i];
@@ -108,9 +112,12 @@ static int show(struct store *st, const char *name, int all_config)
 		fmt_size(sz, sizeof(sz), r->size);
 		printf("run %zu: ", i + 1);
 		put_text(stdout, r->name, strlen(r->name));
-		printf("\n  %llu lines, %s, %zu templates, format %s, engine %s, hash %016llx\n",
-		       (unsigned long long)r->lines, sz, r->ntmpl, r->format, r->engine,
-		       (unsigned long long)r->hash);
+		printf("\n  %llu lines, %s, %zu templates, format ", (unsigned long long)r->lines, sz,
+		       r->ntmpl);
+		put_text(stdout, r->format, strlen(r->format));
+		fputs(", engine ", stdout);
+		put_text(stdout, r->engine, strlen(r->engine));
+		printf(", hash %016llx\n", (unsigned long long)r->hash);
 		if (r->first_ts != TS_NONE && r->last_ts != TS_NONE) {
 			prefix_format_ts(r->first_ts, first);
 			prefix_format_ts(r->last_ts, last);

@@ -214,14 +214,15 @@ static void say_pick(FILE *f, const struct baseline_cand *cs, size_t nc, const c
 		     int asked)
 {
 	const struct baseline_cand *pick = &cs[0];
-	fprintf(f, "baseline '%s' (%zu run%s)%s: ", pick->b.name, pick->nruns,
-		pick->nruns == 1 ? "" : "s", asked ? ", as asked" : "");
+	fputs("baseline '", f), put_text(f, pick->b.name, strlen(pick->b.name));
+	fprintf(f, "' (%zu run%s)%s: ", pick->nruns, pick->nruns == 1 ? "" : "s",
+		asked ? ", as asked" : "");
 	baseline_print_why(f, pick, engine);
 	if (pick->known < WEAK_FIT)
 		fprintf(f, "; a weak fit");
 	fputc('\n', f);
 	for (size_t k = 1; k < nc && k < 4; k++) {
-		fprintf(f, "  then '%s': ", cs[k].b.name);
+		fputs("  then '", f), put_text(f, cs[k].b.name, strlen(cs[k].b.name)), fputs("': ", f);
 		baseline_print_why(f, &cs[k], engine);
 		fputc('\n', f);
 	}
