@@ -10,14 +10,42 @@
 #include "goodcheck.h"
 #include "log.h"
 
-/* A name a shell and a listing show as typed. */
+/* A name a shell and a listing show as typed: 1 to 200 bytes of valid
+ * UTF-8, not starting with '-', with no control character (C0, DEL, C1
+ * such as U+009B, which terminals take for ESC [) and no invisible
+ * character that reorders or hides text (bidirectional marks, embeddings,
+ * overrides and isolates, zero-width characters, line separators). */
+static int valid_name(const char *name)
+{
+	const unsigned char *p = (const unsigned char *)name;
+	size_t n = strlen(name);
+	if (n == 0 || n > 200 || name[0] == '-')
+		return 0;
+	for (size_t i = 0; i < n;) {
+		if (p[i] < 0x20 || p[i] == 0x7f)
+			return 0;
+		size_t len = p[i] < 0x80 ? 1 : utf8_seq_len(p + i, n - i);
+		if (len == 0)
+			return 0;
+		unsigned cp = len == 1 ? p[i] : p[i] & (0x3fu >> (len - 1));
+		for (size_t k = 1; k < len; k++)
+			cp = cp << 6 | (p[i + k] & 0x3fu);
+		if ((cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || (cp >= 0x200b && cp <= 0x200f) ||
+		    (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff)
+			return 0;
+		i += len;
+	}
+	return 1;
+}
+
 static void check_name(const char *name)
 {
-	if (!*name || name[0] == '-' || strlen(name) > 200)
-		die("invalid baseline name '%s'", name);
-	for (const char *p = name; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			die("invalid baseline name (control characters)");
+	if (!valid_name(name)) {
+		fputs("ddx: invalid baseline name '", stderr);
+		put_text(stderr, name, strlen(name));
+		fputs("' (1 to 200 printable characters, not starting with '-')\n", stderr);
+		exit(EXIT_TROUBLE);
+	}
 }
 
 /* Check the runs as `ddx diff` checks its good ones (goodcheck.h):
