@@ -52,6 +52,24 @@ static inline void fuzz_lines_free(struct fuzz_lines *fl)
 	free(fl->len);
 }
 
+/* Check that out is safe for a terminal: UTF-8 without controls other
+ * than tab (in text) and newline, and no C1 controls. */
+static inline void fuzz_check_text(const unsigned char *p, size_t n, int json)
+{
+	for (size_t i = 0; i < n;) {
+		if (p[i] < 0x80) {
+			FUZZ_CHECK(p[i] >= 0x20 || p[i] == '\n' || (p[i] == '\t' && !json));
+			FUZZ_CHECK(p[i] != 0x7f);
+			i++;
+			continue;
+		}
+		size_t l = utf8_seq_len(p + i, n - i);
+		FUZZ_CHECK(l > 0);
+		FUZZ_CHECK(!(p[i] == 0xc2 && p[i + 1] < 0xa0));
+		i += l;
+	}
+}
+
 /* Whether [p, p + n) lies within [base, base + size). */
 static inline int fuzz_within(const char *p, size_t n, const char *base, size_t size)
 {

@@ -34,24 +34,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* Whether out is safe for a terminal: UTF-8 without controls other than
- * tab (in text) and newline, and no C1 controls. */
-static void check_text(const unsigned char *p, size_t n, int json)
-{
-	for (size_t i = 0; i < n;) {
-		if (p[i] < 0x80) {
-			FUZZ_CHECK(p[i] >= 0x20 || p[i] == '\n' || (p[i] == '\t' && !json));
-			FUZZ_CHECK(p[i] != 0x7f);
-			i++;
-			continue;
-		}
-		size_t l = utf8_seq_len(p + i, n - i);
-		FUZZ_CHECK(l > 0);
-		FUZZ_CHECK(!(p[i] == 0xc2 && p[i + 1] < 0xa0));
-		i += l;
-	}
-}
-
 /* Run `ddx cmd [opt] [good] path` with stdout captured, and check it. */
 static void run(const char *cmd, const char *opt, const char *good)
 {
@@ -82,7 +64,7 @@ static void run(const char *cmd, const char *opt, const char *good)
 	off_t n = lseek(out_fd, 0, SEEK_END);
 	unsigned char *p = xmalloc(n > 0 ? (size_t)n : 1);
 	FUZZ_CHECK(pread(out_fd, p, (size_t)n, 0) == n);
-	check_text(p, (size_t)n, opt && strcmp(opt, "--json") == 0);
+	fuzz_check_text(p, (size_t)n, opt && strcmp(opt, "--json") == 0);
 	free(p);
 }
 
