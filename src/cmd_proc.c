@@ -37,7 +37,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "baseline.h"
 #include "cmd.h"
+#include "diffrun.h"
 #include "report_proc.h"
 #include "util.h"
 
@@ -52,9 +54,45 @@ static int pid_arg(const char *s)
 	return (int)v;
 }
 
+/* With good runs (--ref, --baseline): the reference for the log at
+ * path, set in o.  Returns 0, or -1 after printing an error. */
+static int set_reference(struct live_opts *o, const char *path, char **refs, size_t nrefs,
+			 const char *baseline, const char *store)
+{
+	struct diff_args a;
+	diff_args_init(&a, default_jobs());
+	struct input *goods = NULL;
+	size_t n = nrefs;
+	int rc = -1;
+	if (baseline) {
+		if (baseline_open(store, baseline, DIFF_MAX_LOGS - 1, &goods, &n) < 0)
+			goto out;
+	} else {
+		goods = xcalloc(nrefs, sizeof(*goods));
+		for (size_t i = 0; i < nrefs; i++)
+			if (input_open(&goods[i], refs[i], 0) < 0) {
+				while (i-- > 0)
+					input_close(&goods[i]);
+				goto out;
+			}
+	}
+	double gap;
+	if (diff_reference_gap(goods, n, path, &a, &gap) == 0) {
+		live_set_ref(o, gap, LIVE_REF_FACTOR, LIVE_REF_MIN_S);
+		rc = 0;
+	}
+out:
+	free(goods);
+	diff_args_free(&a);
+	return rc;
+}
+
 static int proc(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "ref", required_argument, NULL, 'g' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "store", required_argument, NULL, 'B' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "sample", required_argument, NULL, 's' },
 		{ "stacks", no_argument, NULL, 'S' },
@@ -64,8 +102,14 @@ static int proc(int argc, char **argv)
 	};
 	struct live_opts o = { .sample_ms = 1000, .gpu = 1 };
 	int json = 0, c;
+	char **refs = xcalloc((size_t)argc + 1, sizeof(*refs));
+	size_t nrefs = 0;
+	const char *baseline = NULL, *store = NULL;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
+		case 'g': refs[nrefs++] = optarg; break;
+		case 'b': baseline = optarg; break;
+		case 'B': store = optarg; break;
 		case 'J': json = 1; break;
 		case 'S': o.stacks = 1; break;
 		case 's':
@@ -82,12 +126,29 @@ static int proc(int argc, char **argv)
 			o.root = optarg;
 			o.gpu = 0;
 			break;
-		default: return EXIT_TROUBLE;
+		default:
+			free(refs);
+			return EXIT_TROUBLE;
 		}
 	}
 	int nargs = argc - optind;
-	if (nargs < 1) {
-		print_command_help(&cmd_proc_entry);
+	int want_ref = nrefs || baseline;
+	/* `--ref A B C`: the arguments after LOG are more good logs. */
+	for (int i = optind + 1; want_ref && !baseline && i < argc; i++)
+		refs[nrefs++] = argv[i];
+	if (want_ref)
+		nargs = nargs > 1 ? 1 : nargs;
+	if (nargs < 1 || (baseline && argc - optind > 1) || (nrefs && baseline)) {
+		if (baseline && nrefs)
+			error("give either --baseline or good logs, not both");
+		else
+			print_command_help(&cmd_proc_entry);
+		free(refs);
+		return EXIT_TROUBLE;
+	}
+	if (nrefs + 1 > DIFF_MAX_LOGS) {
+		error("too many good logs (%zu): at most %d", nrefs, DIFF_MAX_LOGS - 1);
+		free(refs);
 		return EXIT_TROUBLE;
 	}
 	const char *log = NULL;
@@ -107,6 +168,17 @@ static int proc(int argc, char **argv)
 		o.pids = pids;
 		o.npids = (size_t)nargs;
 	}
+	if (want_ref && !log) {
+		free(pids);
+		free(refs);
+		die("good runs are compared with a LOG, not with PIDs");
+	}
+	if (want_ref && set_reference(&o, log, refs, nrefs, baseline, store) < 0) {
+		free(pids);
+		free(refs);
+		return EXIT_TROUBLE;
+	}
+	free(refs);
 	struct live_report r;
 	int rc = live_inspect(log, &o, &r);
 	free(pids);
@@ -118,7 +190,8 @@ static int proc(int argc, char **argv)
 	} else {
 		report_proc_text(stdout, &r);
 	}
-	int hung = strcmp(r.liveness, "hung") == 0 || strcmp(r.liveness, "exited") == 0;
+	int hung = strcmp(r.liveness, "hung") == 0 || strcmp(r.liveness, "exited") == 0 ||
+		   strcmp(r.liveness, "spinning") == 0;
 	live_report_free(&r);
 	return hung ? EXIT_DIVERGED : EXIT_SAME;
 }
@@ -126,7 +199,7 @@ static int proc(int argc, char **argv)
 const struct cmd cmd_proc_entry = {
 	.name = "proc",
 	.run = proc,
-	.usage = "[--json] [--sample T] [--stacks] LOG | PID...",
+	.usage = "[--json] [--sample T] [--stacks] LOG [--ref GOOD... | --baseline NAME] | PID...",
 	.help =
 	"Forensics of the live processes behind a log: every process that\n"
 	"holds LOG open (found by device and inode, so also after a rename or\n"
@@ -136,14 +209,27 @@ const struct cmd cmd_proc_entry = {
 	"short sample, RSS, age, listening sockets, GPU memory (when NVML is\n"
 	"there).  Also the port the log names (port=8000, Uvicorn running on\n"
 	"...) and whether anything listens on it.  Ends with a verdict:\n"
-	"hung, busy, idle (blocked but its port listens), exited or unknown.\n"
-	"Reads /proc only: never stops or traces the processes.\n"
+	"hung, busy, busy or spinning, idle (blocked but its port listens),\n"
+	"exited or unknown.  Reads /proc only: never stops or traces the\n"
+	"processes, and never reads a LOG that is not a regular file.\n"
 	"\n"
+	"With good runs, silence decides: a log quiet for more than 5 times\n"
+	"the good runs' longest gap at the point it reached, plus 60 s, is hung\n"
+	"whatever the CPU does; quiet inside a step the good runs took long\n"
+	"over, with CPU moving, it is busy.  Without them, CPU burning while\n"
+	"the log has been quiet for 60 s, the I/O stands still and no port\n"
+	"listens is \"busy or spinning\" (exit 1): ddx cannot tell which.\n"
+	"\n"
+	"  --ref GOOD        a log of a good run (repeatable; more GOODs may\n"
+	"                    follow LOG)\n"
+	"  --baseline NAME [--store PATH]\n"
+	"                    the good runs of a stored baseline instead\n"
 	"  --json            print the report as JSON\n"
 	"  --sample T        sample CPU time over T (default 1s; 500ms, 0)\n"
 	"  --stacks          add Python stacks from `py-spy dump --nonblocking`\n"
 	"  --stack-timeout T give py-spy at most T per process (default 5s)\n"
 	"  --proc-root DIR   read DIR instead of /proc (for testing)\n"
 	"\n"
-	"Exit status 1 means hung or exited; busy, idle and unknown exit 0.\n",
+	"Exit status 1 means hung, busy or spinning, or exited; busy, idle and\n"
+	"unknown exit 0.\n",
 };

@@ -73,6 +73,8 @@ struct watch {
 	struct tmpl_table tt;
 	struct log *logs;      /* goods, then the watched log */
 	struct diagnosis d;
+	dev_t rot_dev;         /* the file last rotated away from the path */
+	ino_t rot_ino;         /* 0: none */
 	char **said;           /* milestones announced, by name */
 	size_t nsaid, saidcap;
 };
@@ -115,7 +117,16 @@ static void say_name(const char *s)
 static int poll_log(struct watch *w)
 {
 	unsigned ev;
+	dev_t dev = w->f.dev;
+	ino_t ino = w->f.ino;
+	int had = w->f.fd >= 0;
 	int rc = follow_poll(&w->f, &ev);
+	if ((ev & FOLLOW_ROTATED) && had) {
+		/* Its writer may go on writing it (a rotation that did not
+		 * tell the writer): asked after on a hang. */
+		w->rot_dev = dev;
+		w->rot_ino = ino;
+	}
 	if (ev & FOLLOW_WAITING)
 		say(w, "waiting for '%s' to appear\n", w->path);
 	if (ev & FOLLOW_TRUNCATED)
@@ -346,11 +357,37 @@ static int finish_bad(struct watch *w, const char *kind, const char *detail)
 {
 	clear_status(w);
 	fflush(stdout);
+	/* The processes, against the same reference the watch used. */
+	struct live_opts po = w->po;
+	live_set_ref(&po, allowed_gap(w), w->factor, w->min_silence);
+	po.silent_s = wall_clock_s() - w->last_progress;
 	struct live_report pr, *live = NULL;
-	if (live_inspect(w->path, &w->po, &pr) == 0)
+	if (live_inspect(w->path, &po, &pr) == 0)
 		live = &pr;
 	/* Quiet because whoever wrote the log is gone is no hang. */
 	int exited = live && strcmp(live->liveness, "exited") == 0;
+	/* Unless the writer writes on into the file rotated away from the
+	 * path, which the watch no longer reads: then it cannot tell. */
+	struct live_report rot;
+	char rot_ago[32] = "";
+	if (exited && w->rot_ino) {
+		struct live_opts ro = w->po;
+		ro.ident_dev = w->rot_dev;
+		ro.ident_ino = w->rot_ino;
+		if (live_inspect(w->path, &ro, &rot) == 0) {
+			if (strcmp(rot.liveness, "exited") != 0 && strcmp(rot.liveness, "unknown") != 0) {
+				live_report_free(live);
+				pr = rot;
+				exited = 0;
+				kind = "ROTATED AWAY";
+				if (!isnan(rot.silent_s))
+					fmt_seconds(rot_ago, sizeof(rot_ago), rot.silent_s);
+				detail = "";
+			} else {
+				live_report_free(&rot);
+			}
+		}
+	}
 	if (exited && strcmp(kind, "HUNG") == 0)
 		kind = "STOPPED";
 	struct where wh;
@@ -363,8 +400,12 @@ static int finish_bad(struct watch *w, const char *kind, const char *detail)
 	} else {
 		printf("no milestone reached (of %zu)", wh.n);
 	}
-	printf(", %zu lines%s.\n\n", w->logs[w->ngood].nlines,
+	printf(", %zu lines%s", w->logs[w->ngood].nlines,
 	       exited ? "; nobody holds the log any more" : "");
+	if (rot_ago[0])
+		printf("; its writer still holds the file rotated away from the path, written %s ago,"
+		       " which this watch no longer reads", rot_ago);
+	printf(".\n\n");
 	/* The silence as the watch measured it, up to now, rather than
 	 * diagnose's guess from when the log was last read. */
 	w->d.silent_s = wall_clock_s() - w->last_progress;

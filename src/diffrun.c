@@ -176,10 +176,13 @@ int diff_run(struct input *ins, size_t n, const char *live_path, const struct di
 	d.warnings = ws;
 	d.nwarnings = nws;
 	/* A log read from stdin has no holders to find; /proc trouble costs
-	 * the live section, not the report. */
+	 * the live section, not the report.  The good runs' gap where bad
+	 * stands tells a hang from a long step. */
 	struct live_report pr, *live = NULL;
+	struct live_opts po = a->po;
+	live_set_ref(&po, d.good_gap_s, LIVE_REF_FACTOR, LIVE_REF_MIN_S);
 	if (!a->no_proc && live_path && strcmp(live_path, "-") != 0 &&
-	    live_inspect(live_path, &a->po, &pr) == 0)
+	    live_inspect(live_path, &po, &pr) == 0)
 		live = &pr;
 	if (a->json)
 		report_json(stdout, &d, ref, nref, live);
@@ -198,6 +201,46 @@ int diff_run(struct input *ins, size_t n, const char *live_path, const struct di
 	free(logs);
 	tmpl_free(&tt);
 	rules_free(&rs);
+	return rc;
+}
+
+int diff_reference_gap(struct input *goods, size_t n, const char *path, const struct diff_args *a,
+		       double *gap)
+{
+	struct stat st;
+	int rc = -1;
+	struct input *ins = xcalloc(n + 1, sizeof(*ins));
+	memcpy(ins, goods, n * sizeof(*ins));
+	/* Typed before it is opened: opening a FIFO blocks, and reading it
+	 * steals lines from its real reader. */
+	if (stat(path, &st) < 0)
+		error("cannot open '%s': %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		error("'%s' is not a regular file: comparing it with good runs would take its lines from its reader", path);
+	else if (input_open(&ins[n], path, 0) == 0)
+		rc = 0;
+	struct ruleset rs = { 0 };
+	if (rc == 0 && rules_init(&rs, a->rules, a->nrules) == 0) {
+		struct tmpl_table tt;
+		tmpl_init(&tt);
+		struct log *logs = xcalloc(n + 1, sizeof(*logs));
+		for (size_t i = 0; i <= n; i++)
+			log_load_input(&logs[i], &ins[i], (int)i, LOG_FULL, a->jobs, &tt);
+		struct diagnosis d;
+		diagnose(logs, n + 1, &tt, &rs, &a->o, &d);
+		*gap = d.good_gap_s;
+		diagnosis_free(&d);
+		for (size_t i = 0; i <= n; i++)
+			log_free(&logs[i]);
+		free(logs);
+		tmpl_free(&tt);
+	} else {
+		for (size_t i = 0; i < n + (rc == 0); i++)
+			input_close(&ins[i]);
+		rc = -1;
+	}
+	rules_free(&rs);
+	free(ins);
 	return rc;
 }
 

@@ -53,6 +53,14 @@ void diff_args_free(struct diff_args *a);
 int diff_run(struct input *ins, size_t n, const char *live_path, const struct diff_args *a,
 	     const struct dx_warning *pre, size_t npre);
 
+/* The good runs' longest gap at the point the log at path reached, as
+ * diff_run's diagnosis finds it, into *gap (NAN when the logs do not
+ * tell): for `ddx proc --ref`, which reports no diff.  Takes goods[0..n)
+ * over: closed on return.  path must be a regular file (a FIFO is
+ * refused, never opened).  Returns 0, or -1 after printing an error. */
+int diff_reference_gap(struct input *goods, size_t n, const char *path, const struct diff_args *a,
+		       double *gap);
+
 /* Compare the log at badpath with a stored baseline, as diff_run does
  * with the baseline's latest runs as the good ones: the baseline called
  * name, or, when name is NULL, the one that fits the log best.  First

@@ -24,6 +24,8 @@
 struct live_ctx {
 	const struct live_opts *o;
 	struct proc_scan ps;
+	int via_holder;   /* the log is read through a holder's fd: its name
+			   * is gone, or names another file (o->ident_ino) */
 };
 
 static double mtime_of(const struct stat *st)
@@ -37,18 +39,25 @@ int live_parse_interval(const char *s)
 	return v < 0 || v > 3600 ? -1 : (int)(v * 1000 + 0.5);
 }
 
-/* Total the GPU memory NVML sees per inspected process. */
+/* Total the GPU memory NVML sees per inspected process, its highest
+ * utilisation of any GPU, and every GPU's. */
 static void read_gpu(struct live_report *r)
 {
 	struct nvml_use *use;
 	size_t n;
-	const char *why = nvml_gpu_memory(&use, &n);
+	const char *why = nvml_read(&use, &n, &r->gpus, &r->ngpus);
 	if (why)
 		strv_push(&r->notes, &r->nnotes, xstrdup(why));
 	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < r->nprocs; k++)
-			if (r->procs[k].pid == use[i].pid)
-				r->procs[k].gpu_mem_mib = (r->procs[k].gpu_mem_mib < 0 ? 0 : r->procs[k].gpu_mem_mib) + use[i].mib;
+		for (size_t k = 0; k < r->nprocs; k++) {
+			struct proc_info *p = &r->procs[k];
+			if (p->pid != use[i].pid)
+				continue;
+			if (use[i].mib >= 0)
+				p->gpu_mem_mib = (p->gpu_mem_mib < 0 ? 0 : p->gpu_mem_mib) + use[i].mib;
+			if (use[i].util_pct > p->gpu_util_pct)
+				p->gpu_util_pct = use[i].util_pct;
+		}
 	free(use);
 }
 
@@ -126,6 +135,94 @@ int live_cpu_moving(const struct proc_info *p, double sample_s)
 	return !isnan(p->cpu_s_delta) && p->cpu_s_delta >= (min < 0.02 ? 0.02 : min);
 }
 
+/* A quarter of a CPU: a spinning thread takes a whole one, but on a
+ * loaded machine it gets its share only. */
+int live_thread_hot(const struct proc_thread *t, double sample_s)
+{
+	return sample_s > 0 && !isnan(t->cpu_s_delta) && t->cpu_s_delta >= 0.25 * sample_s;
+}
+
+/* Whether p's I/O moved over the sample: more than 4 KiB per second read
+ * or written through any file, pipe or socket.  A thread that checks a
+ * status file now and then is no output; a spinning rank does none at
+ * all.  Unknown (another user's process) counts as still. */
+static int io_moving(const struct proc_info *p, double sample_s)
+{
+	return p->io_delta >= 0 && (double)p->io_delta > 4096.0 * (sample_s > 1 ? sample_s : 1);
+}
+
+/* Whether p sleeps on purpose (a timer), rather than waits for something. */
+static int sleeping(const struct proc_info *p)
+{
+	static const char *const calls[] = { "nanosleep", "clock_nanosleep", "pause" };
+	for (size_t i = 0; p->syscall && i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (strcmp(p->syscall, calls[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* What a blocked process waits in: its syscall, else its wchan. */
+static const char *blocked_in(const struct proc_info *p)
+{
+	return p->syscall && strcmp(p->syscall, "none") != 0 ? p->syscall :
+	       p->wchan && *p->wchan ? p->wchan : "unreadable";
+}
+
+void live_activity(const struct proc_info *p, double sample_s, char *out, size_t cap)
+{
+	if (p->kernel_thread) {
+		snprintf(out, cap, "is a kernel thread");
+	} else if (isnan(p->cpu_s_delta)) {
+		snprintf(out, cap, "was not sampled");
+	} else if (live_cpu_moving(p, sample_s)) {
+		size_t hot = 0;
+		double pct = 0;
+		for (size_t i = 0; i < p->nthr; i++)
+			if (live_thread_hot(&p->thr[i], sample_s)) {
+				hot++;
+				pct += 100.0 * p->thr[i].cpu_s_delta / sample_s;
+			}
+		double all = 100.0 * p->cpu_s_delta / sample_s;
+		if (io_moving(p, sample_s))
+			snprintf(out, cap, "works (%.0f%% CPU, I/O moving)", all);
+		else if (hot)
+			snprintf(out, cap, "spins (%zu thread%s at %.0f%% CPU)", hot, hot == 1 ? "" : "s", pct);
+		else
+			snprintf(out, cap, "uses %.0f%% CPU", all);
+	} else if (sleeping(p)) {
+		snprintf(out, cap, "sleeps");
+	} else if (p->syscall_arg && strstr(p->syscall_arg, ": pipe") && strncmp(p->syscall_arg, "fd ", 3) == 0) {
+		snprintf(out, cap, "waits on a pipe");
+	} else {
+		snprintf(out, cap, "blocked in %s", blocked_in(p));
+	}
+}
+
+/* The activity without its numbers: what peers are compared by. */
+static void activity_kind(const struct proc_info *p, double sample_s, char *out, size_t cap)
+{
+	live_activity(p, sample_s, out, cap);
+	char *paren = strstr(out, " (");
+	if (paren)
+		*paren = '\0';
+	if (strncmp(out, "uses ", 5) == 0)
+		snprintf(out, cap, "use CPU");
+}
+
+/* "rank 3" when its launcher named its rank, else "pid 4711". */
+static void who(const struct proc_info *p, char *out, size_t cap)
+{
+	if (p->rank[0])
+		snprintf(out, cap, "rank %s", p->rank);
+	else
+		snprintf(out, cap, "pid %d", p->pid);
+}
+
+static int alive(const struct proc_info *p)
+{
+	return !p->gone && p->state != 'Z';
+}
+
 /* "futex", or "futex 8, wait4 1": what the blocked processes wait in. */
 static void blocked_summary(const struct live_report *r, struct buf *b, size_t nblocked)
 {
@@ -133,10 +230,9 @@ static void blocked_summary(const struct live_report *r, struct buf *b, size_t n
 	int counts[16], n = 0;
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct proc_info *p = &r->procs[i];
-		if (p->gone || p->state == 'Z' || live_cpu_moving(p, r->sample_s))
+		if (!alive(p) || p->kernel_thread || live_cpu_moving(p, r->sample_s))
 			continue;
-		const char *w = p->syscall && strcmp(p->syscall, "none") != 0 ? p->syscall :
-				p->wchan && *p->wchan ? p->wchan : "unreadable";
+		const char *w = blocked_in(p);
 		int k;
 		for (k = 0; k < n && strcmp(names[k], w) != 0; k++)
 			;
@@ -157,10 +253,125 @@ static void blocked_summary(const struct live_report *r, struct buf *b, size_t n
 		buf_printf(b, "%s%s %d", k ? ", " : "", names[k], counts[k]);
 }
 
+/* The peers of a job: processes with one parent and one command line
+ * (the ranks a launcher started).  Sets *first to the first member of
+ * the largest group of at least two, and returns its size; 0 when none.
+ * Members are the live, non-kernel processes of r with p's ppid and
+ * cmdline (same_group). */
+static int same_group(const struct proc_info *a, const struct proc_info *b)
+{
+	return alive(a) && alive(b) && !a->kernel_thread && !b->kernel_thread &&
+	       a->ppid == b->ppid && a->cmdline && b->cmdline && strcmp(a->cmdline, b->cmdline) == 0;
+}
+
+static size_t peer_group(const struct live_report *r, size_t *first)
+{
+	size_t best = 0;
+	for (size_t i = 0; i < r->nprocs; i++) {
+		size_t n = 0, before = 0;
+		for (size_t k = 0; k < r->nprocs; k++) {
+			n += same_group(&r->procs[i], &r->procs[k]);
+			before += k < i && same_group(&r->procs[i], &r->procs[k]);
+		}
+		if (n >= 2 && !before && n > best) {
+			best = n;
+			*first = i;
+		}
+	}
+	return best;
+}
+
+/* Whether the peers starting at first do different things. */
+static int peers_differ(const struct live_report *r, size_t first)
+{
+	char k0[48], k[48];
+	activity_kind(&r->procs[first], r->sample_s, k0, sizeof(k0));
+	for (size_t i = first + 1; i < r->nprocs; i++)
+		if (same_group(&r->procs[first], &r->procs[i])) {
+			activity_kind(&r->procs[i], r->sample_s, k, sizeof(k));
+			if (strcmp(k, k0) != 0)
+				return 1;
+		}
+	return 0;
+}
+
+/* What the peers do: each of up to four ("rank 0 spins (...), rank 1
+ * sleeps"), or, of more, how many do what; and the odd one out, when all
+ * but one of three or more do the same. */
+static void describe_peers(struct live_report *r, struct buf *b, size_t first, size_t n)
+{
+	const struct proc_info *g = &r->procs[first];
+	char kinds[64][48], act[96], name[32];
+	size_t m = 0, idx[64];
+	for (size_t k = first; k < r->nprocs && m < 64; k++)
+		if (same_group(g, &r->procs[k])) {
+			idx[m] = k;
+			activity_kind(&r->procs[k], r->sample_s, kinds[m], sizeof(kinds[m]));
+			m++;
+		}
+	/* The odd one: its kind differs from all the others, which agree. */
+	ssize_t odd = -1;
+	for (size_t i = 0; m >= 3 && i < m && odd < 0; i++) {
+		size_t o = (i + 1) % m, same = 0;
+		for (size_t k = 0; k < m; k++)
+			same += k != i && strcmp(kinds[k], kinds[o]) == 0;
+		if (same == m - 1 && strcmp(kinds[i], kinds[o]) != 0)
+			odd = (ssize_t)i;
+	}
+	if (odd >= 0) {
+		const struct proc_info *p = &r->procs[idx[odd]];
+		r->odd_pid = p->pid;
+		who(p, name, sizeof(name));
+		live_activity(p, r->sample_s, act, sizeof(act));
+		buf_printf(b, "%s %s while the %zu other%s %s: the odd one out", name, act, n - 1,
+			   n - 1 == 1 ? "" : "s", kinds[(odd + 1) % (ssize_t)m]);
+		return;
+	}
+	if (m <= 4) {
+		for (size_t i = 0; i < m; i++) {
+			who(&r->procs[idx[i]], name, sizeof(name));
+			live_activity(&r->procs[idx[i]], r->sample_s, act, sizeof(act));
+			buf_printf(b, "%s%s %s", i ? ", " : "", name, act);
+		}
+		return;
+	}
+	/* Many: count each kind. */
+	int done[64] = { 0 };
+	for (size_t i = 0, said = 0; i < m; i++) {
+		if (done[i])
+			continue;
+		size_t c = 0;
+		for (size_t k = i; k < m; k++)
+			if (!done[k] && strcmp(kinds[k], kinds[i]) == 0) {
+				done[k] = 1;
+				c++;
+			}
+		buf_printf(b, "%s%zu of %zu %s", said++ ? ", " : "", c, n, kinds[i]);
+	}
+}
+
+/* The processes that spin, outside a peer group, named (two at most). */
+static void describe_spinners(const struct live_report *r, struct buf *b)
+{
+	char act[96], name[32];
+	size_t said = 0;
+	for (size_t i = 0; i < r->nprocs && said < 2; i++) {
+		const struct proc_info *p = &r->procs[i];
+		if (!alive(p) || p->kernel_thread || !live_cpu_moving(p, r->sample_s))
+			continue;
+		live_activity(p, r->sample_s, act, sizeof(act));
+		if (strncmp(act, "spins", 5) != 0)
+			continue;
+		who(p, name, sizeof(name));
+		buf_printf(b, "; %s %s", name, act);
+		said++;
+	}
+}
+
 static void make_verdict(struct live_report *r, int by_pid)
 {
 	struct buf b = { 0 };
-	size_t alive = 0, zombies = 0, dstate = 0, moving = 0, sampled = 0;
+	size_t live = 0, zombies = 0, dstate = 0, moving = 0, sampled = 0, kthreads = 0, working = 0;
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct proc_info *p = &r->procs[i];
 		if (p->gone)
@@ -169,44 +380,88 @@ static void make_verdict(struct live_report *r, int by_pid)
 			zombies++;
 			continue;
 		}
-		alive++;
+		live++;
+		if (p->kernel_thread) {
+			kthreads++;
+			continue;
+		}
 		dstate += p->state == 'D';
 		sampled += !isnan(p->cpu_s_delta);
 		moving += live_cpu_moving(p, r->sample_s);
+		working += live_cpu_moving(p, r->sample_s) && io_moving(p, r->sample_s);
 	}
-	if (alive == 0) {
+	size_t progs = live - kthreads;
+	const char *words = NULL;   /* the liveness in words, when not its name */
+	int hung_by_ref = r->have_ref && !isnan(r->silent_s) && r->silent_s > r->ref_limit_s;
+	if (live == 0 && !by_pid && r->denied) {
+		/* Another user's process may hold it: nothing seen is not
+		 * nothing there. */
+		r->liveness = "unknown";
+		buf_printf(&b, "nobody ddx may inspect holds the log; %zu process%s could not be checked",
+			   r->denied, r->denied == 1 ? "" : "es");
+	} else if (live == 0) {
 		r->liveness = "exited";
 		buf_printf(&b, by_pid ? "no process alive" : "nobody holds the log");
 		if (zombies)
 			buf_printf(&b, " (%zu zombie%s left)", zombies, zombies == 1 ? "" : "s");
+	} else if (progs == 0) {
+		r->liveness = "unknown";
+		buf_printf(&b, "%zu kernel thread%s, no program", kthreads, kthreads == 1 ? "" : "s");
 	} else {
-		buf_printf(&b, "%zu process%s alive", alive, alive == 1 ? "" : "es");
+		buf_printf(&b, "%zu process%s alive", progs, progs == 1 ? "" : "es");
+		if (kthreads)
+			buf_printf(&b, ", %zu kernel thread%s", kthreads, kthreads == 1 ? "" : "s");
 		if (zombies)
 			buf_printf(&b, ", %zu zombie%s", zombies, zombies == 1 ? "" : "s");
 		if (dstate)
 			buf_printf(&b, ", %zu in D state", dstate);
+		size_t first = 0, npeers = peer_group(r, &first);
+		int quiet = !isnan(r->silent_s) && r->silent_s >= LIVE_QUIET_S;
+		int port_up = r->port && r->port_in_tree;
 		if (r->log_grew) {
 			r->liveness = "busy";
 			buf_printf(&b, ", log growing");
 		} else if (moving) {
-			r->liveness = "busy";
-			buf_printf(&b, ", CPU moving in %zu of %zu", moving, alive);
-		} else if (sampled < alive) {
+			r->liveness = !r->have_ref && quiet && !port_up && !working ? "spinning" : "busy";
+			buf_printf(&b, ", CPU moving in %zu of %zu", moving, progs);
+		} else if (sampled < progs) {
 			r->liveness = "unknown";
 			buf_printf(&b, ", CPU time not sampled");
 		} else {
 			buf_printf(&b, ", ");
-			blocked_summary(r, &b, alive);
+			blocked_summary(r, &b, progs);
 			char iv[32];
 			fmt_seconds(iv, sizeof(iv), r->sample_s);
 			buf_printf(&b, ", no CPU progress in %s", iv);
-			r->liveness = r->port && r->port_in_tree ? "idle" : "hung";
+			r->liveness = port_up ? "idle" : "hung";
+		}
+		/* Silence far beyond the good runs' decides, whatever the CPU
+		 * does: a rank spinning on a peer that never joins burns it. */
+		if (hung_by_ref)
+			r->liveness = "hung";
+		if (strcmp(r->liveness, "spinning") == 0)
+			words = "busy or spinning";
+		/* What each does, when it tells more than the counts: peers
+		 * that do different things, or spin. */
+		if (npeers && !r->log_grew && sampled == progs && (moving || peers_differ(r, first))) {
+			buf_printf(&b, "; ");
+			describe_peers(r, &b, first, npeers);
+		} else if (!r->log_grew) {
+			describe_spinners(r, &b);
 		}
 	}
 	if (!isnan(r->silent_s)) {
-		char d[32];
+		char d[32], g[32];
 		fmt_seconds(d, sizeof(d), r->silent_s);
-		buf_printf(&b, ", log silent for %s", d);
+		if (r->have_ref) {
+			fmt_seconds(g, sizeof(g), r->ref_gap_s);
+			if (hung_by_ref)
+				buf_printf(&b, ", silent %s where the good runs went on after at most %s", d, g);
+			else
+				buf_printf(&b, ", log silent for %s (the good runs up to %s here)", d, g);
+		} else {
+			buf_printf(&b, ", log silent for %s", d);
+		}
 	}
 	if (r->port) {
 		buf_printf(&b, ", port %u ", r->port);
@@ -219,8 +474,15 @@ static void make_verdict(struct live_report *r, int by_pid)
 		else
 			buf_printf(&b, "listening, not by these processes");
 	}
-	buf_printf(&b, ": %s", r->liveness);
+	buf_printf(&b, ": %s", words ? words : r->liveness);
 	r->verdict = b.p;
+}
+
+void live_set_ref(struct live_opts *o, double gap_s, double factor, double min_s)
+{
+	o->have_ref = !isnan(gap_s) && gap_s >= 0;
+	o->ref_gap_s = o->have_ref ? gap_s : NAN;
+	o->ref_limit_s = o->have_ref ? factor * gap_s + min_s : NAN;
 }
 
 static void sleep_ms(int ms)
@@ -234,7 +496,7 @@ static void sleep_ms(int ms)
  * gone or came from an fd link. */
 static int stat_log(const struct live_ctx *c, const struct live_report *r, struct stat *st)
 {
-	if (!r->log_deleted && !c->o->npids)
+	if (!r->log_deleted && !c->o->npids && !c->via_holder)
 		return stat(r->log_path, st);
 	if (!c->ps.nholders)
 		return -1;
@@ -253,18 +515,39 @@ static int in_report(const struct live_report *r, int pid)
 static void check_port(const struct live_ctx *c, struct live_report *r)
 {
 	char *path = NULL;
-	if (r->log_deleted || c->o->npids) {
+	if (r->log_deleted || c->o->npids || c->via_holder) {
 		if (!c->ps.nholders)
 			return;
 		path = xasprintf("%s/%d/fd/%d", c->o->root, c->ps.holders[0].pid, c->ps.holders[0].fds[0]);
 	}
-	struct input in;
-	if (input_open(&in, path ? path : r->log_path, 0) < 0) {
-		strv_push(&r->notes, &r->nnotes, xstrdup("could not read the log for its port"));
-		free(path);
+	/* Only a regular file is read: opening a FIFO for reading would
+	 * block until a writer comes, and reading it would take lines from
+	 * its real reader.  Typed through a non-blocking open, then read
+	 * through that very file. */
+	struct stat st;
+	const char *name = path ? path : r->log_path;
+	int fd = stat(name, &st) == 0 && S_ISREG(st.st_mode) ?
+		 open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -2;
+	free(path);
+	if (fd == -2 || (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))) {
+		strv_push(&r->notes, &r->nnotes, xstrdup("the log is not a regular file: not read for its port"));
+		if (fd >= 0)
+			close(fd);
 		return;
 	}
-	free(path);
+	if (fd < 0) {
+		strv_push(&r->notes, &r->nnotes, xstrdup("could not read the log for its port"));
+		return;
+	}
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	struct input in;
+	int ok = input_open(&in, self, 0) == 0;
+	close(fd);
+	if (!ok) {
+		strv_push(&r->notes, &r->nnotes, xstrdup("could not read the log for its port"));
+		return;
+	}
 	struct logmeta_port lp;
 	if (logmeta_port(in.data, in.size, &lp)) {
 		r->port = lp.port;
@@ -293,6 +576,14 @@ static void check_port(const struct live_ctx *c, struct live_report *r)
 static int find_log(struct live_ctx *c, struct live_report *r, const char *log_path)
 {
 	struct stat st;
+	if (c->o->ident_ino) {
+		c->ps.have_log = 1;
+		c->ps.log_dev = c->o->ident_dev;
+		c->ps.log_ino = c->o->ident_ino;
+		c->via_holder = 1;
+		r->log_path = xstrdup(log_path);
+		return 0;
+	}
 	if (c->o->npids) {
 		for (size_t i = 0; i < c->o->npids && !proc_output_file(&c->ps, c->o->pids[i], &r->log_path, &r->log_deleted); i++)
 			;
@@ -331,6 +622,11 @@ static int find_log(struct live_ctx *c, struct live_report *r, const char *log_p
  * without leases): then only the scan can tell. */
 static int nobody_writes(const char *path)
 {
+	/* Not even opened unless regular: a FIFO's writer waiting for a
+	 * reader would be let through, then die on its first write. */
+	struct stat st0;
+	if (stat(path, &st0) < 0 || !S_ISREG(st0.st_mode))
+		return 0;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return 0;
@@ -389,6 +685,8 @@ static void build_tree(const struct live_ctx *c, struct live_report *r)
 		p->cpu_s_delta = NAN;
 		p->age_s = -1;
 		p->gpu_mem_mib = -1;
+		p->gpu_util_pct = -1;
+		p->io_bytes = p->io_delta = -1;
 		for (size_t k = 0; k < c->ps.nholders; k++)
 			if (c->ps.holders[k].pid == p->pid) {
 				p->holds_log = 1;
@@ -401,18 +699,32 @@ static void build_tree(const struct live_ctx *c, struct live_report *r)
 	free(depths);
 }
 
-/* Read every process twice, sample_ms apart, for its CPU time, and the
- * log's size and mtime the same way; the details come from the second
- * reading, so they say where the processes are after the sample. */
+/* The threads' CPU deltas: t1 (now) against t0 (at the sample's start),
+ * both by tid. */
+static void thread_deltas(struct proc_info *p, const struct proc_sample *s0)
+{
+	for (size_t i = 0, k = 0; i < p->nthr; i++) {
+		while (k < s0->nthr && s0->thr[k].tid < p->thr[i].tid)
+			k++;
+		if (k < s0->nthr && s0->thr[k].tid == p->thr[i].tid)
+			p->thr[i].cpu_s_delta = p->thr[i].cpu_s - s0->thr[k].cpu_s;
+	}
+}
+
+/* Read every process twice, sample_ms apart, for its CPU time, its
+ * threads' and its I/O counters, and the log's size and mtime the same
+ * way; the details come from the second reading, so they say where the
+ * processes are after the sample.  A pid whose start time changed in
+ * between now names another process: the one inspected is gone. */
 static void sample(const struct live_ctx *c, struct live_report *r)
 {
 	struct stat st0, st1;
 	int have0 = r->log_path && stat_log(c, r, &st0) == 0;
-	double *cpu0 = xcalloc(r->nprocs + 1, sizeof(double));
+	struct proc_sample *s0 = xcalloc(r->nprocs + 1, sizeof(*s0));
 	int *ok0 = xcalloc(r->nprocs + 1, sizeof(int));
 	int64_t t0 = now_ms();
 	for (size_t i = 0; i < r->nprocs; i++)
-		ok0[i] = proc_read_cpu(&c->ps, r->procs[i].pid, &cpu0[i]) == 0;
+		ok0[i] = proc_read_sample(&c->ps, r->procs[i].pid, &s0[i]) == 0;
 	if (c->o->sample_ms > 0 && r->nprocs) {
 		int64_t left = t0 + c->o->sample_ms - now_ms();
 		if (left > 0)
@@ -425,17 +737,28 @@ static void sample(const struct live_ctx *c, struct live_report *r)
 	for (size_t i = 0; i < r->nprocs; i++) {
 		struct proc_info *p = &r->procs[i];
 		proc_read_details(&c->ps, p, uptime, btime);
-		if (c->o->sample_ms > 0 && ok0[i] && !p->gone)
-			p->cpu_s_delta = p->cpu_s - cpu0[i];
+		if (ok0[i] && !p->gone && s0[i].starttime != p->starttime) {
+			p->gone = 1;
+			strv_push(&p->unreadable, &p->nunreadable,
+				  xstrdup("exited during inspection; its pid now names another process"));
+		}
+		if (c->o->sample_ms > 0 && ok0[i] && !p->gone) {
+			p->cpu_s_delta = p->cpu_s - s0[i].cpu_s;
+			p->io_delta = p->io_bytes >= 0 && s0[i].io_bytes >= 0 ? p->io_bytes - s0[i].io_bytes : -1;
+			thread_deltas(p, &s0[i]);
+		}
+		free(s0[i].thr);
 	}
 	if (r->log_path && stat_log(c, r, &st1) == 0) {
 		r->silent_s = wall_clock_s() - mtime_of(&st1);
 		if (r->silent_s < 0)
 			r->silent_s = 0;
+		if (c->o->silent_s > r->silent_s)
+			r->silent_s = c->o->silent_s;
 		r->log_grew = c->o->sample_ms > 0 && have0 &&
 			      (st1.st_size != st0.st_size || mtime_of(&st1) != mtime_of(&st0));
 	}
-	free(cpu0);
+	free(s0);
 	free(ok0);
 }
 
@@ -448,6 +771,9 @@ int live_inspect(const char *log_path, const struct live_opts *o, struct live_re
 	memset(r, 0, sizeof(*r));
 	r->silent_s = NAN;
 	r->sample_s = opts.sample_ms / 1000.0;
+	r->have_ref = opts.have_ref;
+	r->ref_gap_s = opts.ref_gap_s;
+	r->ref_limit_s = opts.ref_limit_s;
 	if (proc_open(&c.ps, opts.root) < 0)
 		return -1;
 
@@ -458,7 +784,7 @@ int live_inspect(const char *log_path, const struct live_opts *o, struct live_re
 	/* Scanning every process's fds costs milliseconds, ddx diff's whole
 	 * budget on small logs; when nobody writes the log there are no
 	 * holders to find, and a quick report says no more than that. */
-	int skip = opts.quick && !o->root && !opts.npids && !r->log_deleted &&
+	int skip = opts.quick && !o->root && !opts.npids && !r->log_deleted && !c.via_holder &&
 		   rc == 0 && nobody_writes(log_path);
 	if (rc == 0 && !skip)
 		rc = proc_scan_all(&c.ps);
@@ -475,6 +801,7 @@ int live_inspect(const char *log_path, const struct live_opts *o, struct live_re
 	if (c.ps.nreaders)
 		strv_push(&r->notes, &r->nnotes,
 			 xasprintf("not counted, as they only read the log: %s", c.ps.readers.p));
+	r->denied = c.ps.denied;
 	if (c.ps.denied)
 		strv_push(&r->notes, &r->nnotes,
 			 xasprintf("%zu process%s could not be checked for the log: permission denied",
@@ -505,9 +832,11 @@ void live_report_free(struct live_report *r)
 		free(p->syscall_arg);
 		free(p->listening);
 		free(p->stack);
+		free(p->thr);
 		strv_free(p->unreadable, p->nunreadable);
 	}
 	free(r->procs);
+	free(r->gpus);
 	strv_free(r->notes, r->nnotes);
 	free(r->log_path);
 	free(r->port_text);

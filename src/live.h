@@ -13,8 +13,20 @@
 #define DDX_LIVE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
+#include "nvml.h"
 #include "proc.h"
+
+/* With good runs to compare with, silence decides: a log quiet for longer
+ * than LIVE_REF_FACTOR times the good runs' longest gap at the point it
+ * reached, plus LIVE_REF_MIN_S, is hung whatever the CPU does (`ddx
+ * watch`'s defaults).  Without them, a log quiet for LIVE_QUIET_S while
+ * CPU burns and no port listens is "busy or spinning": no health is
+ * claimed. */
+#define LIVE_REF_FACTOR 5.0
+#define LIVE_REF_MIN_S 60.0
+#define LIVE_QUIET_S 60.0
 
 struct live_opts {
 	/* The /proc to read; NULL means "/proc".  For tests: a fixture tree
@@ -29,6 +41,18 @@ struct live_opts {
 	int stacks;           /* run `py-spy dump` on each live process */
 	int stack_timeout_ms; /* per process; 0 = 5000 */
 	int gpu;              /* ask NVML for GPU memory per process */
+	/* The log is this file (device and inode) whatever its name names
+	 * now: a file rotated away that its writer may still write.  The
+	 * log's name is then only its label.  ident_ino 0: by name. */
+	dev_t ident_dev;
+	ino_t ident_ino;
+	/* > 0: the silence as the caller measured it (since the log's last
+	 * progress: `ddx watch` does not count heartbeats), instead of the
+	 * time since the log's mtime. */
+	double silent_s;
+	int have_ref;         /* good runs are known: ref_gap_s and ref_limit_s */
+	double ref_gap_s;     /* the good runs' longest gap where the log is */
+	double ref_limit_s;   /* silence beyond this is a hang (live_set_ref) */
 	int quick;            /* when nobody holds the log, skip the socket
 				 * tables and the search for its port, and
 				 * when nobody can be writing it (see
@@ -50,8 +74,17 @@ struct live_report {
 	int port_listening;    /* any process here listens on it (tcp/tcp6) */
 	int port_in_tree;      /* one of procs does */
 	int port_pid;          /* who listens, when found; 0 unknown */
-	const char *liveness;  /* "hung", "busy", "idle", "exited", "unknown" */
-	char *verdict;         /* one sentence, ends with ": LIVENESS" */
+	int have_ref;          /* as in live_opts */
+	double ref_gap_s, ref_limit_s;
+	size_t denied;         /* processes whose fds could not be checked */
+	int odd_pid;           /* the peer that does other than the rest; 0 */
+	struct nvml_gpu *gpus; /* every GPU, when NVML answered */
+	size_t ngpus;
+	const char *liveness;  /* "hung", "busy", "spinning", "idle",
+				* "exited", "unknown" */
+	char *verdict;         /* one sentence, ends with ": " and the
+				* liveness in words ("busy or spinning" for
+				* spinning) */
 	char **notes;          /* things said once: no NVML, no py-spy, ... */
 	size_t nnotes;
 };
@@ -69,6 +102,17 @@ void live_report_free(struct live_report *r);
 
 /* Whether p made progress over the sample: at least 5% of one CPU. */
 int live_cpu_moving(const struct proc_info *p, double sample_s);
+/* Whether thread t burned at least a quarter of a CPU over the sample. */
+int live_thread_hot(const struct proc_thread *t, double sample_s);
+/* What p does, for a sentence: "spins (1 thread at 100% CPU)", "works
+ * (80% CPU, I/O moving)", "sleeps", "waits on a pipe", "blocked in
+ * futex", ... into out. */
+void live_activity(const struct proc_info *p, double sample_s, char *out, size_t cap);
+
+/* Set the reference of o from the good runs' longest gap at the log's
+ * point (NAN: none, o keeps no reference): hung beyond factor * gap +
+ * min_s of silence. */
+void live_set_ref(struct live_opts *o, double gap_s, double factor, double min_s);
 
 
 /* Parse an interval as parse_duration does ("1s", "500ms", "2", "0").

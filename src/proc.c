@@ -5,7 +5,8 @@
  * /proc/PID/stat is parsed from the last ')'.
  *
  * Fixture trees follow /proc's layout (PID/stat, status-free: ddx reads
- * stat, cmdline, wchan, syscall, fd/, fdinfo/, task/TID/stat; and
+ * stat, cmdline, wchan, syscall, io, environ (for RANK only), fd/,
+ * fdinfo/, task/TID/stat; and
  * uptime, stat (btime), net/tcp, net/tcp6, net/unix, sys/kernel/arch)
  * with two conventions for what a fixture cannot be:
  *   - a DANGLING SYMLINK in place of a file or directory stands for one
@@ -23,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +33,9 @@
 #include <arpa/inet.h>
 
 #include "util.h"
+
+/* include/linux/sched.h: the task is a kernel thread. */
+#define PF_KTHREAD 0x00200000u
 
 /* ---- small helpers ---- */
 
@@ -143,11 +148,11 @@ int proc_parse_stat(const char *buf, size_t n, struct proc_stat *st)
 	/* Fields 3..24 of proc(5): state ppid pgrp session tty tpgid flags
 	 * minflt cminflt majflt cmajflt utime stime cutime cstime priority
 	 * nice num_threads itrealvalue starttime vsize rss. */
-	int k = sscanf(rest, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu"
+	int k = sscanf(rest, " %c %d %*d %*d %*d %*d %u %*u %*u %*u %*u %llu %llu"
 			     " %*d %*d %*d %*d %d %*d %llu %*u %ld",
-		       &st->state, &st->ppid, &st->utime, &st->stime, &st->threads,
+		       &st->state, &st->ppid, &st->flags, &st->utime, &st->stime, &st->threads,
 		       &st->starttime, &st->rss_pages);
-	return k == 7 ? 0 : -1;
+	return k == 8 ? 0 : -1;
 }
 
 int proc_parse_syscall(const char *buf, long *nr, unsigned long args[6])
@@ -489,6 +494,7 @@ int proc_scan_all(struct proc_scan *c)
 		}
 		GROW(c->all, c->all_cap, c->nall + 1);
 		c->all[c->nall].pid = pid;
+		c->all[c->nall].starttime = st.starttime;
 		c->all[c->nall++].ppid = st.ppid;
 		scan_fds(c, pfd, pid, st.comm);
 		close(pfd);
@@ -502,9 +508,16 @@ int proc_scan_all(struct proc_scan *c)
 /* The parent of pid as the scan saw it, or -1. */
 int proc_ppid(const struct proc_scan *c, int pid)
 {
-	struct proc_pid_pair key = { pid, 0 };
+	struct proc_pid_pair key = { pid, 0, 0 };
 	const struct proc_pid_pair *p = c->nall ? bsearch(&key, c->all, c->nall, sizeof(key), cmp_pair) : NULL;
 	return p ? p->ppid : -1;
+}
+
+unsigned long long proc_scan_starttime(const struct proc_scan *c, int pid)
+{
+	struct proc_pid_pair key = { pid, 0, 0 };
+	const struct proc_pid_pair *p = c->nall ? bsearch(&key, c->all, c->nall, sizeof(key), cmp_pair) : NULL;
+	return p ? p->starttime : 0;
 }
 
 /* "tcp 127.0.0.1:8000", "tcp6 [::]:8000", "unix /run/x.sock" or "unix
@@ -608,35 +621,65 @@ static void add_unreadable(struct proc_info *p, const char *what, int e)
 
 static const char state_order[] = "RSDZTtIXKWP";
 
-static void read_threads(struct proc_info *p, int pfd)
+static int cmp_thread(const void *a, const void *b)
 {
+	return cmp_int(&((const struct proc_thread *)a)->tid, &((const struct proc_thread *)b)->tid);
+}
+
+/* Every thread of the process at pfd (its task/TID/stat: name, state,
+ * CPU time), by tid, into *out; -errno when task/ is unreadable. */
+static int read_thread_list(const struct proc_scan *c, int pfd, struct proc_thread **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
 	int tfd = open_dir_at(pfd, "task");
-	if (tfd < 0) {
-		add_unreadable(p, "task", -tfd);
-		return;
-	}
+	if (tfd < 0)
+		return tfd;
 	DIR *d = fdopendir(tfd);
 	if (!d) {
 		close(tfd);
-		return;
+		return -ENOMEM;
 	}
-	int counts[sizeof(state_order)] = { 0 }, other = 0;
+	size_t cap = 0;
 	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (parse_pid(e->d_name) < 0)
+	while ((e = readdir(d)) && *n < PROC_MAX_THREADS) {
+		int tid = parse_pid(e->d_name);
+		if (tid < 0)
 			continue;
 		char name[300];
 		struct proc_stat st;
 		snprintf(name, sizeof(name), "%s/stat", e->d_name);
 		if (read_stat(tfd, name, &st) < 0)
 			continue;   /* the thread exited */
-		const char *k = strchr(state_order, st.state);
-		if (k && st.state)
+		GROW(*out, cap, *n + 1);
+		struct proc_thread *t = &(*out)[(*n)++];
+		t->tid = tid;
+		snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
+		t->state = st.state;
+		t->cpu_s = cpu_of(&st, c->hz);
+		t->cpu_s_delta = NAN;
+	}
+	closedir(d);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_thread);
+	return 0;
+}
+
+static void read_threads(const struct proc_scan *c, struct proc_info *p, int pfd)
+{
+	int e = read_thread_list(c, pfd, &p->thr, &p->nthr);
+	if (e < 0) {
+		add_unreadable(p, "task", -e);
+		return;
+	}
+	int counts[sizeof(state_order)] = { 0 }, other = 0;
+	for (size_t i = 0; i < p->nthr; i++) {
+		const char *k = strchr(state_order, p->thr[i].state);
+		if (k && p->thr[i].state)
 			counts[k - state_order]++;
 		else
 			other++;
 	}
-	closedir(d);
 	size_t len = 0;
 	for (size_t i = 0; i < sizeof(state_order) - 1; i++)
 		if (counts[i] && len < sizeof(p->thread_states) - 16)
@@ -647,15 +690,64 @@ static void read_threads(struct proc_info *p, int pfd)
 			 "%s%d ?", len ? ", " : "", other);
 }
 
-int proc_read_cpu(const struct proc_scan *c, int pid, double *cpu)
+/* rchar + wchar of the process at pfd: every byte it read or wrote
+ * through any file, pipe or socket; -1 when unreadable (another user's
+ * process). */
+static long long read_io(int pfd)
+{
+	char buf[1024];
+	if (read_small(pfd, "io", buf, sizeof(buf)) < 0)
+		return -1;
+	const char *r = strstr(buf, "rchar:"), *w = strstr(buf, "wchar:");
+	if (!r || !w)
+		return -1;
+	return (long long)(strtoull(r + 6, NULL, 10) + strtoull(w + 6, NULL, 10));
+}
+
+int proc_read_sample(const struct proc_scan *c, int pid, struct proc_sample *s)
 {
 	char name[32];
 	struct proc_stat st;
-	snprintf(name, sizeof(name), "%d/stat", pid);
-	if (read_stat(c->rootfd, name, &st) < 0)
+	memset(s, 0, sizeof(*s));
+	snprintf(name, sizeof(name), "%d", pid);
+	int pfd = open_dir_at(c->rootfd, name);
+	if (pfd < 0)
 		return -1;
-	*cpu = cpu_of(&st, c->hz);
+	if (read_stat(pfd, "stat", &st) < 0) {
+		close(pfd);
+		return -1;
+	}
+	s->cpu_s = cpu_of(&st, c->hz);
+	s->starttime = st.starttime;
+	s->io_bytes = read_io(pfd);
+	read_thread_list(c, pfd, &s->thr, &s->nthr);
+	close(pfd);
 	return 0;
+}
+
+/* The RANK a launcher (torchrun, mpirun's OMPI_COMM_WORLD_RANK, SLURM)
+ * gave the process in its environment, into rank; only that variable
+ * is kept, nothing else of the environment.  "" when none or
+ * unreadable. */
+static void read_rank(int pfd, char *rank, size_t cap)
+{
+	static const char *const vars[] = { "RANK=", "OMPI_COMM_WORLD_RANK=", "PMI_RANK=", "SLURM_PROCID=" };
+	struct buf b = { .max = 1 << 20 };
+	rank[0] = '\0';
+	if (slurp_at(pfd, "environ", &b) == 0) {
+		for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]) && !rank[0]; v++) {
+			size_t vl = strlen(vars[v]);
+			for (size_t i = 0; i < b.len; i += strlen(b.p + i) + 1)
+				if (strncmp(b.p + i, vars[v], vl) == 0) {
+					const char *val = b.p + i + vl;
+					size_t n = strspn(val, "0123456789");
+					if (n && !val[n] && n < cap)
+						memcpy(rank, val, n + 1);
+					break;
+				}
+		}
+	}
+	buf_free(&b);
 }
 
 /* Fill p (pid, holds_log, log fds already set) from /proc/PID. */
@@ -683,6 +775,18 @@ void proc_read_details(const struct proc_scan *c, struct proc_info *p, double up
 	p->threads = st.threads;
 	p->cpu_s = cpu_of(&st, c->hz);
 	p->rss_kb = st.rss_pages * c->page_kb;
+	p->starttime = st.starttime;
+	/* The pid the scan saw may have exited and been given to another
+	 * process since: then this is not the one that held the log. */
+	unsigned long long seen = proc_scan_starttime(c, p->pid);
+	if (seen && seen != st.starttime) {
+		p->gone = 1;
+		strv_push(&p->unreadable, &p->nunreadable,
+			  xstrdup("exited during inspection; its pid now names another process"));
+		close(pfd);
+		return;
+	}
+	p->kernel_thread = (st.flags & PF_KTHREAD) != 0;
 	double start = (double)st.starttime / (double)c->hz;
 	p->age_s = uptime >= 0 ? uptime - start : -1;
 	p->start_epoch = btime > 0 ? btime + start : 0;
@@ -712,7 +816,14 @@ void proc_read_details(const struct proc_scan *c, struct proc_info *p, double up
 		p->wchan = xstrdup(strcmp(wbuf, "0") == 0 ? "" : wbuf);
 	}
 
-	if (p->state != 'Z') {
+	p->io_bytes = p->kernel_thread ? -1 : read_io(pfd);
+	if (!p->kernel_thread)
+		read_rank(pfd, p->rank, sizeof(p->rank));
+	/* A kernel thread is in no syscall: its syscall file reads as
+	 * syscall 0 with zero arguments, which is no "read". */
+	if (p->kernel_thread) {
+		read_threads(c, p, pfd);
+	} else if (p->state != 'Z') {
 		n = read_small(pfd, "syscall", sbuf, sizeof(sbuf));
 		long nr;
 		unsigned long a[6];
@@ -731,7 +842,7 @@ void proc_read_details(const struct proc_scan *c, struct proc_info *p, double up
 				p->syscall_arg = decode_arg(c, pfd, idx, a);
 			}
 		}
-		read_threads(p, pfd);
+		read_threads(c, p, pfd);
 		int dfd = open_dir_at(pfd, "fd");
 		if (dfd < 0)
 			add_unreadable(p, "fd", -dfd);

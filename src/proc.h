@@ -30,6 +30,16 @@ struct proc_sock {
 
 #define PROC_MAX_LOG_FDS 16
 
+/* One thread of a process: what it is called, its state and the CPU it
+ * used (live.c fills the delta over the sample). */
+struct proc_thread {
+	int tid;
+	char comm[64];
+	char state;
+	double cpu_s;
+	double cpu_s_delta;    /* NAN when not sampled (the thread is new) */
+};
+
 /* One process as ddx reports it.  proc_read_details() fills what /proc
  * says; live.c fills depth, holds_log, log_fds, cpu_s_delta,
  * gpu_mem_mib and stack. */
@@ -49,6 +59,14 @@ struct proc_info {
 	double cpu_s_delta;    /* over the sample; NAN when not sampled */
 	int threads;
 	char thread_states[64]; /* "11 S, 1 R"; "" when unread */
+	struct proc_thread *thr;  /* the threads, by tid; at most PROC_MAX_THREADS */
+	size_t nthr;
+	int kernel_thread;     /* a kernel thread (PF_KTHREAD): no syscall, no program */
+	unsigned long long starttime;  /* clock ticks after boot: with pid, who it is */
+	long long io_bytes;    /* rchar + wchar of /proc/PID/io; -1 unreadable */
+	long long io_delta;    /* over the sample; -1 unknown */
+	char rank[16];         /* RANK from its environment, "" when none */
+	int gpu_util_pct;      /* SM utilisation NVML gives per process; -1 */
 	long rss_kb;
 	double start_epoch;    /* start, seconds since the Epoch; 0 unknown */
 	double age_s;          /* seconds since start; -1 unknown */
@@ -58,8 +76,11 @@ struct proc_info {
 	char *stack;           /* py-spy's output, or NULL */
 	char **unreadable;     /* "wchan: permission denied", ... */
 	size_t nunreadable;
-	int gone;              /* exited while being inspected */
+	int gone;              /* exited while being inspected, or its pid
+				* now names another process */
 };
+
+#define PROC_MAX_THREADS 4096
 
 /* A reading of /proc: every process, and who holds the file looked for
  * (set have_log, log_dev and log_ino, or deleted_link, before
@@ -92,6 +113,7 @@ struct proc_scan {
 	/* all processes, and who holds what */
 	struct proc_pid_pair {
 		int pid, ppid;
+		unsigned long long starttime;  /* tells a reused pid */
 	} *all;                   /* sorted by pid after the scan */
 	size_t nall, all_cap;
 	struct proc_holder {      /* writers of the log, by pid */
@@ -122,8 +144,20 @@ void proc_load_sockets(struct proc_scan *c, char ***notes, size_t *nnotes);
 const struct proc_sock_ent *proc_find_sock(const struct proc_scan *c, uint64_t inode);
 /* The parent of pid as the scan saw it, or -1 when it did not see pid. */
 int proc_ppid(const struct proc_scan *c, int pid);
-/* pid's CPU time (utime + stime) in seconds; -1 when it is gone. */
-int proc_read_cpu(const struct proc_scan *c, int pid, double *cpu);
+/* What a CPU sample takes of a process at its start: its CPU time, start
+ * time (a pid reused meanwhile starts later), I/O counters and each
+ * thread's CPU time. */
+struct proc_sample {
+	double cpu_s;
+	unsigned long long starttime;
+	long long io_bytes;          /* -1 unreadable */
+	struct proc_thread *thr;     /* malloc'd; by tid */
+	size_t nthr;
+};
+/* Read s for pid; -1 when it is gone.  Free s->thr. */
+int proc_read_sample(const struct proc_scan *c, int pid, struct proc_sample *s);
+/* The start time of pid as the scan saw it; 0 when it did not see pid. */
+unsigned long long proc_scan_starttime(const struct proc_scan *c, int pid);
 /* Fill p (pid set) from /proc/PID; uptime and btime (proc_uptime(),
  * proc_btime()) date its start.  Marks p gone when it is. */
 void proc_read_details(const struct proc_scan *c, struct proc_info *p, double uptime,
@@ -147,6 +181,7 @@ struct proc_stat {
 	char comm[64];
 	char state;
 	int ppid;
+	unsigned flags;      /* PF_*: PF_KTHREAD marks a kernel thread */
 	int threads;
 	unsigned long long utime, stime, starttime;  /* clock ticks */
 	long rss_pages;

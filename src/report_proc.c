@@ -71,7 +71,37 @@ void report_proc_processes_json(FILE *f, const struct live_report *r)
 			fputs("null", f);
 		else
 			fprintf(f, "%ld", p->gpu_mem_mib);
-		fputs(", \"stack\": ", f);
+		fputs(", \"gpu_util_pct\": ", f);
+		if (p->gpu_util_pct < 0)
+			fputs("null", f);
+		else
+			fprintf(f, "%d", p->gpu_util_pct);
+		fputs(", \"rank\": ", f);
+		json_str(f, p->rank[0] ? p->rank : NULL);
+		fprintf(f, ", \"kernel_thread\": %s, \"io_delta\": ", p->kernel_thread ? "true" : "false");
+		if (p->io_delta < 0)
+			fputs("null", f);
+		else
+			fprintf(f, "%lld", p->io_delta);
+		fputs(", \"activity\": ", f);
+		if (p->gone || p->state == 'Z') {
+			fputs("null", f);
+		} else {
+			char act[96];
+			live_activity(p, r->sample_s, act, sizeof(act));
+			json_str(f, act);
+		}
+		fputs(", \"hot_threads\": [", f);
+		for (size_t k = 0, n = 0; k < p->nthr; k++) {
+			if (!live_thread_hot(&p->thr[k], r->sample_s))
+				continue;
+			fprintf(f, "%s{\"tid\": %d, \"comm\": ", n++ ? ", " : "", p->thr[k].tid);
+			json_str(f, p->thr[k].comm);
+			fputs(", \"cpu_pct\": ", f);
+			json_num(f, 100.0 * p->thr[k].cpu_s_delta / r->sample_s, 0);
+			fputc('}', f);
+		}
+		fputs("], \"stack\": ", f);
 		json_str(f, p->stack);
 		fputs(", \"unreadable\": ", f);
 		json_strs(f, p->unreadable, p->nunreadable);
@@ -102,6 +132,32 @@ void report_proc_json(FILE *f, const struct live_report *r)
 	} else {
 		fputs("null", f);
 	}
+	fputs(",\n  \"reference\": ", f);
+	if (r->have_ref) {
+		fputs("{\"gap_s\": ", f);
+		json_num(f, r->ref_gap_s, 1);
+		fputs(", \"limit_s\": ", f);
+		json_num(f, r->ref_limit_s, 1);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	fputs(",\n  \"gpus\": [", f);
+	for (size_t k = 0; k < r->ngpus; k++) {
+		const struct nvml_gpu *g = &r->gpus[k];
+		fprintf(f, "%s{\"index\": %u, \"util_pct\": ", k ? ", " : "", g->index);
+		json_num(f, g->util_pct < 0 ? NAN : g->util_pct, 0);
+		fputs(", \"mem_used_mib\": ", f);
+		json_num(f, g->mem_used_mib < 0 ? NAN : (double)g->mem_used_mib, 0);
+		fputs(", \"mem_total_mib\": ", f);
+		json_num(f, g->mem_total_mib < 0 ? NAN : (double)g->mem_total_mib, 0);
+		fputc('}', f);
+	}
+	fputs("],\n  \"odd_one_out\": ", f);
+	if (r->odd_pid)
+		fprintf(f, "%d", r->odd_pid);
+	else
+		fputs("null", f);
 	fprintf(f, ",\n  \"sample_s\": %.3f,\n  \"liveness\": \"%s\",\n  \"verdict\": ",
 		r->sample_s, r->liveness);
 	json_str(f, r->verdict);
@@ -129,6 +185,8 @@ static void text_process(FILE *f, const struct live_report *r, const struct proc
 {
 	int ind = 2 + 2 * p->depth;
 	fprintf(f, "%*s%spid %d%s  ", ind, "", C_BOLD, p->pid, C_RESET);
+	if (p->rank[0])
+		fprintf(f, "[rank %s] ", p->rank);
 	text(f, p->cmdline ? p->cmdline : "?");
 	fputc('\n', f);
 	ind += 4;
@@ -154,6 +212,7 @@ static void text_process(FILE *f, const struct live_report *r, const struct proc
 	if (p->age_s >= 0)
 		fmt_seconds(age, sizeof(age), p->age_s);
 	fprintf(f, "%*sstate      %c%s, ppid %d, %d thread%s", ind, "", p->state,
+		p->kernel_thread ? " (kernel thread)" :
 		p->state == 'Z' ? " (zombie: exited, not reaped by its parent)" :
 		p->state == 'D' ? " (uninterruptible sleep)" : p->state == 'T' ? " (stopped)" : "",
 		p->ppid, p->threads, p->threads == 1 ? "" : "s");
@@ -168,6 +227,29 @@ static void text_process(FILE *f, const struct live_report *r, const struct proc
 			live_cpu_moving(p, r->sample_s) ? "" : " (no progress)");
 	}
 	fputc('\n', f);
+	if (p->io_delta >= 0) {
+		char iv[32];
+		fmt_seconds(iv, sizeof(iv), r->sample_s);
+		fprintf(f, "%*sio         +%lld bytes read or written in the last %s\n", ind, "", p->io_delta, iv);
+	}
+	/* The threads that burn CPU, hottest first (three at most). */
+	int said[3] = { -1, -1, -1 };
+	for (int n = 0; n < 3; n++) {
+		for (size_t k = 0; k < p->nthr; k++) {
+			const struct proc_thread *t = &p->thr[k];
+			if (!live_thread_hot(t, r->sample_s) || (int)k == said[0] || (int)k == said[1])
+				continue;
+			if (said[n] < 0 || t->cpu_s_delta > p->thr[said[n]].cpu_s_delta)
+				said[n] = (int)k;
+		}
+		if (said[n] < 0)
+			break;
+		const struct proc_thread *t = &p->thr[said[n]];
+		fprintf(f, "%*s%s tid %d ", ind, "", n ? "          " : "hot thread", t->tid);
+		fputc('(', f);
+		text(f, t->comm);
+		fprintf(f, ") at %.0f%% CPU, state %c\n", 100.0 * t->cpu_s_delta / r->sample_s, t->state);
+	}
 	if (p->syscall || (p->wchan && *p->wchan)) {
 		fprintf(f, "%*sin         ", ind, "");
 		if (p->syscall) {
@@ -191,8 +273,14 @@ static void text_process(FILE *f, const struct live_report *r, const struct proc
 		fputc('\n', f);
 		free(name);
 	}
-	if (p->gpu_mem_mib >= 0)
-		fprintf(f, "%*sgpu        %ld MiB\n", ind, "", p->gpu_mem_mib);
+	if (p->gpu_mem_mib >= 0 || p->gpu_util_pct >= 0) {
+		fprintf(f, "%*sgpu        ", ind, "");
+		if (p->gpu_mem_mib >= 0)
+			fprintf(f, "%ld MiB", p->gpu_mem_mib);
+		if (p->gpu_util_pct >= 0)
+			fprintf(f, "%sSM %d%%", p->gpu_mem_mib >= 0 ? ", " : "", p->gpu_util_pct);
+		fputc('\n', f);
+	}
 	for (size_t k = 0; k < p->nunreadable; k++) {
 		fprintf(f, "%*sunreadable ", ind, "");
 		text(f, p->unreadable[k]);
@@ -225,7 +313,7 @@ void report_proc_text(FILE *f, const struct live_report *r)
 		fputc('\n', f);
 	for (size_t i = 0; i < r->nprocs; i++)
 		text_process(f, r, &r->procs[i]);
-	if (r->port || r->nnotes)
+	if (r->port || r->nnotes || r->ngpus)
 		fputc('\n', f);
 	if (r->port) {
 		fprintf(f, "  port      %u, from line %zu: ", r->port, r->port_line);
@@ -240,6 +328,17 @@ void report_proc_text(FILE *f, const struct live_report *r)
 			fprintf(f, "listening, but by pid %d, which is not one of these processes\n", r->port_pid);
 		else
 			fputs("listening, by a process ddx may not inspect\n", f);
+	}
+	for (size_t k = 0; k < r->ngpus; k++) {
+		const struct nvml_gpu *g = &r->gpus[k];
+		fprintf(f, "  gpu %-5u ", g->index);
+		if (g->util_pct >= 0)
+			fprintf(f, "%d%% busy", g->util_pct);
+		else
+			fputs("utilisation unknown", f);
+		if (g->mem_used_mib >= 0)
+			fprintf(f, ", %ld of %ld MiB used", g->mem_used_mib, g->mem_total_mib);
+		fputc('\n', f);
 	}
 	for (size_t k = 0; k < r->nnotes; k++) {
 		fputs("  note      ", f);

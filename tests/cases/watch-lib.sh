@@ -44,6 +44,6 @@ fast=(--interval 100ms --factor 0.01 --min-silence 3 --sample 200ms)
 # something else on this machine listens on the port the log names.
 mask() {
 	sed -e "s|$work|WORK|g" -e 's/no progress for [0-9.]* s/no progress for N s/' -e 's/then quiet for [0-9.]* s/then quiet for N s/' \
-		-e 's/Silent for [0-9.]* s/Silent for N s/' -e 's/No progress for [0-9.]* s/No progress for N s/' -e 's/silent for [0-9.]* m*s/silent for Ns/' \
+		-e 's/Silent for [0-9.]* s/Silent for N s/' -e 's/No progress for [0-9.]* s/No progress for N s/' -e 's/silent for [0-9.]* m*s/silent for Ns/' -e 's/silent [0-9.]* m*s where/silent Ns where/' \
 		-e 's/port \([0-9]*\) [^:]*:/port \1 ...:/'
 }

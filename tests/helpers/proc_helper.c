@@ -3,8 +3,9 @@
  * listens on a loopback port, then blocks or spins the way hung and busy
  * servers do.
  *
- * usage: proc_helper [-c N] [-t N] [-l | -p] [-w] [-z] [-a SEC] MODE
+ * usage: proc_helper [-c N] [-o MODE2] [-t N] [-l | -p] [-w] [-z] [-a SEC] MODE
  *   -c N    fork N children (they inherit stdout and do MODE too)
+ *   -o MODE2  the last child does MODE2 instead: a peer that never joins
  *   -t N    every process also starts N threads blocked in futex
  *   -l      listen on 127.0.0.1, on a free port, and log "port=N"
  *   -p      log "port=N" for a port that is free and NOT listening
@@ -104,9 +105,11 @@ int main(int argc, char **argv)
 {
 	int children = 0, threads = 0, listen_port = 0, fake_port = 0, wait_kids = 0;
 	int zombie = 0, alarm_s = 120, c;
-	while ((c = getopt(argc, argv, "c:t:lpwza:")) != -1) {
+	const char *odd = NULL;
+	while ((c = getopt(argc, argv, "c:o:t:lpwza:")) != -1) {
 		switch (c) {
 		case 'c': children = atoi(optarg); break;
+		case 'o': odd = optarg; break;
 		case 't': threads = atoi(optarg); break;
 		case 'l': listen_port = 1; break;
 		case 'p': fake_port = 1; break;
@@ -117,7 +120,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: proc_helper [-c N] [-t N] [-l | -p] [-w] [-z] [-a SEC] MODE\n");
+		fprintf(stderr, "usage: proc_helper [-c N] [-o MODE2] [-t N] [-l | -p] [-w] [-z] [-a SEC] MODE\n");
 		return 2;
 	}
 	const char *mode = argv[optind];
@@ -144,7 +147,7 @@ int main(int argc, char **argv)
 			if (write(ready[1], "x", 1) != 1)
 				_exit(2);
 			close(ready[1]);
-			do_mode(mode);
+			do_mode(odd && i == children - 1 ? odd : mode);
 		}
 	}
 	close(ready[1]);
