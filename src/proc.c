@@ -610,7 +610,8 @@ static char *decode_arg(const struct proc_scan *c, int pfd, int idx, const unsig
 	if (strcmp(name, "select") == 0 || strcmp(name, "pselect6") == 0)
 		return xasprintf("nfds %lu", a[0]);
 	if (strcmp(name, "wait4") == 0)
-		return (long)a[0] == -1 ? xstrdup("any child") : xasprintf("pid %ld", (long)a[0]);
+		/* pid_t is an int: -1 comes as 0xffffffff in a 64-bit word. */
+		return (int)a[0] == -1 ? xstrdup("any child") : xasprintf("pid %d", (int)a[0]);
 	return NULL;
 }
 
