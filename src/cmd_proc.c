@@ -24,14 +24,33 @@
  *   port:       null when the log names none; else also "text" (the line,
  *               cut to 200 bytes), "in_tree" (one of the processes
  *               listens), "pid" (the listener, when it could be seen)
+ *               "gpu_util_pct" (SM utilisation NVML last sampled of it,
+ *               or null), "rank" (RANK from its environment, or null),
+ *               "kernel_thread", "io_delta" (bytes read or written over
+ *               the sample, /proc/PID/io rchar+wchar; null unreadable),
+ *               "activity" ("spins (1 thread at 100% CPU)", "works (80%
+ *               CPU, I/O moving)", "sleeps", "waits on a pipe", "blocked
+ *               in futex", "is a kernel thread", "was not sampled"; null
+ *               when gone), "hot_threads" ([{"tid", "comm", "cpu_pct"}]:
+ *               the threads that used a quarter of a CPU or more)
  *   top level:  "sample_s", "verdict" (the sentence the text output
  *               starts with), "notes" (things said once, such as "no
- *               NVIDIA driver (libnvidia-ml not found)")
+ *               NVIDIA driver (libnvidia-ml not found)"), "reference"
+ *               (null, or {"gap_s": the good runs' longest gap where the
+ *               log is, "limit_s": the silence beyond which it is hung}),
+ *               "gpus" ([{"index", "util_pct", "mem_used_mib",
+ *               "mem_total_mib"}], [] without NVML), "odd_one_out" (the
+ *               pid of the peer that does other than all the rest, or
+ *               null)
  *   liveness:   also "idle": alive, no CPU progress, but the port the log
  *               names is listening in the tree: a server waiting for
- *               requests, not a hang.
- * "hung" does not weigh how long the log has been silent (a baseline is
- * needed for that: `ddx watch`); silent_s says it. */
+ *               requests, not a hang; "spinning": without good runs, CPU
+ *               burning while the log has been quiet for 60 s, no I/O
+ *               and no port listening ("busy or spinning" in the
+ *               sentence: ddx cannot tell which), exit 1; "unknown" also
+ *               when nobody visible holds the log but some processes
+ *               could not be checked, or only kernel threads are there.
+ * With good runs (--ref, --baseline) silence decides: see live.h. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +115,7 @@ static int proc(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "sample", required_argument, NULL, 's' },
 		{ "stacks", no_argument, NULL, 'S' },
+		{ "native-stacks", no_argument, NULL, 'N' },
 		{ "stack-timeout", required_argument, NULL, 'T' },
 		{ "proc-root", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
@@ -112,6 +132,7 @@ static int proc(int argc, char **argv)
 		case 'B': store = optarg; break;
 		case 'J': json = 1; break;
 		case 'S': o.stacks = 1; break;
+		case 'N': o.stacks = o.native_stacks = 1; break;
 		case 's':
 			if ((o.sample_ms = live_parse_interval(optarg)) < 0)
 				die("invalid --sample '%s' (expected e.g. 1s or 500ms)", optarg);
@@ -199,7 +220,7 @@ static int proc(int argc, char **argv)
 const struct cmd cmd_proc_entry = {
 	.name = "proc",
 	.run = proc,
-	.usage = "[--json] [--sample T] [--stacks] LOG [--ref GOOD... | --baseline NAME] | PID...",
+	.usage = "[--json] [--sample T] [--stacks | --native-stacks] LOG [--ref GOOD... | --baseline NAME] | PID...",
 	.help =
 	"Forensics of the live processes behind a log: every process that\n"
 	"holds LOG open (found by device and inode, so also after a rename or\n"
@@ -227,6 +248,9 @@ const struct cmd cmd_proc_entry = {
 	"  --json            print the report as JSON\n"
 	"  --sample T        sample CPU time over T (default 1s; 500ms, 0)\n"
 	"  --stacks          add Python stacks from `py-spy dump --nonblocking`\n"
+	"  --native-stacks   with the C/C++ frames too (`py-spy dump --native`):\n"
+	"                    the one option that pauses each process, for the\n"
+	"                    moment py-spy reads its stack\n"
 	"  --stack-timeout T give py-spy at most T per process (default 5s)\n"
 	"  --proc-root DIR   read DIR instead of /proc (for testing)\n"
 	"\n"

@@ -74,7 +74,7 @@ static void read_stacks(const struct live_opts *o, struct live_report *r)
 		if (p->gone || p->state == 'Z')
 			continue;
 		char *out;
-		int rc = pyspy_dump(exe, p->pid, timeout, &out);
+		int rc = pyspy_dump(exe, p->pid, timeout, o->native_stacks, &out);
 		if (rc == 0) {
 			p->stack = out;
 			continue;

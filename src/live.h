@@ -39,6 +39,8 @@ struct live_opts {
 	size_t npids;
 	int sample_ms;        /* CPU sampling interval; 0 = no sample */
 	int stacks;           /* run `py-spy dump` on each live process */
+	int native_stacks;    /* with --native: C frames too, pausing each
+			       * process for the moment py-spy reads it */
 	int stack_timeout_ms; /* per process; 0 = 5000 */
 	int gpu;              /* ask NVML for GPU memory per process */
 	/* The log is this file (device and inode) whatever its name names

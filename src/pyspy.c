@@ -34,7 +34,7 @@ char *pyspy_find(void)
 	return find_on_path("py-spy");
 }
 
-int pyspy_dump(const char *exe, int pid, int timeout_ms, char **out)
+int pyspy_dump(const char *exe, int pid, int timeout_ms, int native, char **out)
 {
 	int pfd[2];
 	*out = NULL;
@@ -54,7 +54,10 @@ int pyspy_dump(const char *exe, int pid, int timeout_ms, char **out)
 		int devnull = open("/dev/null", O_RDONLY);
 		if (devnull >= 0)
 			dup2(devnull, 0);
-		execl(exe, "py-spy", "dump", "--nonblocking", "--pid", spid, (char *)NULL);
+		if (native)
+			execl(exe, "py-spy", "dump", "--native", "--pid", spid, (char *)NULL);
+		else
+			execl(exe, "py-spy", "dump", "--nonblocking", "--pid", spid, (char *)NULL);
 		_exit(127);
 	}
 	close(pfd[1]);

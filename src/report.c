@@ -56,9 +56,11 @@
  *                           log open and their descendants; [] when nobody
  *                           does or they were not looked for
  *   liveness                as in `ddx proc --json`: "hung", "busy",
- *                           "idle", "exited" (nobody holds the log),
- *                           "unknown"; null when not looked for (--no-proc,
- *                           stdin, no /proc)
+ *                           "spinning", "idle", "exited" (nobody holds the
+ *                           log), "unknown"; null when not looked for
+ *                           (--no-proc, stdin, no /proc).  Judged against
+ *                           the good runs: silent beyond 5 x good_gap_s +
+ *                           60 s is "hung" whatever the CPU does
  *   live_verdict            proc's sentence ("3 processes alive, all
  *                           blocked in futex, ...: hung") when processes
  *                           hold the log, else null

@@ -19,6 +19,13 @@ static void test_stat(void)
 	CHECK_INT(st.threads, 12);
 	CHECK_INT(st.starttime, 123456);
 	CHECK_INT(st.rss_pages, 2048);
+	CHECK_INT(st.flags, 4194560);
+
+	/* A kernel thread: PF_KTHREAD (0x00200000) among its flags. */
+	const char *kworker = "9 (kworker/0:1-events) I 2 0 0 0 -1 69238880 0 0 0 0 0 40 0 0 20 0 1 0 30 0 0 0";
+	CHECK_INT(proc_parse_stat(kworker, strlen(kworker), &st), 0);
+	CHECK_INT((st.flags & 0x00200000u) != 0, 1);
+	CHECK_INT(st.state, 'I');
 
 	/* A name with spaces and parentheses, even ") S 1 (": only the last
 	 * ')' ends it. */
