@@ -183,12 +183,17 @@ void live_activity(const struct proc_info *p, double sample_s, char *out, size_t
 				pct += 100.0 * p->thr[i].cpu_s_delta / sample_s;
 			}
 		double all = 100.0 * p->cpu_s_delta / sample_s;
+		/* A GPU kept busy while nothing comes out is a kernel
+		 * spinning too, often on the same absent peer. */
+		char gpu[32] = "";
+		if (p->gpu_util_pct >= 50)
+			snprintf(gpu, sizeof(gpu), ", GPU %d%%", p->gpu_util_pct);
 		if (io_moving(p, sample_s))
-			snprintf(out, cap, "works (%.0f%% CPU, I/O moving)", all);
+			snprintf(out, cap, "works (%.0f%% CPU, I/O moving%s)", all, gpu);
 		else if (hot)
-			snprintf(out, cap, "spins (%zu thread%s at %.0f%% CPU)", hot, hot == 1 ? "" : "s", pct);
+			snprintf(out, cap, "spins (%zu thread%s at %.0f%% CPU%s)", hot, hot == 1 ? "" : "s", pct, gpu);
 		else
-			snprintf(out, cap, "uses %.0f%% CPU", all);
+			snprintf(out, cap, "uses %.0f%% CPU%s", all, gpu);
 	} else if (sleeping(p)) {
 		snprintf(out, cap, "sleeps");
 	} else if (p->syscall_arg && strstr(p->syscall_arg, ": pipe") && strncmp(p->syscall_arg, "fd ", 3) == 0) {
@@ -207,6 +212,23 @@ static void activity_kind(const struct proc_info *p, double sample_s, char *out,
 		*paren = '\0';
 	if (strncmp(out, "uses ", 5) == 0)
 		snprintf(out, cap, "use CPU");
+}
+
+/* An activity kind said of several: "spin", "are blocked in futex". */
+static void plural_kind(const char *kind, char *out, size_t cap)
+{
+	static const struct {
+		const char *one, *many;
+	} verbs[] = { { "spins", "spin" }, { "sleeps", "sleep" }, { "works", "work" },
+		      { "waits", "wait" }, { "blocked", "are blocked" } };
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		size_t n = strlen(verbs[i].one);
+		if (strncmp(kind, verbs[i].one, n) == 0 && (kind[n] == ' ' || !kind[n])) {
+			snprintf(out, cap, "%s%s", verbs[i].many, kind + n);
+			return;
+		}
+	}
+	snprintf(out, cap, "%s", kind);
 }
 
 /* "rank 3" when its launcher named its rank, else "pid 4711". */
@@ -323,8 +345,9 @@ static void describe_peers(struct live_report *r, struct buf *b, size_t first, s
 		r->odd_pid = p->pid;
 		who(p, name, sizeof(name));
 		live_activity(p, r->sample_s, act, sizeof(act));
-		buf_printf(b, "%s %s while the %zu other%s %s: the odd one out", name, act, n - 1,
-			   n - 1 == 1 ? "" : "s", kinds[(odd + 1) % (ssize_t)m]);
+		char others[64];
+		plural_kind(kinds[(odd + 1) % (ssize_t)m], others, sizeof(others));
+		buf_printf(b, "%s %s while the %zu others %s: the odd one out", name, act, n - 1, others);
 		return;
 	}
 	if (m <= 4) {
@@ -346,7 +369,9 @@ static void describe_peers(struct live_report *r, struct buf *b, size_t first, s
 				done[k] = 1;
 				c++;
 			}
-		buf_printf(b, "%s%zu of %zu %s", said++ ? ", " : "", c, n, kinds[i]);
+		char k[64];
+		plural_kind(kinds[i], k, sizeof(k));
+		buf_printf(b, "%s%zu of %zu %s", said++ ? ", " : "", c, n, c > 1 ? k : kinds[i]);
 	}
 }
 
