@@ -1,14 +1,18 @@
 /* live.h — forensics of the live processes behind a log: who holds the
  * log open (and their descendants, such as the workers a launcher
  * forked), what each is blocked in, whether its CPU time moves over a
- * sample, what it listens on, whether the port the log names is
- * listening, and from these a verdict: hung, busy, idle or exited.
- * `ddx proc` prints the report (report_proc.h); `ddx diff` and `ddx
- * watch` can embed it.
+ * sample and which of its threads burn it, whether its I/O moves, what
+ * it listens on, whether the port the log names is listening, what the
+ * peers of a job (its ranks) each do, and from these a verdict: hung,
+ * busy, spinning, idle, exited or unknown.  With good runs to compare
+ * with, silence beyond theirs decides (see LIVE_REF_FACTOR).  `ddx proc`
+ * prints the report (report_proc.h); `ddx diff` and `ddx watch` can
+ * embed it.
  *
- * It reads /proc through proc.h, GPU memory through nvml.h and stacks
- * through pyspy.h; nothing here stops, signals or ptrace-attaches the
- * inspected processes. */
+ * It reads /proc through proc.h, GPU memory and utilisation through
+ * nvml.h and stacks through pyspy.h; nothing here stops, signals or
+ * ptrace-attaches the inspected processes, except py-spy's native
+ * stacks when asked for (native_stacks). */
 #ifndef DDX_LIVE_H
 #define DDX_LIVE_H
 
