@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "outfile.h"
 #include "prefix.h"
 #include "store.h"
 
@@ -175,6 +176,24 @@ out:
 	return rc;
 }
 
+/* export NAME FILE: into a temporary file beside FILE, which may replace
+ * only a store (never the open one) and is no FIFO or device: SQLite
+ * needs a file of its own.  1 written, 0 no such baseline, -1 error. */
+static int export(struct store *st, const char *store, const char *name, const char *file)
+{
+	static const struct outfile_kind store_file = { "SQLite format 3", "an SQLite database", 0 };
+	struct outfile out;
+	outfile_protect(store, "the open store");
+	if (outfile_open(&out, "export", file, &store_file) < 0)
+		return -1;
+	outfile_also_remove(&out, "-journal");
+	int r = store_export(st, name, file, out.tmp);
+	if (r == 1 && outfile_commit(&out) < 0)
+		r = -1;
+	outfile_abort(&out);
+	return r;
+}
+
 static int baselines(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -235,7 +254,7 @@ static int baselines(int argc, char **argv)
 			printf("removed baseline '%s'\n", argv[optind]);
 		rc = r == 1 ? EXIT_SAME : EXIT_TROUBLE;
 	} else if (s == 4) {
-		int r = store_export(st, argv[optind], argv[optind + 1]);
+		int r = export(st, path, argv[optind], argv[optind + 1]);
 		if (r == 0)
 			error("no baseline '%s' (see 'ddx baselines')", argv[optind]);
 		else if (r == 1)

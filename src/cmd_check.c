@@ -30,7 +30,7 @@ static int check(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		print_command_help(&cmd_check_entry);
-	else
+	else if (diff_open_html(&a, argv + optind, 1, 1, store_opt) == 0)
 		rc = diff_baseline(store_opt, name, argv[optind], &a);
 out:
 	diff_args_free(&a);

@@ -49,7 +49,8 @@ static int diff(int argc, char **argv)
 	} else if (baseline) {
 		/* The good runs are a stored baseline's: `ddx check
 		 * --baseline NAME BAD`. */
-		rc = diff_baseline(store_opt, baseline, argv[optind], &a);
+		if (diff_open_html(&a, argv + optind, 1, 1, store_opt) == 0)
+			rc = diff_baseline(store_opt, baseline, argv[optind], &a);
 	} else if (nlogs < 2) {
 		print_command_help(&cmd_diff_entry);
 	} else if (nlogs > DIFF_MAX_LOGS) {
@@ -57,7 +58,8 @@ static int diff(int argc, char **argv)
 		      DIFF_MAX_LOGS - 1);
 	} else {
 		ins = xcalloc(nlogs, sizeof(*ins));
-		if (open_logs(argv + optind, nlogs, ins) == 0)
+		if (diff_open_html(&a, argv + optind, nlogs, 0, NULL) == 0 &&
+		    open_logs(argv + optind, nlogs, ins) == 0)
 			rc = diff_run(ins, nlogs, argv[argc - 1], &a, NULL, 0);
 	}
 out:
@@ -95,7 +97,9 @@ const struct cmd cmd_diff_entry = {
 	"                log over T (default 1s; 500ms; 0); nobody holding it\n"
 	"                costs one scan of /proc and no wait\n"
 	"  --no-proc     do not look for the processes behind the bad log\n"
-	"  --html FILE   also write the report as a self-contained HTML page\n"
+	"  --html FILE   also write the report as a self-contained HTML page (-:\n"
+	"                to stdout, instead of the text); never over an input,\n"
+	"                the store or an existing file that is not a page\n"
 	"  --baseline NAME [--store PATH]\n"
 	"                take the good runs from a stored baseline (see `ddx\n"
 	"                help learn`): the same as `ddx check --baseline NAME`\n"

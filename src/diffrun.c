@@ -76,41 +76,38 @@ void diff_args_init(struct diff_args *a, int jobs)
 
 void diff_args_free(struct diff_args *a)
 {
+	outfile_abort(&a->html_out);
 	free(a->rules);
 	a->rules = NULL;
 	a->nrules = 0;
 }
 
-/* Write the HTML report to path whole or not at all: into a temporary file
- * beside it, renamed over it once complete. */
-static int write_html(const char *path, const struct diagnosis *d, const struct log *logs,
-		      size_t nlogs, const struct live_report *live)
+/* What --html writes, and may replace: a page. */
+static const struct outfile_kind html_page = { "<!DOCTYPE html", "an HTML page", 1 };
+
+int diff_open_html(struct diff_args *a, char *const *logs, size_t n, int stored,
+		   const char *store_opt)
 {
-	struct buf tmp = { 0 };
-	buf_printf(&tmp, "%s.XXXXXX", path);
-	int fd = mkstemp(tmp.p);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd), unlink(tmp.p);
-		buf_free(&tmp);
-		return error("cannot write '%s': %s", path, strerror(e));
+	if (!a->html)
+		return 0;
+	if (a->json && strcmp(a->html, "-") == 0)
+		return error("--html - and --json would both write to standard output");
+	for (size_t i = 0; i < n; i++)
+		outfile_protect(logs[i], "one of the inputs");
+	for (size_t i = 0; i < a->nrules; i++)
+		outfile_protect(a->rules[i], "one of the inputs");
+	if (stored) {
+		char *path = store_path(store_opt);
+		outfile_protect(path, "the open store");
+		free(path);
 	}
-	fchmod(fd, 0644);
-	int ok = report_html(f, d, logs, nlogs, live) == 0;
-	int e = errno;
-	ok = (fclose(f) == 0) && ok;
-	if (ok && rename(tmp.p, path) < 0) {
-		e = errno;
-		ok = 0;
-	}
-	if (!ok) {
-		unlink(tmp.p);
-		error("cannot write '%s': %s", path, strerror(e ? e : EIO));
-	}
-	buf_free(&tmp);
-	return ok ? 0 : -1;
+	return outfile_open(&a->html_out, "--html", a->html, &html_page);
+}
+
+/* Where the text or JSON report goes: stdout, unless the page does. */
+static FILE *report_stream(const struct diff_args *a)
+{
+	return a->html && strcmp(a->html, "-") == 0 ? stderr : stdout;
 }
 
 /* The order looks swapped when bad, which did not crash or stop itself,
@@ -131,7 +128,7 @@ static void check_order(const struct diagnosis *d, const struct log *logs, size_
 		}
 }
 
-int diff_run(struct input *ins, size_t n, const char *live_path, const struct diff_args *a,
+int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_args *a,
 	     const struct dx_warning *pre, size_t npre)
 {
 	struct ruleset rs = { 0 };
@@ -186,11 +183,18 @@ int diff_run(struct input *ins, size_t n, const char *live_path, const struct di
 		live = &pr;
 	if (a->json)
 		report_json(stdout, &d, ref, nref, live);
-	else
+	else if (report_stream(a) == stdout)
 		report_text(stdout, &d, ref, nref, live);
 	int rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
-	if (a->html && write_html(a->html, &d, ref, nref, live) < 0)
-		rc = EXIT_TROUBLE;
+	if (a->html_out.f) {
+		if (report_html(a->html_out.f, &d, ref, nref, live) < 0) {
+			error("--html %s: %s", a->html, strerror(errno ? errno : EIO));
+			outfile_abort(&a->html_out);
+			rc = EXIT_TROUBLE;
+		} else if (outfile_commit(&a->html_out) < 0) {
+			rc = EXIT_TROUBLE;
+		}
+	}
 	live_report_free(live);
 	diagnosis_free(&d);
 	goodcheck_free(ws, nws);
@@ -275,7 +279,7 @@ static void say_pick(FILE *f, const struct baseline_cand *cs, size_t nc, const c
 }
 
 int diff_baseline(const char *store_opt, const char *name, const char *badpath,
-		  const struct diff_args *a)
+		  struct diff_args *a)
 {
 	struct store *st = baseline_store(store_opt, STORE_READ);
 	if (!st)
@@ -296,7 +300,7 @@ int diff_baseline(const char *store_opt, const char *name, const char *badpath,
 			error("no baselines yet (see 'ddx help learn')");
 		goto out;
 	}
-	say_pick(a->json ? stderr : stdout, cs, nc, engine, name != NULL);
+	say_pick(a->json ? stderr : report_stream(a), cs, nc, engine, name != NULL);
 	if (baseline_open_runs(st, &cs[0], DIFF_MAX_LOGS - 1, 1, &ins, &n) < 0)
 		goto out;
 	/* bad as it was read (a pipe cannot be read twice) follows the runs. */
@@ -306,9 +310,9 @@ int diff_baseline(const char *store_opt, const char *name, const char *badpath,
 	if (cs[0].known < WEAK_FIT)
 		weak.text = xasprintf("baseline '%s' fits weakly: %.0f%% of bad's templates known",
 				      cs[0].b.name, floor(cs[0].known * 100));
-	struct diff_args stored = *a;
-	stored.stored_goods = 1;
-	rc = diff_run(ins, n, badpath, &stored, &weak, weak.text != NULL);
+	/* Not a copy of a: the page it holds open must be written once. */
+	a->stored_goods = 1;
+	rc = diff_run(ins, n, badpath, a, &weak, weak.text != NULL);
 	free(weak.text);
 out:
 	free(ins);

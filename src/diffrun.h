@@ -11,6 +11,7 @@
 #include "diagnose.h"
 #include "input.h"
 #include "live.h"
+#include "outfile.h"
 
 /* What a report takes besides its logs. */
 struct diff_args {
@@ -18,7 +19,8 @@ struct diff_args {
 	struct live_opts po;     /* --sample */
 	struct dx_options o;     /* --now */
 	char **rules;            /* --rules files, a malloc'd array */
-	const char *html;        /* --html FILE, or NULL */
+	const char *html;        /* --html FILE ("-": stdout), or NULL */
+	struct outfile html_out; /* where the page goes, once diff_open_html */
 	int stored_goods;        /* the good runs are a baseline's: their
 				  * order says nothing */
 	size_t nrules;
@@ -41,16 +43,24 @@ void diff_args_init(struct diff_args *a, int jobs);
 int diff_option(int c, char *arg, struct diff_args *a);
 void diff_args_free(struct diff_args *a);
 
+/* With --html, check FILE and make it ready to write, before any log is
+ * read: it must not replace logs[0..n), a --rules file or, when stored,
+ * the store of store_opt (see outfile.h); "-" makes the page the only
+ * thing on stdout.  Returns 0, or -1 after an error. */
+int diff_open_html(struct diff_args *a, char *const *logs, size_t n, int stored,
+		   const char *store_opt);
+
 /* Load ins[0..n) (good runs, then the bad one; n at most DIFF_MAX_LOGS),
  * each named in reports by its input's path, check the good runs
  * (goodcheck.h: those found wanting are named in warnings and left out
- * while others remain), diagnose, and print the report to stdout.  The
+ * while others remain), diagnose, and print the report to stdout, and
+ * the page to a->html_out when open (with --html - the page alone).  The
  * report's warnings are pre[0..npre) (the caller's doubts), then those
  * of the check; good runs in doubt make no clean match.  Takes the
  * inputs over: they are closed on return.  live_path, unless NULL or
  * "-", is the file whose live processes to inspect.  Returns the exit
  * status. */
-int diff_run(struct input *ins, size_t n, const char *live_path, const struct diff_args *a,
+int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_args *a,
 	     const struct dx_warning *pre, size_t npre);
 
 /* The good runs' longest gap at the point the log at path reached, as
@@ -64,10 +74,10 @@ int diff_reference_gap(struct input *goods, size_t n, const char *path, const st
 /* Compare the log at badpath with a stored baseline, as diff_run does
  * with the baseline's latest runs as the good ones: the baseline called
  * name, or, when name is NULL, the one that fits the log best.  First
- * says which baseline and why (on stderr with --json, so that stdout
- * holds only JSON).  store_opt as --store (NULL: DDX_STORE or the
+ * says which baseline and why (on stderr with --json or --html -, so
+ * that stdout holds only JSON or the page).  store_opt as --store (NULL: DDX_STORE or the
  * default).  Returns the exit status. */
 int diff_baseline(const char *store_opt, const char *name, const char *badpath,
-		  const struct diff_args *a);
+		  struct diff_args *a);
 
 #endif

@@ -1348,7 +1348,7 @@ static int attach(struct store *st, const char *file, const char *as, const char
 	return 0;
 }
 
-int store_export(struct store *st, const char *name, const char *file)
+int store_export(struct store *st, const char *name, const char *file, const char *into)
 {
 	struct arena a = { 0 };
 	struct baseline b;
@@ -1356,13 +1356,8 @@ int store_export(struct store *st, const char *name, const char *file)
 	arena_free(&a);
 	if (found <= 0)
 		return found;
-	struct buf tmp = { 0 };
-	buf_printf(&tmp, "%s.tmp%ld", file, (long)getpid());
-	unlink(tmp.p);
-	if (attach(st, tmp.p, "exp", file) < 0) {
-		buf_free(&tmp);
+	if (attach(st, into, "exp", file) < 0)
 		return -1;
-	}
 	int r = -1;
 	char sql[96];
 	/* A plain rollback-journal file: one file to hand over, no -wal. */
@@ -1394,11 +1389,6 @@ rollback:
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 out:
 	sqlite3_exec(st->db, "DETACH DATABASE exp", NULL, NULL, NULL);
-	if (r == 1 && rename(tmp.p, file) < 0)
-		r = error("cannot write '%s': %s", file, strerror(errno));
-	if (r != 1)
-		unlink(tmp.p);
-	buf_free(&tmp);
 	return r;
 }
 

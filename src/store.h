@@ -133,11 +133,12 @@ int store_run_read(struct store *st, int64_t id, char **data, size_t *size);
  * error. */
 int store_remove(struct store *st, const char *name);
 
-/* Write baseline name alone to file, itself a ddx store (so
- * `ddx --store FILE baselines` reads it); written to a temporary file
- * and renamed, so file is never left half-written.  1 written, 0 no such
- * baseline, -1 error. */
-int store_export(struct store *st, const char *name, const char *file);
+/* Write baseline name alone into the empty file into, which becomes a
+ * ddx store (so `ddx --store FILE baselines` reads it); messages name it
+ * file, where the caller puts it once complete (see outfile.h: into is
+ * its temporary file, and into-journal the journal written beside it).
+ * 1 written, 0 no such baseline, -1 error. */
+int store_export(struct store *st, const char *name, const char *file, const char *into);
 /* Add every baseline of the store file to st, merging runs into
  * baselines of the same name as learn would, in one transaction.  file is
  * validated as a ddx store first, and only read. *nb counts the baselines

@@ -108,6 +108,10 @@ void fmt_size(char *out, size_t cap, uint64_t n);
  * before "TP10". */
 int natcmp(const char *a, const char *b);
 
+/* The type of a file of this st_mode, in words: "a FIFO", "a character
+ * device", "a directory", ... */
+const char *file_type(unsigned mode);
+
 /* Whether s contains any of the NULL-terminated words. */
 int contains_any(const char *s, const char *const *words);
 

@@ -211,8 +211,8 @@ static void test_round_trip(void)
 
 	/* Export, import into another store, import again: nothing new. */
 	char *exp = tmp_path("sg.ddx"), *db2 = tmp_path("other.db");
-	CHECK_INT(store_export(st, "sg", exp), 1);
-	CHECK_INT(store_export(st, "nope", exp), 0);
+	CHECK_INT(store_export(st, "sg", exp, exp), 1);
+	CHECK_INT(store_export(st, "nope", exp, exp), 0);
 	struct store *st2 = store_open(db2, STORE_WRITE, &missing);
 	size_t nb, nr;
 	CHECK(store_import(st2, exp, &nb, &nr) == 0);

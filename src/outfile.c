@@ -1,0 +1,297 @@
+/* outfile.c — writing a file ddx is told to write, never over what it
+ * must not replace (see outfile.h).
+ *
+ * The temporary files live in a fixed table that a signal handler reads:
+ * a slot is filled before it is published and cleared before its string
+ * is freed, so the handler only ever unlinks a whole path. */
+#include "outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* ---- files this run reads ---- */
+
+static struct protected {
+	dev_t dev;
+	ino_t ino;
+	const char *role;
+} *prot;
+static size_t nprot, protcap;
+
+void outfile_protect(const char *path, const char *role)
+{
+	struct stat st;
+	int ok = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(path, &st);
+	if (ok < 0)
+		return;
+	GROW(prot, protcap, nprot + 1);
+	prot[nprot++] = (struct protected){ st.st_dev, st.st_ino, role };
+}
+
+static const char *protected_role(const struct stat *st)
+{
+	for (size_t i = 0; i < nprot; i++)
+		if (prot[i].dev == st->st_dev && prot[i].ino == st->st_ino)
+			return prot[i].role;
+	return NULL;
+}
+
+/* ---- temporary files, removed on interruption ---- */
+
+/* Two outputs at most at a time, each a file and one beside it. */
+#define TEMPS 8
+static char *_Atomic temps[TEMPS];
+
+static void remove_temps(void)
+{
+	for (int i = 0; i < TEMPS; i++) {
+		char *p = atomic_load(&temps[i]);
+		if (p)
+			unlink(p);
+	}
+}
+
+/* Remove the temporary files, then die of the signal as if never caught,
+ * so that the shell sees how ddx ended. */
+static void on_signal(int sig)
+{
+	remove_temps();
+	raise(sig);   /* SA_RESETHAND | SA_NODEFER: the default action, now */
+}
+
+/* The signals that end ddx from outside. */
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+#define NCAUGHT (sizeof(caught) / sizeof(caught[0]))
+
+/* Catch them, unless they are ignored (nohup, a background job): ddx
+ * must not start to die of them then. */
+static void catch_signals(void)
+{
+	static int done;
+	if (done)
+		return;
+	done = 1;
+	for (size_t i = 0; i < NCAUGHT; i++) {
+		struct sigaction old, sa = { .sa_handler = on_signal,
+					     .sa_flags = SA_RESETHAND | SA_NODEFER };
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(caught[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(caught[i], &sa, NULL);
+	}
+	/* die() and exit() in the middle of a write leave nothing either. */
+	atexit(remove_temps);
+}
+
+/* Publish p (malloc'd) for removal; it stays owned by the caller. */
+static void add_temp(char *p)
+{
+	catch_signals();
+	for (int i = 0; i < TEMPS; i++) {
+		char *none = NULL;
+		if (atomic_compare_exchange_strong(&temps[i], &none, p))
+			return;
+	}
+	BUG("too many temporary files at once");
+}
+
+static void drop_temp(const char *p)
+{
+	for (int i = 0; p && i < TEMPS; i++)
+		if (atomic_load(&temps[i]) == p)
+			atomic_store(&temps[i], NULL);
+}
+
+/* ---- deciding, writing, finishing ---- */
+
+static void release(struct outfile *o)
+{
+	if (o->f && o->f != stdout)
+		fclose(o->f);
+	drop_temp(o->tmp);
+	free(o->tmp);
+	for (size_t i = 0; i < sizeof(o->also) / sizeof(o->also[0]); i++) {
+		drop_temp(o->also[i]);
+		free(o->also[i]);
+	}
+	free(o->target);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+}
+
+/* Say why o cannot be written, as "--html FILE: why", and release it. */
+static int __attribute__((format(printf, 2, 3))) refuse(struct outfile *o, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	error("%s %s: %s", o->what, o->path, why);
+	release(o);
+	return -1;
+}
+
+/* Whether the regular file at path is empty or starts with magic. */
+static int holds(const char *path, const char *magic)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	char head[64];
+	size_t want = strlen(magic) < sizeof(head) ? strlen(magic) : sizeof(head);
+	ssize_t n = read(fd, head, want);
+	close(fd);
+	return n == 0 || (n == (ssize_t)want && strncasecmp(head, magic, want) == 0);
+}
+
+/* Write in place into the FIFO or character device st, which path named:
+ * opening never waits (a FIFO nobody reads is refused), and the file
+ * opened must be the one judged. */
+static int open_in_place(struct outfile *o, const struct stat *st)
+{
+	int fd = open(o->path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && errno == ENXIO)
+		return refuse(o, "a FIFO that no process reads");
+	if (fd < 0)
+		return refuse(o, "%s", strerror(errno));
+	struct stat now;
+	if (fstat(fd, &now) < 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino) {
+		close(fd);
+		return refuse(o, "changed while ddx opened it");
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		return refuse(o, "%s", strerror(errno));
+	}
+	return 0;
+}
+
+int outfile_open(struct outfile *o, const char *what, const char *path,
+		 const struct outfile_kind *kind)
+{
+	memset(o, 0, sizeof(*o));
+	o->what = what;
+	o->path = xstrdup(path);
+	if (kind->stream && strcmp(path, "-") == 0) {
+		o->f = stdout;
+		return 0;
+	}
+	struct stat st, link;
+	mode_t mode;
+	if (stat(path, &st) < 0) {
+		if (errno != ENOENT)
+			return refuse(o, "%s", strerror(errno));
+		if (lstat(path, &link) == 0)
+			return refuse(o, "a symbolic link to nothing");
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+		o->target = xstrdup(path);
+	} else {
+		const char *role = protected_role(&st);
+		if (role)
+			return refuse(o, "is %s", role);
+		if (!S_ISREG(st.st_mode)) {
+			if (kind->stream && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+				return open_in_place(o, &st);
+			return refuse(o, "is %s, not a regular file", file_type(st.st_mode));
+		}
+		if (!holds(path, kind->magic))
+			return refuse(o, "exists and is not %s: not replaced", kind->name);
+		/* Through a link, the file it names is replaced, not the link. */
+		o->target = realpath(path, NULL);
+		if (!o->target)
+			return refuse(o, "%s", strerror(errno));
+		mode = st.st_mode & 07777;
+	}
+	o->tmp = xasprintf("%s.tmp-XXXXXX", o->target);
+	/* Interrupted between making the file and noting it, ddx would
+	 * leave it: the signals wait until it is noted. */
+	sigset_t block, old;
+	catch_signals();
+	sigemptyset(&block);
+	for (size_t i = 0; i < NCAUGHT; i++)
+		sigaddset(&block, caught[i]);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	int fd = mkstemp(o->tmp);
+	if (fd >= 0)
+		add_temp(o->tmp);
+	int e = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
+		free(o->tmp);
+		o->tmp = NULL;
+		return refuse(o, "%s", strerror(e));
+	}
+	fchmod(fd, mode);
+	if (!kind->stream) {
+		close(fd);
+		return 0;
+	}
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		unlink(o->tmp);
+		return refuse(o, "%s", strerror(errno));
+	}
+	return 0;
+}
+
+void outfile_also_remove(struct outfile *o, const char *suffix)
+{
+	for (size_t i = 0; i < sizeof(o->also) / sizeof(o->also[0]); i++)
+		if (!o->also[i]) {
+			o->also[i] = xasprintf("%s%s", o->tmp, suffix);
+			add_temp(o->also[i]);
+			return;
+		}
+	BUG("too many files beside a temporary file");
+}
+
+/* Remove the files beside the temporary file. */
+static void unlink_also(struct outfile *o)
+{
+	for (size_t i = 0; i < sizeof(o->also) / sizeof(o->also[0]); i++)
+		if (o->also[i])
+			unlink(o->also[i]);
+}
+
+int outfile_commit(struct outfile *o)
+{
+	int e = 0;
+	if (o->f == stdout)
+		e = fflush(stdout) != 0 || ferror(stdout) ? (errno ? errno : EIO) : 0;
+	else if (o->f)
+		e = fclose(o->f) != 0 ? (errno ? errno : EIO) : 0;
+	o->f = NULL;
+	if (!e && o->tmp && rename(o->tmp, o->target) < 0)
+		e = errno;
+	if (e && o->tmp)
+		unlink(o->tmp);
+	unlink_also(o);
+	if (e)
+		return refuse(o, "%s", strerror(e));
+	release(o);
+	return 0;
+}
+
+void outfile_abort(struct outfile *o)
+{
+	if (o->tmp)
+		unlink(o->tmp);
+	unlink_also(o);
+	release(o);
+}
