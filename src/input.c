@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -400,26 +401,51 @@ static int finish(struct input *in, const char *path, size_t max)
 	return 0;
 }
 
-int input_open(struct input *in, const char *path, size_t max)
+/* Open path without waiting, learn its type, then decide: a directory is
+ * refused, and so is anything but a regular file when regular (standard
+ * input, named "-", is a stream by choice); a FIFO is a stream, read once
+ * a writer came, as cat would.  Opening blocks for a FIFO with no writer
+ * or a serial line with no carrier, so the type comes first.  Returns the
+ * descriptor (with st), or -1 after an error. */
+static int open_typed(const char *path, int regular, struct stat *st)
+{
+	int std = strcmp(path, "-") == 0;
+	int fd = std ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	const char *why = NULL, *not_reg = "";
+	if (fstat(fd, st) < 0)
+		why = strerror(errno);
+	else if (S_ISDIR(st->st_mode))
+		why = "Is a directory";
+	else if (regular && !std && !S_ISREG(st->st_mode))
+		why = file_type(st->st_mode), not_reg = ", not a regular file";
+	if (why) {
+		if (!std)
+			close(fd);
+		return error("cannot read '%s': %s%s", shown(path), why, not_reg);
+	}
+	if (std || S_ISREG(st->st_mode))
+		return fd;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	/* A FIFO opened before its writer reads as empty: wait for data
+	 * or for a writer to come and go. */
+	if (S_ISFIFO(st->st_mode))
+		while (poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, -1) < 0 &&
+		       errno == EINTR)
+			;
+	return fd;
+}
+
+static int open_input(struct input *in, const char *path, size_t max, int regular)
 {
 	memset(in, 0, sizeof(*in));
 	if (!max)
 		max = INPUT_MAX_SIZE;
-	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
 	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
-		if (fd != STDIN_FILENO)
-			close(fd);
-		return error("cannot open '%s': %s", shown(path), strerror(e));
-	}
-	if (S_ISDIR(st.st_mode)) {
-		if (fd != STDIN_FILENO)
-			close(fd);
-		return error("cannot read '%s': Is a directory", shown(path));
-	}
+	int fd = open_typed(path, regular, &st);
+	if (fd < 0)
+		return -1;
 	in->path = xstrdup(path);
 	in->mtime = S_ISREG(st.st_mode) ? st.st_mtime : time(NULL);
 	in->kind = S_ISREG(st.st_mode) ? "file" : "pipe";
@@ -452,6 +478,16 @@ int input_open(struct input *in, const char *path, size_t max)
 		return -1;
 	}
 	return 0;
+}
+
+int input_open(struct input *in, const char *path, size_t max)
+{
+	return open_input(in, path, max, 0);
+}
+
+int input_open_file(struct input *in, const char *path, size_t max)
+{
+	return open_input(in, path, max, 1);
 }
 
 int input_from_memory(struct input *in, const char *path, char *data, size_t size,

@@ -45,10 +45,14 @@ struct input {
 	struct input_guard *guard; /* watches the mapping (see input.c) */
 };
 
-/* Open and read path ("-" for stdin).  On failure prints
+/* Open and read path ("-" for stdin).  A FIFO is read as a stream, from
+ * when its writer comes; a directory is refused.  On failure prints
  * "ddx: cannot open 'path': reason" (or another message naming the file)
  * and returns -1; nothing is left allocated.  max_size 0 = INPUT_MAX_SIZE. */
 int input_open(struct input *in, const char *path, size_t max_size);
+/* The same for a file that must be a regular one (or "-"): a FIFO or a
+ * device is refused, before anything waits on it. */
+int input_open_file(struct input *in, const char *path, size_t max_size);
 void input_close(struct input *in);
 /* Make data[0..size) (malloc'd; in takes it over, also on failure) the
  * content of in, named path, as if read from a file last written at

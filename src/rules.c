@@ -231,7 +231,7 @@ int rules_parse(struct ruleset *rs, const char *path, const char *text, size_t l
 int rules_load(struct ruleset *rs, const char *path)
 {
 	struct input in;
-	if (input_open(&in, path, RULES_MAX_SIZE) < 0)
+	if (input_open_file(&in, path, RULES_MAX_SIZE) < 0)
 		return -1;
 	int rc = rules_parse(rs, path, in.data, in.size);
 	input_close(&in);

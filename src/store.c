@@ -392,13 +392,16 @@ static int has_wal(const char *path)
  * store), -1 after an error. */
 static int check_header(const char *path, uint32_t *version)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking: opening a FIFO or a device must not wait for a
+	 * writer or a carrier before its type is known. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return error("cannot open '%s': %s", path, strerror(errno));
-	struct stat sb;
+	struct stat sb = { 0 };
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
-		return error("'%s': not a ddx store (not a regular file)", path);
+		return error("'%s': not a ddx store (%s, not a regular file)", path,
+			     file_type(sb.st_mode));
 	}
 	unsigned char h[100];
 	ssize_t n = read(fd, h, sizeof(h));
