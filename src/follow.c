@@ -1,7 +1,7 @@
 /* follow.c — following a growing log by its path (see follow.h).  Each
  * poll stats the path and the open file: a shorter file was truncated, a
  * path naming another inode was rotated or replaced, a missing path was
- * removed or renamed. */
+ * removed or renamed.  A FIFO is read as it comes, without waiting. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -18,14 +18,18 @@ void follow_init(struct follow *f, const char *path, size_t max)
 	f->text.max = max;
 }
 
-/* Read what the open file has past pos. */
+/* Read what the open file has past pos; from a FIFO, what its writers
+ * wrote since (never waiting: none, or no writer, is nothing new). */
 static int drain(struct follow *f)
 {
 	char chunk[1 << 16];
 	for (;;) {
-		ssize_t n = pread(f->fd, chunk, sizeof(chunk), f->pos);
+		ssize_t n = f->stream ? read(f->fd, chunk, sizeof(chunk)) :
+			    pread(f->fd, chunk, sizeof(chunk), f->pos);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && f->stream && errno == EAGAIN)
+			return 0;
 		if (n < 0)
 			return error("cannot read '%s': %s", f->path, strerror(errno));
 		if (n == 0)
@@ -46,16 +50,19 @@ static void end_line(struct follow *f)
 
 static int reopen(struct follow *f)
 {
-	struct stat st;
-	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	struct stat st = { 0 };
+	/* Non-blocking: a FIFO's open would wait for its writer, past any
+	 * timeout, and its reads for data. */
+	int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;   /* gone again: the next poll sees to it */
 		return error("cannot open '%s': %s", f->path, strerror(errno));
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
 		close(fd);
-		return error("cannot follow '%s': not a regular file", f->path);
+		return error("cannot follow '%s': %s, not a regular file or a FIFO", f->path,
+			     file_type(st.st_mode));
 	}
 	if (f->fd >= 0)
 		close(f->fd);
@@ -63,6 +70,7 @@ static int reopen(struct follow *f)
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
 	f->pos = 0;
+	f->stream = S_ISFIFO(st.st_mode);
 	return 1;
 }
 
@@ -87,7 +95,7 @@ int follow_poll(struct follow *f, unsigned *events)
 	}
 	if (fstat(f->fd, &byfd) < 0)
 		return error("cannot stat '%s': %s", f->path, strerror(errno));
-	if (byfd.st_size < f->pos) {
+	if (!f->stream && byfd.st_size < f->pos) {
 		*events |= FOLLOW_TRUNCATED;
 		end_line(f);
 		f->pos = 0;

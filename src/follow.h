@@ -5,7 +5,9 @@
  * replacement (the path names another inode: the old file is read to its
  * end, the new one from its start) and removal (the open file is still
  * followed).  So what a run printed before any of these stays in the
- * buffer.  A line cut short by one of them stays a line of its own. */
+ * buffer.  A line cut short by one of them stays a line of its own.
+ * A FIFO is followed too, as a stream: what its writers write is read
+ * at each poll, and no poll waits for a writer or for data. */
 #ifndef DDX_FOLLOW_H
 #define DDX_FOLLOW_H
 
@@ -19,6 +21,7 @@ struct follow {
 	dev_t dev;
 	ino_t ino;
 	off_t pos;             /* bytes of that file read */
+	int stream;            /* it is a FIFO: read, never waited for */
 	struct buf text;       /* everything read, across rotations */
 	int gone;              /* the name is gone (reported once) */
 	int waiting;           /* the file does not exist yet (reported once) */
