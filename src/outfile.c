@@ -185,7 +185,10 @@ int outfile_open(struct outfile *o, const char *what, const char *path,
 	memset(o, 0, sizeof(*o));
 	o->what = what;
 	o->path = xstrdup(path);
-	if (kind->stream && strcmp(path, "-") == 0) {
+	if (strcmp(path, "-") == 0) {
+		if (!kind->stream)
+			return refuse(o, "%s is written only to a file, not to standard output",
+				      kind->name);
 		o->f = stdout;
 		return 0;
 	}

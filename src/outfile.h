@@ -31,7 +31,8 @@ struct outfile_kind {
 	const char *name;    /* that, in words: "an HTML page" */
 	int stream;          /* writes through a FILE *: "-" is standard output,
 				and a FIFO or character device is written in place;
-				else the writer opens outfile.tmp itself by name */
+				else the writer opens outfile.tmp itself by name,
+				and "-" is refused (no file named "-" is made) */
 };
 
 struct outfile {
