@@ -142,16 +142,21 @@ static int __attribute__((format(printf, 2, 3))) refuse(struct outfile *o, const
 	return -1;
 }
 
-/* Whether the regular file at path is empty or starts with magic. */
+/* Whether the regular file at path is empty or starts with magic: 1 or
+ * 0, or -1 (errno set) when it cannot be read to tell. */
 static int holds(const char *path, const char *magic)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return -1;
 	char head[64];
 	size_t want = strlen(magic) < sizeof(head) ? strlen(magic) : sizeof(head);
 	ssize_t n = read(fd, head, want);
+	int e = errno;
 	close(fd);
+	errno = e;
+	if (n < 0)
+		return -1;
 	return n == 0 || (n == (ssize_t)want && strncasecmp(head, magic, want) == 0);
 }
 
@@ -212,7 +217,11 @@ int outfile_open(struct outfile *o, const char *what, const char *path,
 				return open_in_place(o, &st);
 			return refuse(o, "is %s, not a regular file", file_type(st.st_mode));
 		}
-		if (!holds(path, kind->magic))
+		int h = holds(path, kind->magic);
+		if (h < 0)
+			return refuse(o, "cannot read it to tell whether it is %s: %s", kind->name,
+				      strerror(errno));
+		if (!h)
 			return refuse(o, "exists and is not %s: not replaced", kind->name);
 		/* Through a link, the file it names is replaced, not the link. */
 		o->target = realpath(path, NULL);
