@@ -160,9 +160,11 @@ static double offset(const struct log *lg, int64_t from, int64_t to)
 static void put_next(FILE *f, const struct diagnosis *d, int64_t j)
 {
 	double s = offset(d->good_log, d->good_line, j);
-	char t[32] = "";
-	if (!isnan(s))
-		snprintf(t, sizeof(t), "+%.1f s", s);
+	char t[48] = "";
+	if (!isnan(s)) {
+		t[0] = '+';
+		fmt_seconds(t + 1, sizeof(t) - 1, s);
+	}
 	fprintf(f, "    %-9s %5lld  ", t, (long long)j + 1);
 	put_msg(f, d->good_log, j, TEXT_WIDTH - 20);
 	fputc('\n', f);
