@@ -194,6 +194,7 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	/* Per bad stream: the last good line followed, and what bad printed
 	 * since that was not matched. */
 	int64_t *lastg = xmalloc(ns * sizeof(*lastg)), *lastb = xmalloc(ns * sizeof(*lastb));
+	int64_t *prevg = xmalloc(ns * sizeof(*prevg));  /* lastg before its last move */
 	int64_t lasterr = -1;   /* bad's last new error line not followed */
 	/* Per good stream, and in all of good: the furthest good line any
 	 * bad stream followed. */
@@ -201,7 +202,7 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	uint32_t *own = xcalloc(ns, sizeof(*own));
 	uint8_t *err = xcalloc(ns, 1);
 	for (size_t s = 0; s < ns; s++)
-		lastg[s] = lastb[s] = far[s] = -1;
+		lastg[s] = lastb[s] = prevg[s] = far[s] = -1;
 	/* nextsame[j]: the next good line with line j's template. */
 	uint32_t *nextsame = xmalloc((ng ? ng : 1) * sizeof(*nextsame));
 	uint32_t *firstof = xmalloc((st->nc ? st->nc : 1) * sizeof(*firstof));
@@ -245,6 +246,7 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 				continue;
 			w->follow[i] = 1;
 			w->last = (int64_t)i;
+			prevg[s] = lastg[s];
 			lastg[s] = j;
 			lastb[s] = (int64_t)i;
 			continue;
@@ -291,6 +293,19 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 				continue;
 			}
 		}
+		/* A line the good run printed between where this stream was
+		 * and where its last match took it, over a few lines only:
+		 * bad printed a block of steps in another order (containers
+		 * created in parallel, "Creating mariadb" before "Creating
+		 * nginx").  The stream stays at the furthest step; the line
+		 * is no progress past it.  After a leap over more, the leap
+		 * was the mistake (a look-alike further on) and the line
+		 * says where the stream is. */
+		if (prevg[s] >= 0 && (int64_t)j < lastg[s] && (int64_t)j > prevg[s] &&
+		    !leaps(&pend, prevg[s], (uint32_t)lastg[s], 0, all))
+			continue;
+		if ((int64_t)j != lastg[s])
+			prevg[s] = lastg[s];
 		w->follow[i] = 1;
 		w->score++;
 		w->last = (int64_t)i;
@@ -319,6 +334,7 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	free(smap);
 	pending_free(&pend);
 	free(lastg);
+	free(prevg);
 	free(lastb);
 	free(far);
 	free(own);
