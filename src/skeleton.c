@@ -108,6 +108,21 @@ static int cand_cmp(const void *x, const void *y)
 	return a->c < b->c ? -1 : a->c > b->c;
 }
 
+/* Whether templates r and c are at one level: the same, or one line
+ * says none (an older build without the header, llama.cpp's before its
+ * "0.00.042.720 I" prefix) and its text reads as the other's level. */
+static int same_level(const struct dx_state *st, uint32_t r, uint32_t c)
+{
+	int a = st->clevel[r], b = st->clevel[c];
+	if (a == b)
+		return 1;
+	if (a != LV_NONE && b != LV_NONE)
+		return 0;
+	uint32_t none = a == LV_NONE ? r : c, other = a == LV_NONE ? c : r;
+	return classify_severity(st->ctext[none], LV_NONE) ==
+	       classify_severity(st->ctext[none], st->clevel[other]);
+}
+
 /* canon[c] = the id c is merged into (itself when none).  Only templates
  * missing from some log are candidates, and two merge only when no log
  * has both: within one log they are different steps.  Two that a rule
@@ -149,7 +164,7 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 			if (group[r] & logset[c])
 				continue;
 			if (crule[c] >= 0 ? crule[r] != crule[c]
-					  : crule[r] >= 0 || st->clevel[r] != st->clevel[c] ||
+					  : crule[r] >= 0 || !same_level(st, r, c) ||
 					    (jaccard(&ws[r], &ws[c]) < SIMILAR &&
 					     jaccard(&plain[r], &plain[c]) < SIMILAR))
 				continue;
