@@ -154,8 +154,13 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 	for (size_t i = 0; i < n; i++) {
 		uint32_t c = cs[i].c;
 		group[c] = logset[c];
-		/* Compare with the earlier representatives of the bucket. */
+		/* Compare with the earlier representatives of the bucket;
+		 * the most alike wins (one text at another level first): a
+		 * build's "n_batch = 2048" is its "n_batch", not the first
+		 * line of the same function that shares enough words. */
 		size_t tries = 0;
+		uint32_t best = UINT32_MAX;
+		double most = 0;
 		for (size_t k = i; k-- > 0 && cs[k].lead == cs[i].lead && tries < 32;) {
 			uint32_t r = cs[k].c;
 			if (canon[r] != r)
@@ -163,14 +168,18 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 			tries++;
 			if (group[r] & logset[c])
 				continue;
-			if (crule[c] >= 0 ? crule[r] != crule[c]
-					  : crule[r] >= 0 || !same_level(st, r, c) ||
-					    (jaccard(&ws[r], &ws[c]) < SIMILAR &&
-					     jaccard(&plain[r], &plain[c]) < SIMILAR))
+			if (crule[c] >= 0 ? crule[r] != crule[c] : crule[r] >= 0 || !same_level(st, r, c))
 				continue;
-			canon[c] = r;
-			group[r] |= logset[c];
-			break;
+			double x = jaccard(&ws[r], &ws[c]), y = jaccard(&plain[r], &plain[c]);
+			x = strcmp(st->ctext[r], st->ctext[c]) == 0 ? 2 : x > y ? x : y;
+			if (crule[c] < 0 && x < SIMILAR)
+				continue;
+			if (best == UINT32_MAX || x > most)
+				best = r, most = x;
+		}
+		if (best != UINT32_MAX) {
+			canon[c] = best;
+			group[best] |= logset[c];
 		}
 	}
 	for (size_t c = 0; c < st->nc; c++) {
