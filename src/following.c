@@ -174,6 +174,23 @@ static int leaps(const struct pending *p, int64_t last, uint32_t j, uint32_t own
 	return gap > own + SKIP_FREE;
 }
 
+/* The first good line after line last printing template c, when none of
+ * c's good lines (as far as a look goes) is in good stream t: a step
+ * another process of the good run takes.  ALIGN_NONE otherwise. */
+static uint32_t foreign_step(const struct dx_state *st, size_t g, const uint32_t *firstof,
+			     const uint32_t *nextsame, uint32_t c, uint32_t t, int64_t last)
+{
+	uint32_t found = ALIGN_NONE;
+	int steps = 0;
+	for (uint32_t k = firstof[c]; k != ALIGN_NONE; k = nextsame[k]) {
+		if (st->stream[g][k] == t || steps++ == 64)
+			return ALIGN_NONE;
+		if (found == ALIGN_NONE && (int64_t)k > last)
+			found = k;
+	}
+	return found;
+}
+
 void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 {
 	const struct log *bad = &st->logs[st->bad], *good = &st->logs[g];
@@ -228,7 +245,10 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 		uint32_t c = id[i];
 		uint32_t j = w->b2g[i], skipped = 0;
 		int all = smap[s] == ALIGN_ALL;
-		int ok = j != ALIGN_NONE && (all || lastg[s] < 0 || st->stream[g][lastg[s]] == st->stream[g][j]);
+		/* A stream that went on in another good stream (below) is
+		 * judged in good's line order, as one aligned with all. */
+		int order = all || (lastg[s] >= 0 && st->stream[g][lastg[s]] != smap[s]);
+		int ok = j != ALIGN_NONE && (order || lastg[s] < 0 || st->stream[g][lastg[s]] == st->stream[g][j]);
 		if (st->hb[c]) {
 			/* A beat says nothing of progress, except where the good
 			 * run beats too, and bad gets there in order: a run that
@@ -241,8 +261,8 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			 * known by its template, which one beat would mark
 			 * reached for the whole run. */
 			if (!ok || st->ms[c] || lastg[s] < 0 || (int64_t)j <= lastg[s] || lasterr > lastb[s] ||
-			    pending_between(&pend, st, g, lastg[s], j, all) ||
-			    leaps(&pend, lastg[s], j, own[s], all))
+			    pending_between(&pend, st, g, lastg[s], j, order) ||
+			    leaps(&pend, lastg[s], j, own[s], order))
 				continue;
 			w->follow[i] = 1;
 			w->last = (int64_t)i;
@@ -257,11 +277,11 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			 * judged when that one went past them: a line the
 			 * launcher prints late (an untagged progress bar)
 			 * counts only what no bad stream got to. */
-			int64_t f = all ? farall : far[st->stream[g][j]];
+			int64_t f = order ? farall : far[st->stream[g][j]];
 			int64_t since = lastg[s] >= 0 && f > lastg[s] && f < (int64_t)j ? f : lastg[s];
-			skipped = pending_between(&pend, st, g, since, j, all);
+			skipped = pending_between(&pend, st, g, since, j, order);
 			ok = follows(skipped, lastg[s], own[s], err[s]) ||
-			     (!err[s] && skipped <= JUMP_MAX && steps_on(st, w, &pend, g, i, j, all));
+			     (!err[s] && skipped <= JUMP_MAX && steps_on(st, w, &pend, g, i, j, order));
 			/* After a new error anywhere since this stream last
 			 * followed, a leap ahead is the dying run's teardown
 			 * matching the good run's (closing plugins, destroying
@@ -269,8 +289,8 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			 * follows only by the lines it skipped and over no step,
 			 * or when bad goes on from there step by step. */
 			if (ok && lasterr > lastb[s])
-				ok = (!skipped && !leaps(&pend, lastg[s], j, own[s], all)) ||
-				     steps_on(st, w, &pend, g, i, j, all);
+				ok = (!skipped && !leaps(&pend, lastg[s], j, own[s], order)) ||
+				     steps_on(st, w, &pend, g, i, j, order);
 		}
 		if (!ok) {
 			/* The aligner may have matched this line further on (a
@@ -280,10 +300,21 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			for (int steps = 0; k != ALIGN_NONE &&
 			     ((int64_t)k <= lastg[s] || (!all && st->stream[g][k] != smap[s])); steps++)
 				k = steps < 64 ? nextsame[k] : ALIGN_NONE;
+			/* A step the good run's counterpart of this stream never
+			 * prints, another of its processes does: vLLM's
+			 * EngineCore sizes the KV cache in both runs, but the
+			 * rest of a one-process EngineCore's lines are a TP
+			 * worker's in a TP4 run, and the map chose the worker. */
+			if (k == ALIGN_NONE && !all && lastg[s] >= 0 && !err[s] && lasterr <= lastb[s]) {
+				k = foreign_step(st, g, firstof, nextsame, c, smap[s], lastg[s]);
+				if (k != ALIGN_NONE &&
+				    pending_between(&pend, st, g, far[st->stream[g][k]], k, 0) > SKIP_FREE)
+					k = ALIGN_NONE;
+			}
 			if (k != ALIGN_NONE && (lastg[s] >= 0 || !err[s]) &&
-			    pending_between(&pend, st, g, lastg[s], k, all) <= SKIP_FREE &&
-			    (lasterr <= lastb[s] || (!pending_between(&pend, st, g, lastg[s], k, all) &&
-						     !leaps(&pend, lastg[s], k, own[s], all)))) {
+			    pending_between(&pend, st, g, lastg[s], k, order) <= SKIP_FREE &&
+			    (lasterr <= lastb[s] || (!pending_between(&pend, st, g, lastg[s], k, order) &&
+						     !leaps(&pend, lastg[s], k, own[s], order)))) {
 				j = k;
 				w->b2g[i] = k;
 			} else {
@@ -302,7 +333,7 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 		 * was the mistake (a look-alike further on) and the line
 		 * says where the stream is. */
 		if (prevg[s] >= 0 && (int64_t)j < lastg[s] && (int64_t)j > prevg[s] &&
-		    !leaps(&pend, prevg[s], (uint32_t)lastg[s], 0, all))
+		    !leaps(&pend, prevg[s], (uint32_t)lastg[s], 0, order))
 			continue;
 		if ((int64_t)j != lastg[s])
 			prevg[s] = lastg[s];
