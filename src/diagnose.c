@@ -788,6 +788,30 @@ static int64_t warned_cause(const struct dx_state *st, const struct diagnosis *d
 	return crash;
 }
 
+/* Where bad got: its last following line *at, unless another stream's
+ * last following line is further on in the good run and got there step
+ * by step (TGI's shard-manager waits for the shard in the good run's
+ * wait step, then the launcher prints a warning the good run printed
+ * before it waited).  Lines from limit on do not count. */
+static void further_stream(const struct dx_state *st, const struct following *w, int64_t limit,
+			   int64_t *at)
+{
+	if (*at < 0)
+		return;
+	int64_t *lastf = xmalloc(st->nstreams * sizeof(*lastf));
+	for (size_t s = 0; s < st->nstreams; s++)
+		lastf[s] = DX_NONE;
+	for (int64_t i = 0; i < limit; i++)
+		if (w->follow[i])
+			lastf[st->stream[st->bad][i]] = i;
+	int64_t best = *at;
+	for (size_t s = 0; s < st->nstreams; s++)
+		if (lastf[s] >= 0 && w->steady[lastf[s]] && w->b2g[lastf[s]] > w->b2g[best])
+			best = lastf[s];
+	*at = best;
+	free(lastf);
+}
+
 static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struct following *w)
 {
 	const struct log *bad = &st->logs[st->bad];
@@ -864,6 +888,7 @@ static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struc
 	for (int64_t i = 0; i < limit; i++)
 		if (w->follow[i])
 			d->bad_line = i;
+	further_stream(st, w, limit, &d->bad_line);
 	d->good_line = d->bad_line >= 0 ? (int64_t)w->b2g[d->bad_line] : DX_NONE;
 	size_t ng = d->good_log->nlines;
 	d->good_fraction = d->good_line >= 0 && ng ? (double)(d->good_line + 1) / (double)ng : 0.0;
@@ -947,6 +972,7 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	for (size_t g = 0; g < st->ngood; g++) {
 		free(ws[g].b2g);
 		free(ws[g].follow);
+		free(ws[g].steady);
 	}
 	free(ws);
 }

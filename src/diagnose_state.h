@@ -43,6 +43,8 @@ struct dx_state {
 struct following {
 	uint32_t *b2g;          /* bad line -> good line */
 	uint8_t *follow;        /* bad line follows the good run */
+	uint8_t *steady;        /* ... and got there from its stream's last
+				   step without a leap */
 	size_t score;
 	int64_t last;           /* last following line */
 };
@@ -60,7 +62,7 @@ int64_t start_banner(const struct dx_state *st, size_t l);
 /* Whether a template announces a retry. */
 int is_retry(const char *t);
 /* following.c: which lines of bad follow good log g, into w (the caller
- * frees w->b2g and w->follow). */
+ * frees w->b2g, w->follow and w->steady). */
 void follow_good_run(struct dx_state *st, size_t g, struct following *w);
 
 #endif

@@ -203,6 +203,7 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	streams_map(&a, &b, st->has + g * ns, st->cnt + g * st->nc, st->nc, st->snames, smap);
 	w->b2g = xmalloc((nb ? nb : 1) * sizeof(*w->b2g));
 	w->follow = xcalloc(nb ? nb : 1, 1);
+	w->steady = xcalloc(nb ? nb : 1, 1);
 	for (size_t i = 0; i < from; i++)
 		w->b2g[i] = ALIGN_NONE;
 	align_logs(&a, &b, smap, st->weight, w->b2g + from);
@@ -264,7 +265,7 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			    pending_between(&pend, st, g, lastg[s], j, order) ||
 			    leaps(&pend, lastg[s], j, own[s], order))
 				continue;
-			w->follow[i] = 1;
+			w->follow[i] = w->steady[i] = 1;
 			w->last = (int64_t)i;
 			prevg[s] = lastg[s];
 			lastg[s] = j;
@@ -338,6 +339,7 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 		if ((int64_t)j != lastg[s])
 			prevg[s] = lastg[s];
 		w->follow[i] = 1;
+		w->steady[i] = lastg[s] >= 0 && !leaps(&pend, lastg[s], j, own[s], order);
 		w->score++;
 		w->last = (int64_t)i;
 		lastg[s] = j;
