@@ -983,6 +983,30 @@ static size_t torchrun(struct cur *c, size_t *tag, size_t *tag_len)
 	return 1;
 }
 
+/* docker compose's service prefix "vllm-1  | " (v1: "web_1    | "):
+ * a container name, padding and a bar.  Taken off so that the line reads
+ * as the program wrote it, as in a log captured without compose; it
+ * gives no tag, as one service's capture must compare with a plain one.
+ * The name holds a lower-case letter: "INFO | msg" is a message. */
+static size_t compose_service(struct cur *c)
+{
+	size_t i = c->i, e = c->n < i + 64 ? c->n : i + 64;
+	int lower = 0;
+	if (i >= e || !(is_alpha(c->s[i]) || is_digit(c->s[i])))
+		return 0;
+	for (; i < e && (is_alpha(c->s[i]) || is_digit(c->s[i]) || c->s[i] == '-' || c->s[i] == '_' ||
+			 c->s[i] == '.'); i++)
+		lower |= c->s[i] >= 'a' && c->s[i] <= 'z';
+	if (!lower || i >= c->n || c->s[i] != ' ')
+		return 0;
+	while (i < c->n && c->s[i] == ' ')
+		i++;
+	if (i >= c->n || c->s[i] != '|' || (i + 1 < c->n && c->s[i + 1] != ' '))
+		return 0;
+	c->i = i + 1 < c->n ? i + 2 : i + 1;
+	return 1;
+}
+
 /* The header of the program whose line a wrapping format (syslog, the
  * journal) carries, when the wrapper gave no level: a gin access line or
  * a glog line reads the same wherever its output went, so it must give
@@ -1042,8 +1066,9 @@ static int try_format(int f, struct cur c, struct header *h)
 	return 1;
 }
 
-/* Reset h and take off the process prefixes, outermost first (vLLM's may
- * carry torchrun's); the outermost gives the tag. */
+/* Reset h and take off the process prefixes, outermost first (compose's
+ * may carry vLLM's, which may carry torchrun's); the outermost that has
+ * one gives the tag. */
 static struct cur process_prefixes(const char *line, size_t len, struct header *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -1051,6 +1076,7 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 	h->format = PREFIX_NONE;
 	struct cur c = { line, len, 0 };
 	bom(&c);
+	compose_service(&c);
 	for (int k = 0; k < 2; k++) {
 		size_t tag, tag_len;
 		if (!vllm_process(&c, &tag, &tag_len) && !torchrun(&c, &tag, &tag_len))

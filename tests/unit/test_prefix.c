@@ -216,6 +216,16 @@ static const struct want cases[] = {
 	  "2025-03-05T08:19:02.000Z", LV_WARN, "", "total blobs: 6\"" },
 	{ "2024-01-02 03:04:05 {\"level\": \"error\", \"msg\": \"inner\"}", "iso",
 	  "2024-01-02T03:04:05.000Z", LV_ERROR, "", "inner\"}" },
+	/* docker compose's service prefix, taken off */
+	{ "llm-api-ollama  | time=2024-06-02T18:43:45.633Z level=INFO source=images.go:729 "
+	  "msg=\"total blobs: 47\"", "logfmt", "2024-06-02T18:43:45.633Z", LV_INFO, "",
+	  "total blobs: 47\"" },
+	{ "vllm-1  | (EngineCore_DP0 pid=271) ERROR 04-16 11:18:41 [core.py:436] failed", "vllm",
+	  "1970-04-16T11:18:41.000Z", LV_ERROR, "EngineCore_DP0", "failed" },
+	{ "web_1    | 2024-01-02 03:04:05,678 ERROR boom", "iso",
+	  "2024-01-02T03:04:05.678Z", LV_ERROR, "", "boom" },
+	{ "INFO | not a service", "none", NULL, LV_NONE, "", "INFO | not a service" },
+	{ "foo |bar", "none", NULL, LV_NONE, "", "foo |bar" },
 	/* Rust tracing (TGI), Go's log package, gin */
 	{ "2024-05-01T10:00:00.123456Z  INFO text_generation_launcher: Starting shard rank=0", "tracing",
 	  "2024-05-01T10:00:00.123Z", LV_INFO, "rank=0", "Starting shard rank=0" },
