@@ -50,7 +50,7 @@ enum classify_severity classify_severity(const char *t, int level)
 		"Error", "ERROR", "error:", "Exception", "Traceback", "FAILED", "failed",
 		"Fatal", "FATAL", "fatal", "Segmentation fault", "core dumped", "Killed",
 		"out of memory", "terminate called", "what():", "Aborted", "sigquit",
-		"SIGKILL", "panic", NULL,
+		"SIGKILL", "panic", ": error ", NULL,
 	};
 	static const char *const warn[] = { "WARN", "Warn", "warn", "deprecat", "Deprecat", NULL };
 	/* The level the program gave wins; words decide only for lines
@@ -62,7 +62,9 @@ enum classify_severity classify_severity(const char *t, int level)
 		return CLASSIFY_WARNING;
 	if (level != LV_NONE)
 		return classify_traceback_role(t) == CLASSIFY_TB_EXC ? CLASSIFY_ERROR : CLASSIFY_INFO;
-	if (contains_any(t, err))
+	/* ": error " is a function's own word for it ("llama_model_load:
+	 * error loading model: ..."). */
+	if (contains_any(t, err) || strncmp(t, "error ", 6) == 0)
 		return CLASSIFY_ERROR;
 	if (contains_any(t, warn))
 		return CLASSIFY_WARNING;

@@ -28,6 +28,10 @@ static void test_severity(void)
 	CHECK_INT(classify_severity("[emerg] 1#1: unknown directive \"lisen\"", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("FATAL: password authentication failed", LV_INFO), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("panic: runtime error: index out of range", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("llama_model_load: error loading model: unknown pre-tokenizer", LV_NONE),
+		  CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("error while reading the config", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("errors: 0 in 12 files", LV_NONE), CLASSIFY_INFO);
 	CHECK_INT(classify_severity("thread 'main' panicked at src/main.rs:10:5:", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("Out of memory: Killed process 1234 (python)", LV_WARN), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("worker exited with code 137", LV_INFO), CLASSIFY_ERROR);
