@@ -1007,6 +1007,21 @@ static size_t compose_service(struct cur *c)
 	return 1;
 }
 
+/* kubectl logs --prefix's "[pod/vllm-7d9f/main] ": taken off as
+ * compose's is. */
+static size_t kubectl_pod(struct cur *c)
+{
+	if (c->n - c->i < 8 || memcmp(c->s + c->i, "[pod/", 5) != 0)
+		return 0;
+	size_t i = c->i + 5, e = c->n < c->i + 256 ? c->n : c->i + 256;
+	while (i < e && c->s[i] != ']' && c->s[i] != ' ')
+		i++;
+	if (i + 1 >= c->n || c->s[i] != ']' || c->s[i + 1] != ' ')
+		return 0;
+	c->i = i + 2;
+	return 1;
+}
+
 /* The header of the program whose line a wrapping format (syslog, the
  * journal) carries, when the wrapper gave no level: a gin access line or
  * a glog line reads the same wherever its output went, so it must give
@@ -1043,8 +1058,9 @@ static size_t inner_header(struct cur body, struct header *h)
  * a temporary made the copy of its byte-sized fields stall on store
  * forwarding, a fifth of the time of this function.  A parser writes only
  * ts, level and (sglang, once it has matched) the tag, so a failed one is
- * undone by resetting those two. */
-static int try_format(int f, struct cur c, struct header *h)
+ * undone by resetting those two.  Inlined in both its callers: called,
+ * it takes the cursor through the stack and stalls the same way. */
+static inline __attribute__((always_inline)) int try_format(int f, struct cur c, struct header *h)
 {
 	size_t off = formats[f].parse(&c, h);
 	if (!off) {
@@ -1066,9 +1082,27 @@ static int try_format(int f, struct cur c, struct header *h)
 	return 1;
 }
 
+/* The stamp that `docker logs -t` and `kubectl logs --timestamps` put
+ * before each line: RFC 3339 in UTC with nanoseconds,
+ * "2025-05-01T10:00:00.123456789Z " at s[i..n).  Its time into *ts;
+ * returns where the line goes on (i without one).  Takes no cursor, so
+ * that the caller's stays in registers. */
+static __attribute__((noinline, cold)) size_t capture_stamp(const char *s, size_t n, size_t i, int64_t *ts)
+{
+	struct cur d = { s, n, i };
+	struct stamp t = { 0 };
+	struct header h;
+	if (n - i < 32 || !is_digit(s[i]) || s[i + 10] != 'T' || s[i + 19] != '.' || s[i + 29] != 'Z' ||
+	    s[i + 30] != ' ' || !iso(&d, &t) || d.i != i + 30 || !stamp_set(&t, &h))
+		return i;
+	*ts = h.ts_ms;
+	return i + 31;
+}
+
 /* Reset h and take off the process prefixes, outermost first (compose's
- * may carry vLLM's, which may carry torchrun's); the outermost that has
- * one gives the tag. */
+ * or kubectl's may carry a capture stamp, which may carry vLLM's, which
+ * may carry torchrun's); the outermost that has one gives the tag.  A
+ * capture stamp's time goes to h->ts_ms. */
 static struct cur process_prefixes(const char *line, size_t len, struct header *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -1076,7 +1110,10 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 	h->format = PREFIX_NONE;
 	struct cur c = { line, len, 0 };
 	bom(&c);
-	compose_service(&c);
+	if (!compose_service(&c))
+		kubectl_pod(&c);
+	if (__builtin_expect(c.n - c.i > 31 && c.s[c.i + 29] == 'Z', 0))
+		c.i = capture_stamp(c.s, c.n, c.i, &h->ts_ms);
 	for (int k = 0; k < 2; k++) {
 		size_t tag, tag_len;
 		if (!vllm_process(&c, &tag, &tag_len) && !torchrun(&c, &tag, &tag_len))
@@ -1090,10 +1127,40 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 	return c;
 }
 
+/* A line behind a capture stamp reads as the program wrote it: its own
+ * header gives the level, the tag and the message; the stamp the time,
+ * the clock all of the file's lines share, as a wrapper's does.  A line
+ * with no header of its own (a traceback's) has the stamp for its header.
+ * Out of line: most files have no stamps, and their lines must not pay. */
+static __attribute__((noinline, cold)) void parse_stamped(const struct prefix_order *o, struct cur c,
+							  struct header *h)
+{
+	int64_t stamp = h->ts_ms;
+	h->ts_ms = TS_NONE;
+	int k = byte_class(&c);
+	for (size_t j = 0; k >= 0 && j < o->nk[k]; j++)
+		if (try_format(o->fk[k][j], c, h)) {
+			if (h->ts_ms == TS_NONE && !h->level)
+				break;
+			h->ts_ms = stamp;
+			h->ts_no_year = 0;
+			return;
+		}
+	h->ts_ms = stamp;
+	h->ts_no_year = 0;
+	h->level = LV_NONE;
+	h->format = PREFIX_NONE;
+	h->msg_off = (uint32_t)c.i;
+}
+
 void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
 		     struct header *h)
 {
 	struct cur c = process_prefixes(line, len, h);
+	if (__builtin_expect(h->ts_ms != TS_NONE, 0)) {
+		parse_stamped(o, c, h);
+		return;
+	}
 	int k = byte_class(&c);
 	if (k < 0)
 		return;

@@ -224,6 +224,17 @@ static const struct want cases[] = {
 	  "1970-04-16T11:18:41.000Z", LV_ERROR, "EngineCore_DP0", "failed" },
 	{ "web_1    | 2024-01-02 03:04:05,678 ERROR boom", "iso",
 	  "2024-01-02T03:04:05.678Z", LV_ERROR, "", "boom" },
+	{ "[pod/vllm-7d9f/main] INFO 04-16 11:18:41 [core.py:436] up", "vllm",
+	  "1970-04-16T11:18:41.000Z", LV_INFO, "", "up" },
+	/* docker logs -t: the stamp's clock, the program's header */
+	{ "2025-05-01T10:00:00.123456789Z 2026-12-01 05:03:17,854 [rank1] INFO train: step 2/8", "iso",
+	  "2025-05-01T10:00:00.123Z", LV_INFO, "rank1", "train: step 2/8" },
+	{ "2025-05-01T10:00:00.123456789Z (EngineCore_DP0 pid=27) ERROR 04-16 11:18:41 [core.py:1] x",
+	  "vllm", "2025-05-01T10:00:00.123Z", LV_ERROR, "EngineCore_DP0", "x" },
+	{ "2025-05-01T10:00:00.123456789Z Traceback (most recent call last):", "none",
+	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "Traceback (most recent call last):" },
+	{ "svc-1  | 2025-05-01T10:00:00.123456789Z   File \"x.py\", line 1", "none",
+	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "  File \"x.py\", line 1" },
 	{ "INFO | not a service", "none", NULL, LV_NONE, "", "INFO | not a service" },
 	{ "foo |bar", "none", NULL, LV_NONE, "", "foo |bar" },
 	/* Rust tracing (TGI), Go's log package, gin */
