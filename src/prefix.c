@@ -988,7 +988,7 @@ static size_t torchrun(struct cur *c, size_t *tag, size_t *tag_len)
  * as the program wrote it, as in a log captured without compose; it
  * gives no tag, as one service's capture must compare with a plain one.
  * The name holds a lower-case letter: "INFO | msg" is a message. */
-static size_t compose_service(struct cur *c)
+static inline __attribute__((always_inline)) size_t compose_service(struct cur *c)
 {
 	size_t i = c->i, e = c->n < i + 64 ? c->n : i + 64;
 	int lower = 0;
@@ -1009,7 +1009,7 @@ static size_t compose_service(struct cur *c)
 
 /* kubectl logs --prefix's "[pod/vllm-7d9f/main] ": taken off as
  * compose's is. */
-static size_t kubectl_pod(struct cur *c)
+static inline __attribute__((always_inline)) size_t kubectl_pod(struct cur *c)
 {
 	if (c->n - c->i < 8 || memcmp(c->s + c->i, "[pod/", 5) != 0)
 		return 0;
@@ -1082,28 +1082,35 @@ static inline __attribute__((always_inline)) int try_format(int f, struct cur c,
 	return 1;
 }
 
-/* The stamp that `docker logs -t` and `kubectl logs --timestamps` put
- * before each line: RFC 3339 in UTC with nanoseconds,
- * "2025-05-01T10:00:00.123456789Z " at s[i..n).  Its time into *ts;
- * returns where the line goes on (i without one).  Takes no cursor, so
- * that the caller's stays in registers. */
-static __attribute__((noinline, cold)) size_t capture_stamp(const char *s, size_t n, size_t i, int64_t *ts)
+/* A time a capture put before each line: `docker logs -t`'s and
+ * `kubectl logs --timestamps`'s RFC 3339 in UTC with nanoseconds
+ * ("2025-05-01T10:00:00.123456789Z "), or any ISO time and a blank (Docker
+ * Desktop's "2025-03-05 08:19:02 ") when the program's own header with a
+ * time of its own follows.  At s[i..n).  Its time into h->ts_ms, and
+ * h->ts_no_year = 1 for one of the second kind, which the line must
+ * confirm (see parse_stamped); returns where the line goes on: past the
+ * time, or i without one.  Takes no cursor, so that the caller's stays
+ * in registers. */
+static __attribute__((noinline, cold)) size_t capture_stamp(const char *s, size_t n, size_t i,
+							    struct header *h)
 {
 	struct cur d = { s, n, i };
 	struct stamp t = { 0 };
-	struct header h;
-	if (n - i < 32 || !is_digit(s[i]) || s[i + 10] != 'T' || s[i + 19] != '.' || s[i + 29] != 'Z' ||
-	    s[i + 30] != ' ' || !iso(&d, &t) || d.i != i + 30 || !stamp_set(&t, &h))
+	struct header x;
+	if (!iso(&d, &t) || d.i + 1 >= n || s[d.i] != ' ' || !stamp_set(&t, &x))
 		return i;
-	*ts = h.ts_ms;
-	return i + 31;
+	int weak = !(d.i == i + 30 && s[i + 10] == 'T' && s[i + 19] == '.' && s[i + 29] == 'Z');
+	if (weak && s[d.i + 1] == ' ')
+		return i;   /* "2024-05-01T10:00:00Z  INFO": TGI's own header */
+	h->ts_ms = x.ts_ms;
+	h->ts_no_year = (uint8_t)weak;
+	return d.i + 1;
 }
 
-/* Reset h and take off the process prefixes, outermost first (compose's
- * or kubectl's may carry a capture stamp, which may carry vLLM's, which
- * may carry torchrun's); the outermost that has one gives the tag.  A
- * capture stamp's time goes to h->ts_ms. */
-static struct cur process_prefixes(const char *line, size_t len, struct header *h)
+/* Reset h and take off what a capture put before the line: a byte order
+ * mark, compose's or kubectl's prefix. */
+static inline __attribute__((always_inline)) struct cur capture_prefixes(const char *line, size_t len,
+									  struct header *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->ts_ms = TS_NONE;
@@ -1112,8 +1119,18 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 	bom(&c);
 	if (!compose_service(&c))
 		kubectl_pod(&c);
-	if (__builtin_expect(c.n - c.i > 31 && c.s[c.i + 29] == 'Z', 0))
-		c.i = capture_stamp(c.s, c.n, c.i, &h->ts_ms);
+	return c;
+}
+
+/* Reset h and take off the process prefixes, outermost first (compose's
+ * or kubectl's may carry a capture stamp, which may carry vLLM's, which
+ * may carry torchrun's); the outermost that has one gives the tag.  A
+ * capture stamp's time goes to h->ts_ms. */
+static struct cur process_prefixes(const char *line, size_t len, struct header *h)
+{
+	struct cur c = capture_prefixes(line, len, h);
+	if (__builtin_expect(c.n - c.i > 20 && c.s[c.i + 4] == '-' && c.s[c.i + 13] == ':', 0))
+		c.i = capture_stamp(c.s, c.n, c.i, h);
 	for (int k = 0; k < 2; k++) {
 		size_t tag, tag_len;
 		if (!vllm_process(&c, &tag, &tag_len) && !torchrun(&c, &tag, &tag_len))
@@ -1127,27 +1144,41 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 	return c;
 }
 
-/* A line behind a capture stamp reads as the program wrote it: its own
- * header gives the level, the tag and the message; the stamp the time,
- * the clock all of the file's lines share, as a wrapper's does.  A line
- * with no header of its own (a traceback's) has the stamp for its header.
- * Out of line: most files have no stamps, and their lines must not pay. */
-static __attribute__((noinline, cold)) void parse_stamped(const struct prefix_order *o, struct cur c,
-							  struct header *h)
+/* A line behind a capture's time reads as the program wrote it: its own
+ * header gives the level, the tag and the message; the capture the time,
+ * the clock all of the file's lines share, as a wrapper's does.  Behind
+ * docker's stamp, a line with no header of its own (a traceback's) has
+ * the stamp for its header.  Any other time is a capture's only when the
+ * program's header behind it has a time too ("2024-01-02 03:04:05 INFO
+ * msg" is one header); else the line is read as it comes.  Out of line:
+ * most files have no capture times, and their lines must not pay. */
+static __attribute__((noinline, cold)) void parse_stamped(const struct prefix_order *o, const char *line,
+							  size_t len, struct cur c, struct header *h)
 {
 	int64_t stamp = h->ts_ms;
+	int weak = h->ts_no_year;
 	h->ts_ms = TS_NONE;
+	h->ts_no_year = 0;
 	int k = byte_class(&c);
 	for (size_t j = 0; k >= 0 && j < o->nk[k]; j++)
 		if (try_format(o->fk[k][j], c, h)) {
-			if (h->ts_ms == TS_NONE && !h->level)
+			if (h->ts_ms == TS_NONE && (weak || !h->level))
 				break;
 			h->ts_ms = stamp;
 			h->ts_no_year = 0;
 			return;
 		}
+	if (weak) {
+		/* The time is the line's own header's. */
+		c = capture_prefixes(line, len, h);
+		h->msg_off = (uint32_t)c.i;
+		k = byte_class(&c);
+		for (size_t j = 0; k >= 0 && j < o->nk[k]; j++)
+			if (try_format(o->fk[k][j], c, h))
+				return;
+		return;
+	}
 	h->ts_ms = stamp;
-	h->ts_no_year = 0;
 	h->level = LV_NONE;
 	h->format = PREFIX_NONE;
 	h->msg_off = (uint32_t)c.i;
@@ -1158,7 +1189,7 @@ void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
 {
 	struct cur c = process_prefixes(line, len, h);
 	if (__builtin_expect(h->ts_ms != TS_NONE, 0)) {
-		parse_stamped(o, c, h);
+		parse_stamped(o, line, len, c, h);
 		return;
 	}
 	int k = byte_class(&c);

@@ -212,7 +212,7 @@ static const struct want cases[] = {
 	  "500 |  5m0s | 127.0.0.1 | POST \"/api/chat\"" },
 	{ "Jun 14 15:16:01 host prog[123]: [x] not a header", "syslog",
 	  "1970-06-14T15:16:01.000Z", LV_NONE, "", "[x] not a header" },
-	{ "2025-03-05 08:19:02 time=2025-03-05T06:19:02.176Z level=WARN msg=\"total blobs: 6\"", "iso",
+	{ "2025-03-05 08:19:02 time=2025-03-05T06:19:02.176Z level=WARN msg=\"total blobs: 6\"", "logfmt",
 	  "2025-03-05T08:19:02.000Z", LV_WARN, "", "total blobs: 6\"" },
 	{ "2024-01-02 03:04:05 {\"level\": \"error\", \"msg\": \"inner\"}", "iso",
 	  "2024-01-02T03:04:05.000Z", LV_ERROR, "", "inner\"}" },
@@ -235,6 +235,13 @@ static const struct want cases[] = {
 	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "Traceback (most recent call last):" },
 	{ "svc-1  | 2025-05-01T10:00:00.123456789Z   File \"x.py\", line 1", "none",
 	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "  File \"x.py\", line 1" },
+	/* Docker Desktop's time before a line with a header and time of its own */
+	{ "2025-03-05 08:19:02 W1201 05:03:06.906000 1496 torch/distributed/run.py:851] x", "glog",
+	  "2025-03-05T08:19:02.000Z", LV_WARN, "", "x" },
+	{ "2025-03-05 08:19:02 INFO 04-16 11:18:41 [gpu_worker.py:436] Available KV cache memory", "vllm",
+	  "2025-03-05T08:19:02.000Z", LV_INFO, "", "Available KV cache memory" },
+	{ "2025-03-05 08:19:02 INFO plain iso header", "iso",
+	  "2025-03-05T08:19:02.000Z", LV_INFO, "", "plain iso header" },
 	{ "INFO | not a service", "none", NULL, LV_NONE, "", "INFO | not a service" },
 	{ "foo |bar", "none", NULL, LV_NONE, "", "foo |bar" },
 	/* Rust tracing (TGI), Go's log package, gin */
