@@ -170,14 +170,48 @@ static void put_next(FILE *f, const struct diagnosis *d, int64_t j)
 	fputc('\n', f);
 }
 
-/* Is good line j a milestone named by a rule? */
-static int next_named(const struct diagnosis *d, int64_t j)
+/* d->ms by template id, to find a line's milestone in log time: a good
+ * log of distinct lines learns a milestone per line, and the report looks
+ * one up for every line it lists. */
+struct ms_key {
+	uint32_t id, m;
+};
+
+static int cmp_ms_key(const void *a, const void *b)
 {
-	uint32_t id = dx_good_id(d, j);
+	uint32_t x = ((const struct ms_key *)a)->id, y = ((const struct ms_key *)b)->id;
+	return (x > y) - (x < y);
+}
+
+static struct ms_key *ms_index(const struct diagnosis *d)
+{
+	struct ms_key *ix = xmalloc((d->nms ? d->nms : 1) * sizeof(*ix));
 	for (size_t m = 0; m < d->nms; m++)
-		if (d->ms[m].id == id)
-			return d->ms[m].name != NULL;
-	return 0;
+		ix[m] = (struct ms_key){ d->ms[m].id, (uint32_t)m };
+	qsort(ix, d->nms, sizeof(*ix), cmp_ms_key);
+	return ix;
+}
+
+/* The milestone of template id (ids are unique in d->ms), or NULL. */
+static const struct dx_milestone *milestone_of(const struct diagnosis *d, const struct ms_key *ix,
+					       uint32_t id)
+{
+	size_t lo = 0, hi = d->nms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->nms && ix[lo].id == id ? &d->ms[ix[lo].m] : NULL;
+}
+
+/* Is good line j a milestone named by a rule? */
+static int next_named(const struct diagnosis *d, const struct ms_key *ix, int64_t j)
+{
+	const struct dx_milestone *m = milestone_of(d, ix, dx_good_id(d, j));
+	return m && m->name != NULL;
 }
 
 static void verdict_sentence(FILE *f, const struct diagnosis *d)
@@ -244,25 +278,22 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 }
 
 /* Index in d->ms of the milestone rank r last reached, or -1. */
-static long rank_step(const struct diagnosis *d, const struct dx_rank *r)
+static long rank_step(const struct diagnosis *d, const struct ms_key *ix, const struct dx_rank *r)
 {
 	if (r->last_milestone < 0)
 		return -1;
-	uint32_t id = dx_bad_id(d, r->last_milestone);
-	for (size_t m = 0; m < d->nms; m++)
-		if (d->ms[m].id == id)
-			return (long)m;
-	return -1;
+	const struct dx_milestone *m = milestone_of(d, ix, dx_bad_id(d, r->last_milestone));
+	return m ? (long)(m - d->ms) : -1;
 }
 
 /* "TP3 stopped first, at "weights loaded"": the ranks whose last
  * milestone comes earliest in the good run. */
-static void ranks_behind(FILE *f, const struct diagnosis *d)
+static void ranks_behind(FILE *f, const struct diagnosis *d, const struct ms_key *ix)
 {
 	long lo = LONG_MAX, hi = -2;
 	size_t nlo = 0, nhi = 0, first = 0, last = 0;
 	for (size_t k = 0; k < d->nranks; k++) {
-		long m = rank_step(d, &d->ranks[k]);
+		long m = rank_step(d, ix, &d->ranks[k]);
 		if (m < lo)
 			lo = m, nlo = 0, first = k;
 		nlo += m == lo;
@@ -297,7 +328,7 @@ static void ranks_behind(FILE *f, const struct diagnosis *d)
 	}
 }
 
-static void second_sentence(FILE *f, const struct diagnosis *d)
+static void second_sentence(FILE *f, const struct diagnosis *d, const struct ms_key *ix)
 {
 	int any = 0;
 	if (d->verdict == DX_STOPPED && !isnan(d->silent_s)) {
@@ -331,7 +362,7 @@ static void second_sentence(FILE *f, const struct diagnosis *d)
 		else if (failed == 1)
 			fputs("Only ", f), put_text_padded(f, d->ranks[who].name, 0), fputs(" raised an error.", f);
 		else
-			ranks_behind(f, d);
+			ranks_behind(f, d, ix);
 		any = 1;
 	}
 	if (any)
@@ -379,8 +410,9 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		 const struct live_report *live)
 {
 	const struct log *bad = d->bad_log, *good = d->good_log;
+	struct ms_key *ix = ms_index(d);
 	verdict_sentence(f, d);
-	second_sentence(f, d);
+	second_sentence(f, d, ix);
 	for (size_t k = 0; k < d->nwarnings; k++) {
 		fprintf(f, "%swarning:%s ", C_RED, C_RESET);
 		put_text(f, d->warnings[k].text, strlen(d->warnings[k].text));
@@ -414,13 +446,13 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		 * good run took next (next[0]), which is always shown. */
 		int named = 0;
 		for (size_t k = 0; k < d->nnext; k++)
-			named += next_named(d, d->next[k]);
+			named += next_named(d, ix, d->next[k]);
 		/* The good run's final milestone is always shown, last. */
 		const struct dx_milestone *fin = dx_final_milestone(d);
 		size_t shown = 0, hidden = 0;
 		for (size_t k = 0; k < d->nnext; k++) {
 			int is_final = fin && dx_good_id(d, d->next[k]) == fin->id;
-			if ((k > 0 && d->ngood < 2 && named && !next_named(d, d->next[k])) ||
+			if ((k > 0 && d->ngood < 2 && named && !next_named(d, ix, d->next[k])) ||
 			    (!is_final && shown >= NEXT_MAX - 1)) {
 				hidden++;
 				continue;
@@ -546,6 +578,7 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	}
 	if (live && live->nprocs)
 		live_section(f, live);
+	free(ix);
 }
 
 /* ---- JSON ---- */
@@ -582,6 +615,7 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		 const struct live_report *live)
 {
 	const struct log *bad = d->bad_log, *good = d->good_log;
+	struct ms_key *ix = ms_index(d);
 	fprintf(f, "{\n  \"schema\": 1,\n  \"bad\": {\"path\": ");
 	json_str(f, bad->in.path);
 	fprintf(f, ", \"lines\": %zu, \"first_ts\": ", bad->nlines);
@@ -623,13 +657,9 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		fprintf(f, ", \"offset_s\": ");
 		json_num(f, offset(good, d->good_line, d->next[k]), 3);
 		uint32_t id = dx_good_id(d, d->next[k]);
-		const char *name = dx_template_text(d, id);
-		int learned = 1;
-		for (size_t m = 0; m < d->nms; m++)
-			if (d->ms[m].id == id) {
-				name = dx_milestone_name(d, &d->ms[m]);
-				learned = d->ms[m].name == NULL;
-			}
+		const struct dx_milestone *ms = milestone_of(d, ix, id);
+		const char *name = ms ? dx_milestone_name(d, ms) : dx_template_text(d, id);
+		int learned = !ms || ms->name == NULL;
 		fprintf(f, ", \"name\": ");
 		json_str(f, name);
 		fprintf(f, ", \"learned\": %s", learned ? "true" : "false");
@@ -746,10 +776,8 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		const char *name = NULL;
 		if (r->last_milestone >= 0) {
 			uint32_t id = dx_bad_id(d, r->last_milestone);
-			name = dx_template_text(d, id);
-			for (size_t m = 0; m < d->nms; m++)
-				if (d->ms[m].id == id)
-					name = dx_milestone_name(d, &d->ms[m]);
+			const struct dx_milestone *ms = milestone_of(d, ix, id);
+			name = ms ? dx_milestone_name(d, ms) : dx_template_text(d, id);
 		}
 		json_str(f, name);
 		fprintf(f, ", \"last_milestone_line\": ");
@@ -787,6 +815,7 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	fprintf(f, ",\n  \"live_verdict\": ");
 	json_str(f, live && live->nprocs ? live->verdict : NULL);
 	fprintf(f, "\n}\n");
+	free(ix);
 }
 
 /* s[0..n) with the five characters HTML gives meaning escaped. */
