@@ -272,6 +272,25 @@ size_t utf8_seq_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+/* Whether the valid UTF-8 sequence u[0..len) is a character that must
+ * never reach a terminal or a page as itself, and which: a C1 control
+ * (U+0080..U+009F), which acts like ESC on some terminals, or a
+ * bidirectional embedding, override or isolate (U+202A..U+202E,
+ * U+2066..U+2069), which reorders the text after it so that a forged
+ * line reads as something else.  0 for any other character. */
+static unsigned hidden_char(const unsigned char *u, size_t len)
+{
+	unsigned cp = 0;
+	if (len == 2)
+		cp = (u[0] & 0x1fu) << 6 | (u[1] & 0x3fu);
+	else if (len == 3)
+		cp = (u[0] & 0x0fu) << 12 | (u[1] & 0x3fu) << 6 | (u[2] & 0x3fu);
+	if ((cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+	    (cp >= 0x2066 && cp <= 0x2069))
+		return cp;
+	return 0;
+}
+
 void put_text(FILE *f, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -298,10 +317,12 @@ void put_text(FILE *f, const char *s, size_t n)
 			i++;
 		} else {
 			size_t len = utf8_seq_len(u + i, n - i);
-			/* C1 controls (U+0080..U+009F) act like ESC on some terminals. */
-			if (len == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0)
-				len = 0;
-			if (len) {
+			if (len && hidden_char(u + i, len)) {
+				/* Shown as its bytes, as an invalid byte is. */
+				for (size_t k = 0; k < len; k++)
+					fprintf(f, "\\x%02x", u[i + k]);
+				i += len;
+			} else if (len) {
 				fwrite(s + i, 1, len, f);
 				i += len;
 			} else {
@@ -350,11 +371,12 @@ void put_json_string(FILE *f, const char *s, size_t n)
 			i++;
 		} else {
 			size_t len = utf8_seq_len(u + i, n - i);
-			if (len == 2 && c == 0xc2 && u[i + 1] < 0xa0) {
-				/* A C1 control, escaped as put_text does: JSON is
-				 * often read on a terminal. */
-				fprintf(f, "\\u%04x", u[i + 1]);
-				i += 2;
+			unsigned h = len ? hidden_char(u + i, len) : 0;
+			if (h) {
+				/* Escaped as put_text does: JSON is often read
+				 * on a terminal. */
+				fprintf(f, "\\u%04x", h);
+				i += len;
 			} else if (len) {
 				fwrite(s + i, 1, len, f);
 				i += len;

@@ -64,15 +64,19 @@ uint64_t hash_bytes(const void *p, size_t n);
 
 /* Write untrusted text to a terminal-bound stream: control characters and
  * escape sequences are shown as visible escapes (\e, \x07, ...), invalid
- * UTF-8 bytes as \xNN, so a log line can never move the cursor, set the
- * title or write the clipboard. */
+ * UTF-8 bytes, C1 controls and the bidirectional overrides and isolates
+ * (U+202A..U+202E, U+2066..U+2069) as \xNN bytes, so a log line can
+ * never move the cursor, set the title, write the clipboard or reorder
+ * what is printed after it.  The one escaping writer: every string from
+ * a file, a store or the command line goes through it (or
+ * put_json_string, or report.c's HTML writer, which calls it). */
 void put_text(FILE *f, const char *s, size_t n);
 /* put_text, then blanks up to width bytes: a column of untrusted names. */
 void put_text_padded(FILE *f, const char *s, size_t width);
 /* Write s as a JSON string literal with quotes; invalid UTF-8 becomes
  * U+FFFD, so the output is valid JSON for any input bytes, and control
- * characters (C0, DEL and C1) are \u escapes, so it is safe on a
- * terminal too. */
+ * characters (C0, DEL and C1) and the bidirectional overrides put_text
+ * escapes are \u escapes, so it is safe on a terminal too. */
 void put_json_string(FILE *f, const char *s, size_t n);
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
 size_t utf8_seq_len(const unsigned char *s, size_t n);

@@ -1,0 +1,48 @@
+/* Unit tests of the escaping writers: no string from a file reaches a
+ * terminal or a JSON reader able to drive the one or mislead the other. */
+#include <stdlib.h>
+
+#include "test.h"
+#include "util.h"
+
+/* What put_text or put_json_string writes for s, malloc'd. */
+static char *written(void (*put)(FILE *, const char *, size_t), const char *s)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	put(f, s, strlen(s));
+	fclose(f);
+	return out;
+}
+
+static void check_text(const char *s, const char *want)
+{
+	char *got = written(put_text, s);
+	CHECK_STR(got, want);
+	free(got);
+}
+
+static void check_json(const char *s, const char *want)
+{
+	char *got = written(put_json_string, s);
+	CHECK_STR(got, want);
+	free(got);
+}
+
+int main(void)
+{
+	check_text("plain\ttab", "plain\ttab");
+	check_text("\x1b]52;c;aGk=\x07", "\\e]52;c;aGk=\\x07");
+	check_text("caf\xc3\xa9 \xe2\x80\xaf", "caf\xc3\xa9 \xe2\x80\xaf");
+	check_text("bad \xff byte", "bad \\xff byte");
+	/* C1 CSI, and the bidirectional overrides and isolates. */
+	check_text("\xc2\x9b" "2J", "\\xc2\\x9b2J");
+	check_text("ok \xe2\x80\xae" "kaerb", "ok \\xe2\\x80\\xaekaerb");
+	check_text("\xe2\x80\xaa\xe2\x80\xac\xe2\x81\xa6\xe2\x81\xa9",
+		   "\\xe2\\x80\\xaa\\xe2\\x80\\xac\\xe2\\x81\\xa6\\xe2\\x81\\xa9");
+	check_json("a\"b\\\n\x1b", "\"a\\\"b\\\\\\n\\u001b\"");
+	check_json("\xc2\x9b \xe2\x80\xae \xe2\x81\xa7 \xe2\x80\xa9", "\"\\u009b \\u202e \\u2067 \xe2\x80\xa9\"");
+	check_json("\xff", "\"\\ufffd\"");
+	return test_report();
+}
