@@ -818,18 +818,23 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	free(ix);
 }
 
-/* s[0..n) with the five characters HTML gives meaning escaped. */
+/* Untrusted s[0..n) as HTML text: put_text's escapes (a page is read, and
+ * copied, as a terminal is), then the five characters HTML gives meaning
+ * as entities.  They are ASCII, so cutting s at them never splits a UTF-8
+ * sequence, and put_text sees every other byte as it would unsplit. */
 static void put_html(FILE *f, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(s[i], f);
-		}
+	static const char special[] = "&<>\"'";
+	static const char *const entity[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&#39;" };
+	size_t i = 0;
+	while (i < n) {
+		size_t run = i;
+		while (run < n && (s[run] == '\0' || !strchr(special, s[run])))
+			run++;
+		put_text(f, s + i, run - i);
+		if (run < n)
+			fputs(entity[strchr(special, s[run]) - special], f), run++;
+		i = run;
 	}
 }
 
