@@ -885,5 +885,7 @@ int report_html(FILE *f, const struct diagnosis *d, const struct log *logs, size
 	}
 	fputs("</footer>\n</body>\n</html>\n", f);
 	free(text);
-	return ferror(f) ? -1 : 0;
+	/* Flushed here, so that a write error (a full disk) is found with
+	 * its errno still the write's. */
+	return fflush(f) != 0 || ferror(f) ? -1 : 0;
 }
