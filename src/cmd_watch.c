@@ -31,7 +31,6 @@
  * come up in time", but the message says it is no hang. */
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -90,15 +89,15 @@ static void clear_status(struct watch *w)
 	}
 }
 
-/* A progress line on stdout, the status line out of its way. */
-static void say(struct watch *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct watch *w, const char *fmt, ...)
+/* A progress line on stdout, the status line out of its way, naming the
+ * log: before, its path, after.  The path is untrusted like log text (a
+ * glob in a hostile directory names it). */
+static void say_path(struct watch *w, const char *before, const char *after)
 {
 	clear_status(w);
-	va_list ap;
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
+	fputs(before, stdout);
+	put_text(stdout, w->path, strlen(w->path));
+	fputs(after, stdout);
 	fflush(stdout);
 }
 
@@ -128,14 +127,13 @@ static int poll_log(struct watch *w)
 		w->rot_ino = ino;
 	}
 	if (ev & FOLLOW_WAITING)
-		say(w, "waiting for '%s' to appear\n", w->path);
+		say_path(w, "waiting for '", "' to appear\n");
 	if (ev & FOLLOW_TRUNCATED)
-		say(w, "'%s' was truncated: reading it again from its start\n", w->path);
+		say_path(w, "'", "' was truncated: reading it again from its start\n");
 	if (ev & FOLLOW_ROTATED)
-		say(w, "'%s' is a new file (rotated or replaced): reading it from its start\n",
-		    w->path);
+		say_path(w, "'", "' is a new file (rotated or replaced): reading it from its start\n");
 	if (ev & FOLLOW_GONE)
-		say(w, "'%s' was removed or renamed: following the file still open\n", w->path);
+		say_path(w, "'", "' was removed or renamed: following the file still open\n");
 	return rc;
 }
 
@@ -392,7 +390,9 @@ static int finish_bad(struct watch *w, const char *kind, const char *detail)
 		kind = "STOPPED";
 	struct where wh;
 	where_is(&w->d, &wh);
-	printf("%s%s %s%s%s%s: ", C_BOLD, w->path, C_RED, kind, detail, C_RESET);
+	fputs(C_BOLD, stdout);
+	put_text(stdout, w->path, strlen(w->path));
+	printf(" %s%s%s%s: ", C_RED, kind, detail, C_RESET);
 	if (wh.at) {
 		printf("last milestone ");
 		say_name(dx_milestone_name(&w->d, wh.at));
@@ -424,7 +424,9 @@ static int finish_good(struct watch *w)
 {
 	clear_status(w);
 	const struct dx_milestone *fin = dx_final_milestone(&w->d);
-	printf("%s%s%s%s reached the final milestone ", C_BOLD, C_GREEN, w->path, C_RESET);
+	printf("%s%s", C_BOLD, C_GREEN);
+	put_text(stdout, w->path, strlen(w->path));
+	printf("%s reached the final milestone ", C_RESET);
 	say_name(dx_milestone_name(&w->d, fin));
 	printf(" at line %lld", (long long)fin->bad_line + 1);
 	say_offset(", ", fin->bad_off_s);
@@ -466,7 +468,9 @@ static int watch_loop(struct watch *w)
 	if (open_goods(w) < 0 || analyse(w) < 0)
 		return EXIT_TROUBLE;
 	const struct dx_milestone *fin = dx_final_milestone(&w->d);
-	printf("watching %s against %s", w->path, w->logs[w->d.good].in.path);
+	const char *good = w->logs[w->d.good].in.path;
+	say_path(w, "watching ", " against ");
+	put_text(stdout, good, strlen(good));
 	if (fin) {
 		struct where wh;
 		where_is(&w->d, &wh);
