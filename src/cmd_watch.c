@@ -621,6 +621,11 @@ static int watch(int argc, char **argv)
 		error("cannot follow standard input: give the log's path");
 		goto out;
 	}
+	if (!*w.path) {
+		/* No file ever appears by that name: do not wait for one. */
+		error("the log's path is empty");
+		goto out;
+	}
 	struct ruleset rs = { 0 };
 	if (rules_init(&rs, a.rules, a.nrules) == 0) {
 		w.rs = &rs;
