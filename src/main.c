@@ -1,5 +1,6 @@
 /* main.c — ddx's entry point: the command table, global options, and
  * what every command shares (help, job counts). */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -78,13 +79,11 @@ static enum color_mode parse_color(const char *s)
 	die("invalid --color value '%s' (expected always, never or auto)", s);
 }
 
-int main(int argc, char **argv)
+/* Parse the global options and run the command: its exit status. */
+static int run_command(int argc, char **argv)
 {
 	enum color_mode color = COLOR_AUTO;
 	int i = 1;
-	/* `ddx ... | head` must end quietly even when the parent ignored
-	 * SIGPIPE (some CI runners and language runtimes do). */
-	signal(SIGPIPE, SIG_DFL);
 	/* Global options come before the command; --color is also accepted
 	 * after it (removed here so commands need not know it). */
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -152,8 +151,20 @@ int main(int argc, char **argv)
 		}
 	/* getopt names argv[0] in its messages: "ddx: unrecognized option". */
 	argv[0] = "ddx";
-	int rc = c->run(n, argv);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		die("cannot write to standard output");
+	return c->run(n, argv);
+}
+
+int main(int argc, char **argv)
+{
+	/* `ddx ... | head` must end quietly even when the parent ignored
+	 * SIGPIPE (some CI runners and language runtimes do). */
+	signal(SIGPIPE, SIG_DFL);
+	int rc = run_command(argc, argv);
+	/* Output that never arrived (stdout closed, a full disk) is an
+	 * error for every command, --version and help included, as in git:
+	 * a script must not take a truncated answer for a whole one. */
+	int e = fflush(stdout) != 0 ? errno : ferror(stdout) ? EIO : 0;
+	if (e)
+		die("cannot write to standard output: %s", strerror(e));
 	return rc;
 }
