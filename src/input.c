@@ -86,6 +86,14 @@ static const char *binary_reason(const char *p, size_t n)
 	return NULL;
 }
 
+/* p (cap bytes, len of them used) cut to len: a buffer is grown in steps
+ * of at least SNIFF_SIZE, and a command may hold thousands of small
+ * inputs at once (`ddx templates` over a directory of tiny files). */
+static char *fit(char *p, size_t cap, size_t len)
+{
+	return cap > len + 1 ? xrealloc(p, len + 1) : p;
+}
+
 /* Read all of fd into a malloc'd buffer, refusing more than max bytes.
  * Binary data is refused as soon as SNIFF_SIZE bytes are in, so that
  * /dev/zero or /dev/urandom fail at once rather than after max bytes. */
@@ -125,7 +133,7 @@ static int read_all(int fd, const char *path, size_t max, char **out, size_t *ou
 			}
 		}
 	}
-	*out = p;
+	*out = fit(p, cap, len);
 	*outlen = len;
 	return 0;
 }
@@ -219,7 +227,7 @@ static int gunzip(const char *path, const char *src, size_t n, size_t max,
 		}
 	}
 	inflateEnd(&z);
-	*out = p;
+	*out = fit(p, cap, len);
 	*outlen = len;
 	return 0;
 }
@@ -264,7 +272,7 @@ static int unzstd(const char *path, const char *src, size_t n, size_t max,
 		free(p);
 		return error("cannot read '%s': truncated zstd data", shown(path));
 	}
-	*out = p;
+	*out = fit(p, cap, len);
 	*outlen = len;
 	return 0;
 }
