@@ -2,6 +2,7 @@
  * clean lines.  See input.h. */
 #include "input.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -138,13 +139,64 @@ static int read_all(int fd, const char *path, size_t max, char **out, size_t *ou
 	return 0;
 }
 
-/* The most a compressed input of csize bytes may expand to. */
-static size_t expand_limit(size_t csize, size_t max)
+/* Decompressed bytes that the open inputs hold together.  Each input's
+ * own limits (max, the ratio) leave many inputs together unbounded: a
+ * hundred small bombs, each under the ratio's floor, would fill memory. */
+static _Atomic size_t decompressed_total;
+
+static int is_decompressed(const struct input *in)
 {
-	size_t lim = csize > SIZE_MAX / INPUT_MAX_RATIO ? SIZE_MAX : csize * INPUT_MAX_RATIO;
-	if (lim < INPUT_RATIO_FLOOR)
-		lim = INPUT_RATIO_FLOOR;
-	return lim < max ? lim : max;
+	return in->kind && (strcmp(in->kind, "gzip") == 0 || strcmp(in->kind, "zstd") == 0);
+}
+
+/* The most the open inputs may hold decompressed together, into *out:
+ * $DDX_MAX_DECOMPRESSED (bytes, or with a K, M, G or T suffix: powers of
+ * 1024), else INPUT_MAX_DECOMPRESSED.  -1 after an error for a value
+ * that is none of these. */
+static int decompressed_max(size_t *out)
+{
+	const char *v = getenv("DDX_MAX_DECOMPRESSED");
+	if (!v || !*v) {
+		*out = INPUT_MAX_DECOMPRESSED;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	static const char units[] = "KMGT";
+	const char *u = *end ? strchr(units, *end & ~0x20) : NULL;
+	int shift = u ? 10 * (int)(u - units + 1) : 0;
+	if (!isdigit((unsigned char)*v) || errno || (*end && (!u || end[1])) ||
+	    (shift && n > (SIZE_MAX >> shift)) || n > SIZE_MAX)
+		return error("invalid DDX_MAX_DECOMPRESSED '%s' (expected a size such as 8G or 512M)", v);
+	*out = (size_t)n << shift;
+	return 0;
+}
+
+/* Why a decompression stopped where it did. */
+enum { LIMIT_MEMORY, LIMIT_RATIO, LIMIT_TOTAL };
+
+struct limit {
+	size_t n;       /* the most this input may decompress to */
+	int why;        /* which limit n is */
+	size_t total;   /* decompressed_max() */
+};
+
+/* The most a compressed input of csize bytes may expand to: max, the
+ * ratio past its floor, and what the other open inputs leave of total. */
+static struct limit expand_limit(size_t csize, size_t max, size_t total)
+{
+	size_t r = csize > SIZE_MAX / INPUT_MAX_RATIO ? SIZE_MAX : csize * INPUT_MAX_RATIO;
+	if (r < INPUT_RATIO_FLOOR)
+		r = INPUT_RATIO_FLOOR;
+	size_t held = atomic_load(&decompressed_total);
+	size_t left = total > held ? total - held : 0;
+	struct limit l = { max, LIMIT_MEMORY, total };
+	if (r < l.n)
+		l.n = r, l.why = LIMIT_RATIO;
+	if (left < l.n)
+		l.n = left, l.why = LIMIT_TOTAL;
+	return l;
 }
 
 /* A first guess at the decompressed size: logs compress about 4-20x. */
@@ -154,38 +206,41 @@ static size_t initial_cap(size_t csize, size_t lim)
 	return cap < lim ? cap : lim;
 }
 
-/* The error for output that reached lim = expand_limit(csize, max). */
-static int too_big(const char *path, size_t lim, size_t max)
+/* The error for output that reached lim. */
+static int too_big(const char *path, struct limit lim)
 {
-	if (lim == max)
+	if (lim.why == LIMIT_MEMORY)
 		return error("cannot read '%s': decompresses to more than %zu MiB, "
-			     "the most ddx holds in memory", shown(path), max >> 20);
+			     "the most ddx holds in memory", shown(path), lim.n >> 20);
+	if (lim.why == LIMIT_TOTAL)
+		return error("cannot read '%s': with the inputs before it, decompresses to more "
+			     "than %zu MiB, the most ddx holds decompressed (DDX_MAX_DECOMPRESSED)",
+			     shown(path), lim.total >> 20);
 	return error("cannot read '%s': decompresses to more than %zu MiB, over %d times "
 		     "its compressed size (a decompression bomb?)",
-		     shown(path), lim >> 20, INPUT_MAX_RATIO);
+		     shown(path), lim.n >> 20, INPUT_MAX_RATIO);
 }
 
-static int gunzip(const char *path, const char *src, size_t n, size_t max,
+static int gunzip(const char *path, const char *src, size_t n, struct limit lim,
 		  char **out, size_t *outlen)
 {
-	size_t lim = expand_limit(n, max);
 	z_stream z;
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
 		return error("cannot read '%s': zlib initialisation failed", shown(path));
-	size_t cap = initial_cap(n, lim), len = 0;
+	size_t cap = initial_cap(n, lim.n), len = 0;
 	char *p = xmalloc(cap);
 	z.next_in = (Bytef *)src;
 	int ret = Z_OK;
 	size_t left = n;
 	for (;;) {
 		if (len == cap) {
-			if (cap >= lim) {
+			if (cap >= lim.n) {
 				inflateEnd(&z);
 				free(p);
-				return too_big(path, lim, max);
+				return too_big(path, lim);
 			}
-			cap = cap * 2 > lim ? lim : cap * 2;
+			cap = cap * 2 > lim.n ? lim.n : cap * 2;
 			p = xrealloc(p, cap);
 		}
 		/* avail_in is 32-bit: feed huge inputs in slices. */
@@ -232,26 +287,25 @@ static int gunzip(const char *path, const char *src, size_t n, size_t max,
 	return 0;
 }
 
-static int unzstd(const char *path, const char *src, size_t n, size_t max,
+static int unzstd(const char *path, const char *src, size_t n, struct limit lim,
 		  char **out, size_t *outlen)
 {
-	size_t lim = expand_limit(n, max);
 	ZSTD_DStream *zs = ZSTD_createDStream();
 	if (!zs)
 		return error("cannot read '%s': zstd initialisation failed", shown(path));
 	ZSTD_initDStream(zs);
-	size_t cap = initial_cap(n, lim), len = 0;
+	size_t cap = initial_cap(n, lim.n), len = 0;
 	char *p = xmalloc(cap);
 	ZSTD_inBuffer ib = { src, n, 0 };
 	size_t last = 0;
 	for (;;) {
 		if (len == cap) {
-			if (cap >= lim) {
+			if (cap >= lim.n) {
 				ZSTD_freeDStream(zs);
 				free(p);
-				return too_big(path, lim, max);
+				return too_big(path, lim);
 			}
-			cap = cap * 2 > lim ? lim : cap * 2;
+			cap = cap * 2 > lim.n ? lim.n : cap * 2;
 			p = xrealloc(p, cap);
 		}
 		ZSTD_outBuffer ob = { p + len, cap - len, 0 };
@@ -381,6 +435,8 @@ static void release(struct input *in)
 		munmap((void *)in->data, in->size);
 	else
 		free((void *)in->data);
+	if (in->data && is_decompressed(in))
+		atomic_fetch_sub(&decompressed_total, in->size);
 	in->data = NULL;
 	in->size = 0;
 	in->mapped = 0;
@@ -391,17 +447,22 @@ static int finish(struct input *in, const char *path, size_t max)
 {
 	const char *kind = compression(in->data, in->size);
 	if (kind) {
+		size_t total = 0;
+		if (decompressed_max(&total) < 0)
+			return -1;
+		struct limit lim = expand_limit(in->size, max, total);
 		char *out = NULL;
 		size_t outlen = 0;
 		int r = strcmp(kind, "gzip") == 0 ?
-			gunzip(path, in->data, in->size, max, &out, &outlen) :
-			unzstd(path, in->data, in->size, max, &out, &outlen);
+			gunzip(path, in->data, in->size, lim, &out, &outlen) :
+			unzstd(path, in->data, in->size, lim, &out, &outlen);
 		if (r < 0)
 			return -1;
 		release(in);
 		in->data = out;
 		in->size = outlen;
 		in->kind = kind;
+		atomic_fetch_add(&decompressed_total, outlen);
 	}
 	const char *why = binary_reason(in->data, in->size);
 	if (why)

@@ -33,6 +33,11 @@
  * 5-50x, a decompression bomb 1000x. */
 #define INPUT_MAX_RATIO 200
 #define INPUT_RATIO_FLOOR ((size_t)256 << 20)
+/* Most decompressed bytes the open inputs hold together, unless
+ * $DDX_MAX_DECOMPRESSED says otherwise: past it an input is an error, so
+ * that many compressed inputs, each within its own limits, cannot fill
+ * memory together. */
+#define INPUT_MAX_DECOMPRESSED ((size_t)8 << 30)
 
 struct input {
 	char *path;          /* as given; "-" is stdin */
