@@ -299,8 +299,10 @@ static double allowed_gap(const struct watch *w)
 	for (int64_t j = wh.at ? wh.at->good_line : 0; j <= end; j++) {
 		if (g->ts[j] == TS_NONE)
 			continue;
-		double x = (double)(g->ts[j] - prev) / 1000.0;
-		if (prev != TS_NONE && (isnan(gap) || x > gap))
+		/* prev is TS_NONE (INT64_MIN) at the first timestamp: no gap,
+		 * and no subtraction, which would overflow. */
+		double x = prev != TS_NONE ? (double)(g->ts[j] - prev) / 1000.0 : NAN;
+		if (!isnan(x) && (isnan(gap) || x > gap))
 			gap = x;
 		prev = g->ts[j];
 	}
