@@ -423,6 +423,11 @@ double parse_duration(const char *s)
 
 void fmt_seconds(char *out, size_t cap, double s)
 {
+	if (isnan(s)) {
+		/* Converting NaN to an integer is undefined. */
+		snprintf(out, cap, "unknown");
+		return;
+	}
 	/* Timestamps in a log can be centuries apart: count in 64 bits. */
 	long long n = s < 0 ? 0 : s > 1e15 ? (long long)1e15 : (long long)s;
 	if (s > 0 && s < 1)

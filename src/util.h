@@ -103,7 +103,7 @@ void progress_end(void);
 double parse_duration(const char *s);
 
 /* s seconds as "200 ms", "4.2 s", "42 s", "14m12s", "3h05m" or "2d04h" into out:
- * every duration ddx prints, in every command. */
+ * every duration ddx prints, in every command; NAN as "unknown". */
 void fmt_seconds(char *out, size_t cap, double s);
 /* n bytes as "512 B", "1.2 MB" or "34 GB" (powers of 1000) into out. */
 void fmt_size(char *out, size_t cap, uint64_t n);

@@ -1,5 +1,6 @@
 /* Unit tests of the escaping writers: no string from a file reaches a
  * terminal or a JSON reader able to drive the one or mislead the other. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "test.h"
@@ -44,5 +45,14 @@ int main(void)
 	check_json("a\"b\\\n\x1b", "\"a\\\"b\\\\\\n\\u001b\"");
 	check_json("\xc2\x9b \xe2\x80\xae \xe2\x81\xa7 \xe2\x80\xa9", "\"\\u009b \\u202e \\u2067 \xe2\x80\xa9\"");
 	check_json("\xff", "\"\\ufffd\"");
+
+	char d[48];
+	fmt_seconds(d, sizeof(d), 0.25);
+	CHECK_STR(d, "250 ms");
+	fmt_seconds(d, sizeof(d), 3725);
+	CHECK_STR(d, "1h02m");
+	/* A gap between lines without timestamps is NAN. */
+	fmt_seconds(d, sizeof(d), NAN);
+	CHECK_STR(d, "unknown");
 	return test_report();
 }
