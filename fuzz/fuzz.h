@@ -53,7 +53,9 @@ static inline void fuzz_lines_free(struct fuzz_lines *fl)
 }
 
 /* Check that out is safe for a terminal: UTF-8 without controls other
- * than tab (in text) and newline, and no C1 controls. */
+ * than tab (in text) and newline, no C1 controls, and none of the
+ * bidirectional overrides and isolates (U+202A..U+202E, U+2066..U+2069)
+ * that reorder what follows them. */
 static inline void fuzz_check_text(const unsigned char *p, size_t n, int json)
 {
 	for (size_t i = 0; i < n;) {
@@ -66,6 +68,10 @@ static inline void fuzz_check_text(const unsigned char *p, size_t n, int json)
 		size_t l = utf8_seq_len(p + i, n - i);
 		FUZZ_CHECK(l > 0);
 		FUZZ_CHECK(!(p[i] == 0xc2 && p[i + 1] < 0xa0));
+		FUZZ_CHECK(!(l == 3 && p[i] == 0xe2 && p[i + 1] == 0x80 && p[i + 2] >= 0xaa &&
+			     p[i + 2] <= 0xae));
+		FUZZ_CHECK(!(l == 3 && p[i] == 0xe2 && p[i + 1] == 0x81 && p[i + 2] >= 0xa6 &&
+			     p[i + 2] <= 0xa9));
 		i += l;
 	}
 }
