@@ -59,12 +59,12 @@ $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
-# fuzz_cmd and fuzz_store_sql run the commands, so they link main.c with
-# main renamed.
+# fuzz_cmd, fuzz_store_sql and fuzz_names run the commands, so they link
+# main.c with main renamed.
 $(BUILD)/main_fuzz.o: src/main.c src/*.h VERSION | $(BUILD)
 	$(CC) $(CFLAGS) -DDDX_VERSION='"$(VERSION)"' -Dmain=ddx_main -c -o $@ $<
 
-$(BUILD)/fuzz/fuzz_cmd $(BUILD)/fuzz/fuzz_store_sql: $(filter-out $(BUILD)/main.o,$(OBJS)) $(BUILD)/main_fuzz.o
+$(BUILD)/fuzz/fuzz_cmd $(BUILD)/fuzz/fuzz_store_sql $(BUILD)/fuzz/fuzz_names: $(filter-out $(BUILD)/main.o,$(OBJS)) $(BUILD)/main_fuzz.o
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz.h $(LIBOBJS) | $(BUILD)
 	@mkdir -p $(BUILD)/fuzz
 	$(CC) $(CFLAGS) -Isrc -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(filter %.o,$^) $(LDLIBS)
