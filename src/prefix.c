@@ -920,7 +920,7 @@ const char *prefix_format_name(int fmt)
 /* vLLM's process prefix "(VllmWorker rank=2 pid=4711) ": a name, then
  * key=value fields separated by blanks or ", ", one of them pid=N.  The
  * tag is the name and the fields before pid=. */
-static size_t vllm_process(struct cur *pc, size_t *tag, size_t *tag_len)
+static inline __attribute__((always_inline)) size_t vllm_process(struct cur *pc, size_t *tag, size_t *tag_len)
 {
 	struct cur c = *pc;   /* moved back into *pc on success only */
 	if (!eat(&c, '('))
@@ -965,7 +965,7 @@ static size_t vllm_process(struct cur *pc, size_t *tag, size_t *tag_len)
 }
 
 /* torchrun's per-rank prefix "[rank3]:" or "[default0]:". */
-static size_t torchrun(struct cur *c, size_t *tag, size_t *tag_len)
+static inline __attribute__((always_inline)) size_t torchrun(struct cur *c, size_t *tag, size_t *tag_len)
 {
 	size_t i0 = c->i;
 	if (!eat(c, '['))
@@ -1022,6 +1022,22 @@ static inline __attribute__((always_inline)) size_t kubectl_pod(struct cur *c)
 	return 1;
 }
 
+/* Take off the per-process prefixes a program's launcher puts before its
+ * lines, vLLM's (which may carry torchrun's), outermost first; the
+ * outermost gives h's tag when h has none. */
+static inline __attribute__((always_inline)) void program_prefixes(struct cur *c, struct header *h)
+{
+	for (int k = 0; k < 2; k++) {
+		size_t tag, tag_len;
+		if (!vllm_process(c, &tag, &tag_len) && !torchrun(c, &tag, &tag_len))
+			break;
+		if (!h->tag_len) {
+			h->tag_off = (uint32_t)tag;
+			h->tag_len = (uint32_t)tag_len;
+		}
+	}
+}
+
 /* The header of the program whose line a wrapping format (syslog, the
  * journal) carries, when the wrapper gave no level: a gin access line or
  * a glog line reads the same wherever its output went, so it must give
@@ -1030,12 +1046,17 @@ static inline __attribute__((always_inline)) size_t kubectl_pod(struct cur *c)
  * formats led by a file or host name are no program's own header.  Only
  * a header that gives a level is taken: a bare time at the start of the
  * message is as often the program's text (macOS's syslog keeps it).
- * Returns where the message starts, or 0. */
+ * The program's process prefixes (vLLM's "(EngineCore pid=1) ") are
+ * taken off first, as in a plain capture, with or without a header
+ * behind them.  Returns where the message starts, or 0. */
 static size_t inner_header(struct cur body, struct header *h)
 {
+	size_t start = body.i;
+	program_prefixes(&body, h);
+	size_t plain = body.i > start ? body.i : 0;
 	int k = byte_class(&body);
 	if (k < 0)
-		return 0;
+		return plain;
 	int64_t ts = h->ts_ms;
 	uint8_t no_year = h->ts_no_year;
 	for (int g = 0; g < NFORMATS; g++) {
@@ -1051,7 +1072,7 @@ static size_t inner_header(struct cur body, struct header *h)
 			return off;
 		h->level = LV_NONE;
 	}
-	return 0;
+	return plain;
 }
 
 /* Try format f on the text at c (after any process prefix).  The parser writes into h itself: going through
@@ -1131,15 +1152,7 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 	struct cur c = capture_prefixes(line, len, h);
 	if (__builtin_expect(c.n - c.i > 20 && c.s[c.i + 4] == '-' && c.s[c.i + 13] == ':', 0))
 		c.i = capture_stamp(c.s, c.n, c.i, h);
-	for (int k = 0; k < 2; k++) {
-		size_t tag, tag_len;
-		if (!vllm_process(&c, &tag, &tag_len) && !torchrun(&c, &tag, &tag_len))
-			break;
-		if (!h->tag_len) {
-			h->tag_off = (uint32_t)tag;
-			h->tag_len = (uint32_t)tag_len;
-		}
-	}
+	program_prefixes(&c, h);
 	h->msg_off = (uint32_t)c.i;
 	return c;
 }

@@ -210,6 +210,13 @@ static const struct want cases[] = {
 	{ "Jul 28 14:31:48 jetson ollama[202633]: [GIN] 2024/07/28 - 14:31:48 | 500 |  5m0s | "
 	  "127.0.0.1 | POST \"/api/chat\"", "syslog", "1970-07-28T14:31:48.000Z", LV_ERROR, "",
 	  "500 |  5m0s | 127.0.0.1 | POST \"/api/chat\"" },
+	/* vLLM run as a systemd unit: its process prefix gives the tag, also
+	 * on a traceback's line, which has no header of its own */
+	{ "Dec 01 10:00:00 gpu3 vllm[42]: (EngineCore pid=7) INFO 04-16 11:16:06 [core.py:9] up",
+	  "syslog", "1970-12-01T10:00:00.000Z", LV_INFO, "EngineCore", "up" },
+	{ "Dec 01 10:00:00 gpu3 vllm[42]: (EngineCore pid=7) Traceback (most recent call last):",
+	  "syslog", "1970-12-01T10:00:00.000Z", LV_NONE, "EngineCore",
+	  "Traceback (most recent call last):" },
 	{ "Jun 14 15:16:01 host prog[123]: [x] not a header", "syslog",
 	  "1970-06-14T15:16:01.000Z", LV_NONE, "", "[x] not a header" },
 	{ "2025-03-05 08:19:02 time=2025-03-05T06:19:02.176Z level=WARN msg=\"total blobs: 6\"", "logfmt",
