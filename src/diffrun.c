@@ -128,6 +128,27 @@ static void check_order(const struct diagnosis *d, const struct log *logs, size_
 		}
 }
 
+/* What a report compares: ins[0..n) (good runs, then the bad one) loaded
+ * into logs[0..n) with tt, the good runs checked (goodcheck_select, its
+ * warnings appended to *ws, doubted[0..n-1) and *ndoubted as it sets
+ * them), and ref[0..return) the logs compared: the good runs kept, then
+ * the bad one, copies of logs' (which keeps and frees them). */
+static size_t load_compared(struct input *ins, size_t n, int jobs, struct tmpl_table *tt,
+			    const struct ruleset *rs, struct log *logs, struct log *ref,
+			    uint8_t *doubted, size_t *ndoubted, struct dx_warning **ws, size_t *nws)
+{
+	for (size_t i = 0; i < n; i++)
+		log_load_input(&logs[i], &ins[i], (int)i, LOG_FULL, jobs, tt);
+	size_t *keep = xmalloc(n * sizeof(*keep));
+	size_t nkeep;
+	*ndoubted = goodcheck_select(logs, n - 1, tt, rs, doubted, keep, &nkeep, ws, nws);
+	for (size_t k = 0; k < nkeep; k++)
+		ref[k] = logs[keep[k]];
+	ref[nkeep] = logs[n - 1];
+	free(keep);
+	return nkeep + 1;
+}
+
 int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_args *a,
 	     const struct dx_warning *pre, size_t npre)
 {
@@ -141,28 +162,14 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	struct tmpl_table tt;
 	tmpl_init(&tt);
 	struct log *logs = xcalloc(n, sizeof(*logs));
-	for (size_t i = 0; i < n; i++)
-		log_load_input(&logs[i], &ins[i], (int)i, LOG_FULL, a->jobs, &tt);
-	/* The good runs are checked before they are trusted; those found
-	 * wanting are left out while others remain.  ref: the logs compared,
-	 * copies of logs' (which keeps and frees them). */
+	struct log *ref = xmalloc(n * sizeof(*ref));
 	struct dx_warning *ws = NULL;
-	size_t nws = 0;
+	size_t nws = 0, ndoubted;
 	for (size_t k = 0; k < npre; k++)
 		goodcheck_warn(&ws, &nws, pre[k].kind, pre[k].path, pre[k].line, "%s", pre[k].text);
 	uint8_t *doubted = xcalloc(n, 1);
-	size_t ndoubted = goodcheck_goods(logs, n - 1, &tt, &rs, doubted, &ws, &nws);
-	for (size_t k = npre; k < nws; k++) {
-		char *t = xasprintf("%s; %s", ws[k].text, ndoubted < n - 1 ? "left out of the comparison"
-					  : "kept, as no good run is better");
-		free(ws[k].text);
-		ws[k].text = t;
-	}
-	struct log *ref = xmalloc(n * sizeof(*ref));
-	size_t nref = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!doubted[i] || ndoubted == n - 1)
-			ref[nref++] = logs[i];
+	size_t nref = load_compared(ins, n, a->jobs, &tt, &rs, logs, ref, doubted, &ndoubted, &ws,
+				    &nws);
 	struct diagnosis d;
 	diagnose(ref, nref, &tt, &rs, &a->o, &d);
 	if (!a->stored_goods)

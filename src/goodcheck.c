@@ -255,6 +255,26 @@ size_t goodcheck_goods(const struct log *logs, size_t ngood, struct tmpl_table *
 	return ndoubted;
 }
 
+size_t goodcheck_select(const struct log *logs, size_t ngood, struct tmpl_table *tt,
+			const struct ruleset *rs, uint8_t *doubted, size_t *keep, size_t *nkeep,
+			struct dx_warning **ws, size_t *nws)
+{
+	size_t from = *nws;
+	size_t ndoubted = goodcheck_goods(logs, ngood, tt, rs, doubted, ws, nws);
+	int all = ndoubted == ngood;
+	for (size_t k = from; k < *nws; k++) {
+		char *t = xasprintf("%s; %s", (*ws)[k].text, all ? "kept, as no good run is better"
+								 : "left out of the comparison");
+		free((*ws)[k].text);
+		(*ws)[k].text = t;
+	}
+	*nkeep = 0;
+	for (size_t g = 0; g < ngood; g++)
+		if (!doubted[g] || all)
+			keep[(*nkeep)++] = g;
+	return ndoubted;
+}
+
 int goodcheck_further(const struct log *bad, const struct log *good, struct tmpl_table *tt,
 		      const struct ruleset *rs)
 {

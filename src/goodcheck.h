@@ -29,6 +29,16 @@ size_t goodcheck_goods(const struct log *logs, size_t ngood, struct tmpl_table *
 		       const struct ruleset *rs, uint8_t *doubted, struct dx_warning **ws,
 		       size_t *nws);
 
+/* goodcheck_goods, and what a comparison makes of it, the same for every
+ * command: the good runs found wanting are left out while others remain,
+ * and each warning says so ("; left out of the comparison", or "; kept,
+ * as no good run is better").  keep[0..*nkeep) are the indices of the
+ * good runs to compare with, in order.  Returns how many were doubted;
+ * the caller decides what doubt costs (no clean match, for diff). */
+size_t goodcheck_select(const struct log *logs, size_t ngood, struct tmpl_table *tt,
+			const struct ruleset *rs, uint8_t *doubted, size_t *keep, size_t *nkeep,
+			struct dx_warning **ws, size_t *nws);
+
 /* Whether good, diagnosed as a bad run against bad, fell short of it:
  * bad went further (the order of the logs looks swapped).  Not for an
  * empty log, which is another slip. */
