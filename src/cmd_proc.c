@@ -88,12 +88,8 @@ static int set_reference(struct live_opts *o, const char *path, char **refs, siz
 			goto out;
 	} else {
 		goods = xcalloc(nrefs, sizeof(*goods));
-		for (size_t i = 0; i < nrefs; i++)
-			if (input_open(&goods[i], refs[i], 0) < 0) {
-				while (i-- > 0)
-					input_close(&goods[i]);
-				goto out;
-			}
+		if (diff_open_goods(refs, nrefs, goods) < 0)
+			goto out;
 	}
 	double gap;
 	if (diff_reference_gap(goods, n, path, &a, &gap) == 0) {

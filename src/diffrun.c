@@ -215,6 +215,17 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	return rc;
 }
 
+int diff_open_goods(char *const *paths, size_t n, struct input *goods)
+{
+	for (size_t i = 0; i < n; i++)
+		if (input_open_file(&goods[i], paths[i], 0) < 0) {
+			while (i-- > 0)
+				input_close(&goods[i]);
+			return -1;
+		}
+	return 0;
+}
+
 int diff_reference_gap(struct input *goods, size_t n, const char *path, const struct diff_args *a,
 		       double *gap)
 {
@@ -232,15 +243,29 @@ int diff_reference_gap(struct input *goods, size_t n, const char *path, const st
 		rc = 0;
 	struct ruleset rs = { 0 };
 	if (rc == 0 && rules_init(&rs, a->rules, a->nrules) == 0) {
+		/* Good runs found wanting are left out here as in diff: a
+		 * crashed "good" run's last gap is no pace to hold a run to. */
 		struct tmpl_table tt;
 		tmpl_init(&tt);
 		struct log *logs = xcalloc(n + 1, sizeof(*logs));
-		for (size_t i = 0; i <= n; i++)
-			log_load_input(&logs[i], &ins[i], (int)i, LOG_FULL, a->jobs, &tt);
+		struct log *ref = xmalloc((n + 1) * sizeof(*ref));
+		uint8_t *doubted = xcalloc(n + 1, 1);
+		struct dx_warning *ws = NULL;
+		size_t nws = 0, ndoubted;
+		size_t nref = load_compared(ins, n + 1, a->jobs, &tt, &rs, logs, ref, doubted,
+					    &ndoubted, &ws, &nws);
+		for (size_t k = 0; k < nws; k++) {
+			fprintf(stderr, "ddx: warning: ");
+			put_text(stderr, ws[k].text, strlen(ws[k].text));
+			fputc('\n', stderr);
+		}
 		struct diagnosis d;
-		diagnose(logs, n + 1, &tt, &rs, &a->o, &d);
+		diagnose(ref, nref, &tt, &rs, &a->o, &d);
 		*gap = d.good_gap_s;
 		diagnosis_free(&d);
+		goodcheck_free(ws, nws);
+		free(doubted);
+		free(ref);
 		for (size_t i = 0; i <= n; i++)
 			log_free(&logs[i]);
 		free(logs);

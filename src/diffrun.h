@@ -63,10 +63,20 @@ int diff_open_html(struct diff_args *a, char *const *logs, size_t n, int stored,
 int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_args *a,
 	     const struct dx_warning *pre, size_t npre);
 
+/* Open the good logs at paths[0..n) into goods[0..n) for a command that
+ * compares a run with them as it goes (`ddx watch`, `ddx proc --ref`):
+ * a good run is a complete file, so a FIFO or a device is refused before
+ * anything waits on it (reading one would block without end, whatever
+ * --timeout says).  Returns 0, or -1 after an error naming the file,
+ * with none left open. */
+int diff_open_goods(char *const *paths, size_t n, struct input *goods);
+
 /* The good runs' longest gap at the point the log at path reached, as
  * diff_run's diagnosis finds it, into *gap (NAN when the logs do not
- * tell): for `ddx proc --ref`, which reports no diff.  Takes goods[0..n)
- * over: closed on return.  path must be a regular file (a FIFO is
+ * tell): for `ddx proc --ref`, which reports no diff.  The good runs are
+ * checked as diff_run checks them: those found wanting do not set the gap
+ * while others remain, and are named in warnings on stderr.  Takes
+ * goods[0..n) over: closed on return.  path must be a regular file (a FIFO is
  * refused, never opened).  Returns 0, or -1 after printing an error. */
 int diff_reference_gap(struct input *goods, size_t n, const char *path, const struct diff_args *a,
 		       double *gap);
