@@ -2,6 +2,11 @@
  * against good runs, say where the run is, and call a hang when it has
  * been quiet for longer than the good runs ever were at that point.
  *
+ * Trusting.  The good logs are checked once, before the watch starts, as
+ * `ddx diff` checks them (goodcheck_select): the same runs are left out,
+ * the same warnings said.  They must be regular files: a FIFO would block
+ * the watch before its --timeout could hold.
+ *
  * Following.  follow.c reads the log by path, incrementally, into one
  * buffer that holds everything read so far, across truncation, rotation
  * and removal, so the run's earlier milestones stay reached.
@@ -42,6 +47,7 @@
 #include "diagnose.h"
 #include "diffrun.h"
 #include "follow.h"
+#include "goodcheck.h"
 #include "log.h"
 #include "report_proc.h"
 #include "report.h"
@@ -53,8 +59,14 @@
 struct watch {
 	const char *path;
 	char **good_paths;     /* good logs to open once the watch starts */
-	struct input *goods;   /* the good logs, opened: loaded at each analysis */
-	size_t ngood;
+	struct input *goods;   /* the good logs, opened: the first ngood, those
+				* kept after the check, loaded at each analysis */
+	size_t ngood, nopen;   /* goods kept, goods open */
+	int all_doubted;       /* every good run was found wanting (goodcheck.h),
+				* and kept: no goal to reach */
+	struct dx_warning *ws; /* what was found, said at the start and in the
+				* report */
+	size_t nws;
 	const struct ruleset *rs;
 	double factor, min_silence, timeout;
 	int interval_ms, jobs;
@@ -137,12 +149,52 @@ static int poll_log(struct watch *w)
 	return rc;
 }
 
-/* The good logs given as files, opened once the log was first polled. */
+/* The good logs given as files, opened once the log was first polled (a
+ * FIFO or a device refused: see diff_open_goods), then checked as `ddx
+ * diff` checks them, once, since they do not change: those found wanting
+ * (goodcheck_select) are named in warnings and left out while others
+ * remain, moved past the first ngood goods (open, as the warnings point
+ * at their names). */
 static int open_goods(struct watch *w)
 {
-	for (size_t i = 0; w->good_paths && i < w->ngood; i++)
-		if (input_open(&w->goods[i], w->good_paths[i], 0) < 0)
-			return -1;
+	size_t n = w->ngood;
+	if (w->good_paths && diff_open_goods(w->good_paths, n, w->goods) < 0)
+		return -1;
+	w->nopen = n;
+	struct tmpl_table tt;
+	tmpl_init(&tt);
+	struct log *logs = xcalloc(n, sizeof(*logs));
+	for (size_t i = 0; i < n; i++) {
+		struct input good;
+		input_borrow(&good, &w->goods[i]);
+		log_load_input(&logs[i], &good, (int)i, LOG_FULL, w->jobs, &tt);
+	}
+	uint8_t *doubted = xcalloc(n, 1);
+	size_t *keep = xmalloc(n * sizeof(*keep)), nkeep;
+	size_t ndoubted = goodcheck_select(logs, n, &tt, w->rs, doubted, keep, &nkeep, &w->ws,
+					   &w->nws);
+	w->all_doubted = ndoubted && ndoubted == n;
+	/* The warnings name the goods' inputs, which outlive logs. */
+	for (size_t k = 0; k < w->nws; k++)
+		for (size_t g = 0; g < n; g++)
+			if (w->ws[k].path == logs[g].in.path)
+				w->ws[k].path = w->goods[g].path;
+	struct input *order = xmalloc(n * sizeof(*order));
+	size_t m = 0;
+	for (size_t k = 0; k < nkeep; k++)
+		order[m++] = w->goods[keep[k]];
+	for (size_t g = 0; g < n && nkeep < n; g++)
+		if (doubted[g])
+			order[m++] = w->goods[g];
+	memcpy(w->goods, order, n * sizeof(*order));
+	w->ngood = nkeep;
+	free(order);
+	free(keep);
+	free(doubted);
+	for (size_t i = 0; i < n; i++)
+		log_free(&logs[i]);
+	free(logs);
+	tmpl_free(&tt);
 	return 0;
 }
 
@@ -184,6 +236,8 @@ static int analyse(struct watch *w)
 	log_load_input(&w->logs[n], &in, (int)n, LOG_FULL, w->jobs, &w->tt);
 	struct dx_options o = { .now_ms = TS_NONE };
 	diagnose(w->logs, w->ngood + 1, &w->tt, w->rs, &o, &w->d);
+	w->d.warnings = w->ws;
+	w->d.nwarnings = w->nws;
 	w->have = 1;
 	w->analysed = w->f.text.len;
 	int64_t t1 = now_ms();
@@ -437,8 +491,12 @@ static int finish_good(struct watch *w)
 	if (w->d.verdict == DX_DIFFERENT)
 		printf("; it differs from the good runs: %zu new findings, %zu changed values, %zu slow steps"
 		       " (ddx diff tells)", w->d.nnovel, w->d.nchanged, w->d.nslow);
+	/* Good runs all in doubt are no goal to reach: their last milestone
+	 * may be where they crashed or hung. */
+	if (w->all_doubted)
+		printf("; but every good run is in doubt (see the warnings): no success");
 	printf(".\n");
-	return EXIT_SAME;
+	return w->all_doubted ? EXIT_DIVERGED : EXIT_SAME;
 }
 
 /* After an analysis: did the run make progress, is it up? */
@@ -482,6 +540,11 @@ static int watch_loop(struct watch *w)
 		printf(" into it");
 	}
 	printf("\n");
+	for (size_t k = 0; k < w->nws; k++) {
+		printf("%swarning:%s ", C_RED, C_RESET);
+		put_text(stdout, w->ws[k].text, strlen(w->ws[k].text));
+		putchar('\n');
+	}
 	took_in(w, 1, mtime);
 	for (;;) {
 		if (w->d.verdict == DX_SAME || w->d.verdict == DX_DIFFERENT)
@@ -637,6 +700,7 @@ static int watch(int argc, char **argv)
 		w.goods = stored ? stored : xcalloc(nrefs, sizeof(*w.goods));
 		stored = NULL;
 		w.ngood = nrefs;
+		w.nopen = w.good_paths ? 0 : nrefs;
 		w.logs = xcalloc(nrefs + 1, sizeof(*w.logs));
 		follow_init(&w.f, w.path, INPUT_MAX_SIZE);
 		w.status = isatty(STDERR_FILENO);
@@ -646,9 +710,10 @@ static int watch(int argc, char **argv)
 	}
 	drop_analysis(&w);
 	free(w.logs);
-	for (size_t i = 0; i < w.ngood; i++)
+	for (size_t i = 0; i < w.nopen; i++)
 		input_close(&w.goods[i]);
 	free(w.goods);
+	goodcheck_free(w.ws, w.nws);
 	strv_free(w.said, w.nsaid);
 	rules_free(&rs);
 out:
@@ -675,10 +740,11 @@ const struct cmd cmd_watch_entry = {
 	"minimum silence; or when it crashed and stayed quiet for the minimum\n"
 	"silence; or at the timeout.  Then it prints the report `ddx diff`\n"
 	"would and what `ddx proc` says of the processes that hold the log,\n"
-	"and exits 1.\n"
+	"and exits 1.  The good logs are checked first, as `ddx diff` checks\n"
+	"them: those found wanting are named and left out while others remain.\n"
 	"\n"
-	"  --ref GOOD        a log of a good run (repeatable; more GOODs may\n"
-	"                    follow LOG)\n"
+	"  --ref GOOD        a log of a good run, a regular file (repeatable;\n"
+	"                    more GOODs may follow LOG)\n"
 	"  --baseline NAME [--store PATH]\n"
 	"                    the good runs of a stored baseline instead\n"
 	"  --factor F        times the good runs' longest gap (default 5)\n"
