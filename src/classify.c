@@ -193,3 +193,11 @@ int classify_is_peer_loss(const char *t)
 	};
 	return contains_any(t, w);
 }
+
+int classify_is_timeout(const char *t)
+{
+	static const char *const w[] = {
+		"timed out", "Timed out", "timeout", "Timeout", "TIMEOUT", "watchdog", "Watchdog", NULL,
+	};
+	return contains_any(t, w);
+}

@@ -70,4 +70,10 @@ int classify_is_killed(const char *t);
  * job report when one member dies, a symptom rather than a cause. */
 int classify_is_peer_loss(const char *t);
 
+/* Whether t says an operation gave up waiting ("Timed out waiting
+ * 15000ms for recv", a watchdog's "collective operation timeout"): what
+ * the members of a distributed job report when another stopped
+ * answering. */
+int classify_is_timeout(const char *t);
+
 #endif

@@ -130,6 +130,9 @@ static void test_words(void)
 	CHECK(classify_is_peer_loss("RuntimeError: [pair.cc:538] Read error [127.0.0.1]:6049: Connection reset by peer"));
 	CHECK(classify_is_peer_loss("BrokenPipeError: [Errno 32] Broken pipe"));
 	CHECK(!classify_is_peer_loss("RuntimeError: bad batch at step 3"));
+	CHECK(classify_is_timeout("RuntimeError: [unbound_buffer.cc:78] Timed out waiting 15000ms for recv operation to complete"));
+	CHECK(classify_is_timeout("[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLREDUCE)"));
+	CHECK(!classify_is_timeout("RuntimeError: bad batch at step 3"));
 }
 
 int main(void)
