@@ -32,6 +32,7 @@
 #include "align.h"
 #include "changes.h"
 #include "classify.h"
+#include "culprit.h"
 #include "streams.h"
 #include "timeline.h"
 
@@ -218,12 +219,22 @@ static void find_changes(struct dx_state *st, struct diagnosis *d, const struct 
 	changes_find(&ci, &d->changed, &d->nchanged);
 }
 
-/* Where each rank of bad got (streams.c). */
+/* Where each rank of bad got (streams.c), and the one the failure
+ * started on (culprit.c). */
 static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct following *w)
 {
 	struct align_log bad = { st->id[st->bad], st->stream[st->bad], st->logs[st->bad].nlines, st->nstreams };
 	struct align_log good = { st->id[d->good], st->stream[d->good], st->logs[d->good].nlines, st->nstreams };
 	streams_rank_progress(&bad, &good, st->nc, st->snames, w->follow, st->step, st->new_error, d);
+	uint8_t *in_good = xmalloc(st->nc ? st->nc : 1);
+	for (size_t c = 0; c < st->nc; c++)
+		in_good[c] = !is_novel_template(st, (uint32_t)c);
+	struct culprit_input ci = {
+		.bad = &st->logs[st->bad], .id = bad.id, .stream = bad.stream, .follow = w->follow,
+		.in_good = in_good, .ctext = st->ctext, .nc = st->nc, .names = st->snames, .nstreams = st->nstreams,
+	};
+	culprit_find(&ci, d);
+	free(in_good);
 }
 
 /* ---- timing ---- */
@@ -1064,5 +1075,6 @@ void diagnosis_free(struct diagnosis *d)
 	free(d->ms);
 	free(d->slow);
 	free(d->ranks);
+	free(d->culprit.peers);
 	memset(d, 0, sizeof(*d));
 }

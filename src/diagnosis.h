@@ -76,6 +76,31 @@ struct dx_rank {
 	int64_t first_error;
 };
 
+/* How the culprit rank stood out from its peers (culprit.c). */
+enum dx_culprit_how {
+	DX_CULPRIT_ERROR = 1,  /* raised an error of its own before any peer failed */
+	DX_CULPRIT_BEHIND,     /* stopped at a step every peer went past */
+	DX_CULPRIT_OWN_STEP,   /* stopped at a line no peer and no good run printed */
+	DX_CULPRIT_SILENT,     /* the one rank that did not fail when its peers did */
+	DX_CULPRIT_LAUNCHER,   /* of the ranks that did not fail, the one the
+				* launcher's first error names */
+};
+
+/* What the peers that failed waiting for it said first (bits). */
+enum { DX_WAIT_TIMEOUT = 1, DX_WAIT_PEER_LOSS = 2 };
+
+/* The rank whose peers then failed waiting for it; rank NULL when there
+ * is none (all ranks stopped together, or no peer failed waiting). */
+struct dx_culprit {
+	const char *rank;     /* its name ("TP2"), one of d->ranks */
+	int64_t line;         /* its error (ERROR, LAUNCHER: the launcher's
+			       * line), else its last line before it fails */
+	int how;              /* enum dx_culprit_how */
+	int symptoms;         /* DX_WAIT_* of the peers' first errors */
+	const char **peers;   /* the ranks that failed waiting, in order */
+	size_t npeers;
+};
+
 /* A doubt about what the report was given, said before its findings: a
  * good run that is no good (goodcheck.c), logs given in the wrong order,
  * a stored baseline that fits the bad log weakly. */
@@ -120,6 +145,7 @@ struct diagnosis {
 	int ranks_same;       /* every rank stopped at the same point */
 	int ranks_alike;      /* the streams are ranks (TP0, TP1, ...), not
 			       * different processes (APIServer, EngineCore) */
+	struct dx_culprit culprit;
 	int64_t first_ts_bad, last_ts_bad, last_progress_ts;
 	int64_t last_progress;  /* bad's last line that is not a heartbeat */
 	double silent_s;      /* since the last line that was not a heartbeat; NAN */

@@ -1,0 +1,38 @@
+/* culprit.h — the rank a distributed job's failure started on.  When one
+ * rank stops, its peers block in their next collective and fail later
+ * with timeouts, lost connections and watchdog aborts; those are what a
+ * log shows first and loudest.  The culprit is the rank that failed on
+ * its own before any peer failed waiting, or, when none did, the one
+ * that did not fail: the rank that stopped at a step its peers went
+ * past, or at a line of its own.
+ *
+ * It works on the ranks streams.c found (d->ranks), the novel findings
+ * (d->novel) and which bad lines follow the good run; it reads the text
+ * of templates and, to tell silent ranks apart, of the launcher's
+ * untagged error lines. */
+#ifndef DDX_CULPRIT_H
+#define DDX_CULPRIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diagnosis.h"
+#include "log.h"
+
+struct culprit_input {
+	const struct log *bad;
+	const uint32_t *id;         /* bad's template per line */
+	const uint16_t *stream;     /* bad's stream per line */
+	const uint8_t *follow;      /* bad's line follows the good run */
+	const uint8_t *in_good;     /* per template: a good log printed it */
+	const char *const *ctext;   /* per template: its text */
+	size_t nc;                  /* templates */
+	char *const *names;         /* stream names (d->ranks[].name point here) */
+	size_t nstreams;
+};
+
+/* Fills d->culprit from d->ranks and d->novel (rank NULL for none).
+ * diagnosis_free frees its peers. */
+void culprit_find(const struct culprit_input *in, struct diagnosis *d);
+
+#endif
