@@ -51,6 +51,14 @@
  *   ranks[].last_milestone_line, .last_line, .last_follow_line, .errors,
  *           .first_error_line
  *   ranks_same              every rank stopped at the same point
+ *   culprit                 null, or {"rank", "line", "why", "peers"}: the
+ *                           rank the failure started on, when its peers
+ *                           then failed waiting for it (culprit.h); line:
+ *                           its own error, the launcher's line that names
+ *                           it, else its last line before it failed; why:
+ *                           how it stood out and what the peers did;
+ *                           peers: the ranks that failed waiting.  null
+ *                           when all ranks stopped together
  *   processes               `ddx proc --json`'s processes array (see
  *                           cmd_proc.c): the processes that hold the bad
  *                           log open and their descendants; [] when nobody
@@ -328,6 +336,51 @@ static void ranks_behind(FILE *f, const struct diagnosis *d, const struct ms_key
 	}
 }
 
+/* What the culprit's peers did: "TP0, TP1 then timed out waiting for it". */
+static void culprit_peers(FILE *f, const struct dx_culprit *c)
+{
+	for (size_t k = 0; k < c->npeers; k++) {
+		fputs(k ? ", " : "; ", f);
+		put_text_padded(f, c->peers[k], 0);
+	}
+	fputs(c->symptoms == DX_WAIT_TIMEOUT     ? " then timed out waiting for it"
+	      : c->symptoms == DX_WAIT_PEER_LOSS ? " then lost the connection to it"
+						 : " then failed waiting for it", f);
+}
+
+/* JSON's culprit.why: how the rank stood out, then what its peers did. */
+static void culprit_why(FILE *f, const struct dx_culprit *c)
+{
+	static const char *const why[] = {
+		[DX_CULPRIT_ERROR] = "failed first, with an error of its own",
+		[DX_CULPRIT_BEHIND] = "stopped first, at a step every other rank went past",
+		[DX_CULPRIT_OWN_STEP] = "stopped at a line no other rank and no good run printed",
+		[DX_CULPRIT_SILENT] = "the only rank that did not fail",
+		[DX_CULPRIT_LAUNCHER] = "named by the launcher's first error; its own lines show none",
+	};
+	fputs(why[c->how], f);
+	culprit_peers(f, c);
+}
+
+/* "TP2 stopped first, at "Preparing warmup batch" (line 143); TP0, TP1,
+ * TP3 then timed out waiting for it." */
+static void culprit_sentence(FILE *f, const struct diagnosis *d)
+{
+	const struct dx_culprit *c = &d->culprit;
+	put_text_padded(f, c->rank, 0);
+	fputs(c->how == DX_CULPRIT_ERROR      ? " failed first, at \""
+	      : c->how == DX_CULPRIT_OWN_STEP ? " stopped at \""
+	      : c->how == DX_CULPRIT_SILENT   ? " never failed; it last printed \""
+	      : c->how == DX_CULPRIT_LAUNCHER ? " stopped first, as the launcher says: \""
+					      : " stopped first, at \"", f);
+	put_msg(f, d->bad_log, c->line, 60);
+	fprintf(f, "\" (line %lld)", (long long)c->line + 1);
+	if (c->how == DX_CULPRIT_OWN_STEP)
+		fputs(", a step no other rank took", f);
+	culprit_peers(f, c);
+	fputc('.', f);
+}
+
 static void second_sentence(FILE *f, const struct diagnosis *d, const struct ms_key *ix)
 {
 	int any = 0;
@@ -351,7 +404,11 @@ static void second_sentence(FILE *f, const struct diagnosis *d, const struct ms_
 			any ? " " : "", d->attempts, (long long)d->attempt_line + 1);
 		any = 1;
 	}
-	if (d->ranks_alike && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
+	if (d->culprit.rank && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
+		fprintf(f, "%s", any ? " " : "");
+		culprit_sentence(f, d);
+		any = 1;
+	} else if (d->ranks_alike && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
 		fprintf(f, "%s", any ? " " : "");
 		size_t failed = 0, who = 0;
 		for (size_t k = 0; k < d->nranks; k++)
@@ -791,6 +848,32 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		fputc('}', f);
 	}
 	fprintf(f, "],\n  \"ranks_same\": %s,", d->ranks_same ? "true" : "false");
+	fprintf(f, "\n  \"culprit\": ");
+	if (d->culprit.rank) {
+		fputs("{\"rank\": ", f);
+		json_str(f, d->culprit.rank);
+		fprintf(f, ", \"line\": ");
+		json_line(f, d->culprit.line);
+		fprintf(f, ", \"why\": ");
+		char *why = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&why, &len);
+		if (m) {
+			culprit_why(m, &d->culprit);
+			fclose(m);
+		}
+		json_str(f, why);
+		free(why);
+		fprintf(f, ", \"peers\": [");
+		for (size_t k = 0; k < d->culprit.npeers; k++) {
+			fputs(k ? ", " : "", f);
+			json_str(f, d->culprit.peers[k]);
+		}
+		fputs("]}", f);
+	} else {
+		fputs("null", f);
+	}
+	fputc(',', f);
 	fprintf(f, "\n  \"warnings\": [");
 	for (size_t k = 0; k < d->nwarnings; k++) {
 		const struct dx_warning *w = &d->warnings[k];
