@@ -5,6 +5,8 @@
 #ifndef DDX_CMD_H
 #define DDX_CMD_H
 
+#include <getopt.h>
+
 #include "util.h"
 
 struct cmd {
@@ -20,6 +22,17 @@ extern const struct cmd cmd_diff_entry, cmd_phases_entry, cmd_templates_entry,
 
 /* Print `ddx help NAME` to stdout. */
 void print_command_help(const struct cmd *c);
+/* A usage error: "ddx: MESSAGE", then "see 'ddx help NAME'" (c NULL:
+ * "see 'ddx --help'") on stderr.  Returns EXIT_TROUBLE. */
+int usage_error(const struct cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* getopt_long for command c, which says what is wrong itself: an unknown
+ * option (with the long option it most likely meant), a missing or
+ * unwanted value, each as a usage_error; then it returns '?'. */
+int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *opts,
+	       const struct cmd *c);
+/* The one of the n names that typed most likely misspells or
+ * abbreviates, or NULL when none is close. */
+const char *did_you_mean(const char *typed, const char *const *names, size_t n);
 /* Parse "-j N" / "--jobs=N" style counts; dies on nonsense. */
 int parse_jobs(const char *s);
 /* Number of threads to use by default: the online CPUs, at most 8. */

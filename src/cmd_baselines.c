@@ -203,7 +203,7 @@ static int baselines(int argc, char **argv)
 	};
 	const char *store_opt = NULL;
 	int all_config = 0, c;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "", opts, &cmd_baselines_entry)) != -1) {
 		switch (c) {
 		case 's': store_opt = optarg; break;
 		case 'c': all_config = 1; break;
@@ -221,14 +221,21 @@ static int baselines(int argc, char **argv)
 	while (s < sizeof(subs) / sizeof(subs[0]) && strcmp(subs[s].name, sub) != 0)
 		s++;
 	if (s == sizeof(subs) / sizeof(subs[0])) {
-		error("no such subcommand 'baselines %s'", sub);
-		print_command_help(&cmd_baselines_entry);
-		return EXIT_TROUBLE;
+		const char *names[sizeof(subs) / sizeof(subs[0])];
+		for (size_t k = 0; k < s; k++)
+			names[k] = subs[k].name;
+		const char *hint = did_you_mean(sub, names, s);
+		if (hint)
+			return usage_error(&cmd_baselines_entry, "no such subcommand 'baselines %s' "
+					   "(did you mean '%s'?)", sub, hint);
+		return usage_error(&cmd_baselines_entry, "no such subcommand 'baselines %s'", sub);
 	}
-	if (nargs < subs[s].min || nargs > subs[s].max) {
-		print_command_help(&cmd_baselines_entry);
-		return EXIT_TROUBLE;
-	}
+	if (nargs < subs[s].min)
+		return usage_error(&cmd_baselines_entry, "baselines %s needs %s", sub,
+				   subs[s].min == 2 ? "a NAME and a FILE"
+				   : strcmp(sub, "import") == 0 ? "a FILE" : "a NAME");
+	if (nargs > subs[s].max)
+		return usage_error(&cmd_baselines_entry, "too many arguments to 'baselines %s'", sub);
 	char *path = store_path(store_opt);
 	int missing;
 	struct store *st = store_open(path, subs[s].mode, &missing);

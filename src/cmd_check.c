@@ -18,7 +18,7 @@ static int check(int argc, char **argv)
 	struct diff_args a;
 	diff_args_init(&a, default_jobs());
 	int c, rc = EXIT_TROUBLE;
-	while ((c = getopt_long(argc, argv, "b:j:", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "b:j:", opts, &cmd_check_entry)) != -1) {
 		switch (c) {
 		case 'S': store_opt = optarg; break;
 		case 'b': name = optarg; break;
@@ -29,7 +29,7 @@ static int check(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 1)
-		print_command_help(&cmd_check_entry);
+		usage_error(&cmd_check_entry, "check needs one log, the BAD run's");
 	else if (diff_open_html(&a, argv + optind, 1, 1, store_opt) == 0)
 		rc = diff_baseline(store_opt, name, argv[optind], &a);
 out:

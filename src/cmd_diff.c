@@ -33,7 +33,7 @@ static int diff(int argc, char **argv)
 	const char *baseline = NULL, *store_opt = NULL;
 	struct input *ins = NULL;
 	int c, rc = EXIT_TROUBLE;
-	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "j:", opts, &cmd_diff_entry)) != -1) {
 		if (c == 'j')
 			a.jobs = parse_jobs(optarg);
 		else if (c == 'b')
@@ -45,14 +45,14 @@ static int diff(int argc, char **argv)
 	}
 	size_t nlogs = (size_t)(argc - optind);
 	if (baseline && nlogs != 1) {
-		error("with --baseline, give only BAD");
+		usage_error(&cmd_diff_entry, "with --baseline, give only BAD");
 	} else if (baseline) {
 		/* The good runs are a stored baseline's: `ddx check
 		 * --baseline NAME BAD`. */
 		if (diff_open_html(&a, argv + optind, 1, 1, store_opt) == 0)
 			rc = diff_baseline(store_opt, baseline, argv[optind], &a);
 	} else if (nlogs < 2) {
-		print_command_help(&cmd_diff_entry);
+		usage_error(&cmd_diff_entry, "diff needs at least one GOOD and one BAD log");
 	} else if (nlogs > DIFF_MAX_LOGS) {
 		error("too many logs (%zu): at most %d good ones and a bad one", nlogs,
 		      DIFF_MAX_LOGS - 1);

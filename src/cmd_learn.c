@@ -87,7 +87,7 @@ static int learn(int argc, char **argv)
 	};
 	const char *store_opt = NULL;
 	int jobs = default_jobs(), force = 0, c;
-	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "j:", opts, &cmd_learn_entry)) != -1) {
 		switch (c) {
 		case 's': store_opt = optarg; break;
 		case 'j': jobs = parse_jobs(optarg); break;
@@ -95,10 +95,8 @@ static int learn(int argc, char **argv)
 		default: return EXIT_TROUBLE;
 		}
 	}
-	if (argc - optind < 2) {
-		print_command_help(&cmd_learn_entry);
-		return EXIT_TROUBLE;
-	}
+	if (argc - optind < 2)
+		return usage_error(&cmd_learn_entry, "learn needs a NAME and at least one good LOG");
 	const char *name = argv[optind++];
 	/* `ddx learn run-1.log run-2.log`: the name was forgotten. */
 	struct stat sb;

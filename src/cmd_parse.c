@@ -80,7 +80,7 @@ static int parse(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int json = 0, jobs = default_jobs(), c;
-	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "j:", opts, &cmd_parse_entry)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
 		case 'j': jobs = parse_jobs(optarg); break;
@@ -88,10 +88,8 @@ static int parse(int argc, char **argv)
 		}
 	}
 	int nlogs = argc - optind;
-	if (nlogs < 1) {
-		print_command_help(&cmd_parse_entry);
-		return EXIT_TROUBLE;
-	}
+	if (nlogs < 1)
+		return usage_error(&cmd_parse_entry, "parse needs at least one LOG");
 	/* One log at a time: the output of each is complete before the next
 	 * is read, and the templates are not needed.  JSON starts once the
 	 * first log is read, so a log that cannot be read prints none. */

@@ -453,7 +453,7 @@ static int phases(int argc, char **argv)
 	int json = 0, jobs = default_jobs(), c;
 	char **files = xmalloc((size_t)argc * sizeof(*files));
 	size_t nfiles = 0;
-	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "j:", opts, &cmd_phases_entry)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
 		case 'r': files[nfiles++] = optarg; break;
@@ -463,8 +463,7 @@ static int phases(int argc, char **argv)
 	}
 	if (argc - optind != 1) {
 		free(files);
-		print_command_help(&cmd_phases_entry);
-		return EXIT_TROUBLE;
+		return usage_error(&cmd_phases_entry, "phases needs one LOG");
 	}
 	struct ruleset rs;
 	int rc = rules_init(&rs, files, nfiles);

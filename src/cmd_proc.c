@@ -121,7 +121,7 @@ static int proc(int argc, char **argv)
 	char **refs = xcalloc((size_t)argc + 1, sizeof(*refs));
 	size_t nrefs = 0;
 	const char *baseline = NULL, *store = NULL;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "", opts, &cmd_proc_entry)) != -1) {
 		switch (c) {
 		case 'g': refs[nrefs++] = optarg; break;
 		case 'b': baseline = optarg; break;
@@ -157,9 +157,11 @@ static int proc(int argc, char **argv)
 		nargs = nargs > 1 ? 1 : nargs;
 	if (nargs < 1 || (baseline && argc - optind > 1) || (nrefs && baseline)) {
 		if (baseline && nrefs)
-			error("give either --baseline or good logs, not both");
+			usage_error(&cmd_proc_entry, "give either --baseline or good logs, not both");
+		else if (nargs < 1)
+			usage_error(&cmd_proc_entry, "proc needs a LOG or a PID");
 		else
-			print_command_help(&cmd_proc_entry);
+			usage_error(&cmd_proc_entry, "with --baseline, give only the LOG");
 		free(refs);
 		return EXIT_TROUBLE;
 	}

@@ -83,7 +83,7 @@ static int templates(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int out = OUT_TEXT, jobs = default_jobs(), c;
-	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "j:", opts, &cmd_templates_entry)) != -1) {
 		switch (c) {
 		case 'i': out = OUT_IDS; break;
 		case 'J': out = OUT_JSON; break;
@@ -92,10 +92,8 @@ static int templates(int argc, char **argv)
 		}
 	}
 	int nlogs = argc - optind;
-	if (nlogs < 1) {
-		print_command_help(&cmd_templates_entry);
-		return EXIT_TROUBLE;
-	}
+	if (nlogs < 1)
+		return usage_error(&cmd_templates_entry, "templates needs at least one LOG");
 	struct tmpl_table tt;
 	tmpl_init(&tt);
 	struct log *logs = xcalloc((size_t)nlogs, sizeof(*logs));

@@ -623,7 +623,7 @@ static int watch(int argc, char **argv)
 	struct input *stored = NULL;
 	double x;
 	int c, rc = EXIT_TROUBLE;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "", opts, &cmd_watch_entry)) != -1) {
 		switch (c) {
 		case 'g': refs[nrefs++] = optarg; break;
 		case 'b': baseline = optarg; break;
@@ -667,14 +667,15 @@ static int watch(int argc, char **argv)
 	if (baseline) {
 		/* The good runs of a stored baseline, instead of files. */
 		if (nrefs) {
-			error("give either --baseline or good logs, not both");
+			usage_error(&cmd_watch_entry, "give either --baseline or good logs, not both");
 			goto out;
 		}
 		if (baseline_open(store, baseline, DIFF_MAX_LOGS - 1, &stored, &nrefs) < 0)
 			goto out;
 	}
 	if (optind >= argc || nrefs == 0) {
-		print_command_help(&cmd_watch_entry);
+		usage_error(&cmd_watch_entry, optind >= argc ? "watch needs the LOG to watch"
+			    : "watch needs good runs to compare with: --ref GOOD... or --baseline NAME");
 		goto out;
 	}
 	if (nrefs + 1 > DIFF_MAX_LOGS) {

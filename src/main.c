@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,126 @@ static const struct cmd *find_command(const char *name)
 	return NULL;
 }
 
+/* Levenshtein distance between a and b, stopping at 3: only near misses
+ * are worth suggesting. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return 3;
+	size_t row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb] > 3 ? 3 : row[lb];
+}
+
+const char *did_you_mean(const char *typed, const char *const *names, size_t n)
+{
+	/* One or two edits on a word of four letters or more, one edit on a
+	 * shorter one; else a unique prefix ("ddx ph" for phases). */
+	const char *best = NULL, *prefixed = NULL;
+	size_t best_d = strlen(typed) >= 4 ? 3 : 2, nprefixed = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(typed, names[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = names[i];
+		}
+		if (*typed && strncmp(names[i], typed, strlen(typed)) == 0) {
+			prefixed = names[i];
+			nprefixed++;
+		}
+	}
+	return best ? best : nprefixed == 1 ? prefixed : NULL;
+}
+
+int usage_error(const struct cmd *c, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	error("%s", msg);
+	if (c)
+		fprintf(stderr, "see 'ddx help %s'\n", c->name);
+	else
+		fprintf(stderr, "see 'ddx --help'\n");
+	return EXIT_TROUBLE;
+}
+
+/* The long option of opts that arg ("--name" or "--name=value") names, or
+ * its near miss in *hint; NULL when unknown.  *nprefix counts the options
+ * it abbreviates. */
+static const struct option *long_option(const char *arg, const struct option *opts,
+					 const char **hint, size_t *nprefix)
+{
+	size_t len = strcspn(arg + 2, "=");
+	char *name = xasprintf("%.*s", (int)len, arg + 2);
+	const char *names[64];
+	size_t n = 0;
+	const struct option *exact = NULL;
+	*nprefix = 0;
+	for (const struct option *o = opts; o->name && n < 64; o++) {
+		names[n++] = o->name;
+		if (strcmp(o->name, name) == 0)
+			exact = o;
+		if (strncmp(o->name, name, len) == 0)
+			(*nprefix)++;
+	}
+	*hint = exact ? NULL : did_you_mean(name, names, n);
+	free(name);
+	return exact;
+}
+
+int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *opts,
+	       const struct cmd *c)
+{
+	/* ':' first: a missing value comes back as ':', told apart from an
+	 * unknown option, and getopt itself stays quiet. */
+	char spec[32];
+	snprintf(spec, sizeof(spec), ":%s", shortopts);
+	opterr = 0;
+	int ch = getopt_long(argc, argv, spec, opts, NULL);
+	if (ch != '?' && ch != ':')
+		return ch;
+	const char *arg = argv[optind - 1];
+	if (strncmp(arg, "--", 2) == 0) {
+		const char *hint;
+		size_t nprefix;
+		const struct option *o = long_option(arg, opts, &hint, &nprefix);
+		if (ch == ':')
+			usage_error(c, "option '%s' needs a value", arg);
+		else if (o && o->has_arg == no_argument)
+			usage_error(c, "option '--%s' takes no value", o->name);
+		else if (nprefix > 1)
+			usage_error(c, "option '%s' is ambiguous", arg);
+		else if (hint)
+			usage_error(c, "unknown option '%s' (did you mean '--%s'?)", arg, hint);
+		else
+			usage_error(c, "unknown option '%s'", arg);
+	} else if (ch == ':') {
+		usage_error(c, "option '-%c' needs a value", optopt);
+	} else {
+		usage_error(c, "unknown option '-%c'", optopt);
+	}
+	return '?';
+}
+
 void print_command_help(const struct cmd *c)
 {
 	printf("usage: ddx %s %s\n\n%s", c->name, c->usage, c->help);
@@ -42,6 +163,18 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->usage);
 	fprintf(f, "\n'ddx help COMMAND' describes one command; 'man ddx' all of them.\n");
+}
+
+static int no_such_command(const char *name)
+{
+	const char *names[NCOMMANDS + 1];
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i]->name;
+	names[NCOMMANDS] = "help";
+	const char *hint = did_you_mean(name, names, NCOMMANDS + 1);
+	if (hint)
+		return usage_error(NULL, "no such command '%s' (did you mean '%s'?)", name, hint);
+	return usage_error(NULL, "no such command '%s'", name);
 }
 
 /* Whether s is printable ASCII, as every option is. */
@@ -97,9 +230,7 @@ static int run_command(int argc, char **argv)
 			   (argv[i][7] == '\0' || argv[i][7] == '=')) {
 			color = parse_color(argv[i][7] ? argv[i] + 8 : NULL);
 		} else {
-			error("unknown option '%s'", argv[i]);
-			usage(stderr);
-			return EXIT_TROUBLE;
+			return usage_error(NULL, "unknown option '%s'", argv[i]);
 		}
 	}
 	if (i >= argc) {
@@ -134,16 +265,13 @@ static int run_command(int argc, char **argv)
 		}
 		const struct cmd *c = find_command(argv[1]);
 		if (!c)
-			die("no such command '%s' (see 'ddx --help')", argv[1]);
+			return no_such_command(argv[1]);
 		print_command_help(c);
 		return 0;
 	}
 	const struct cmd *c = find_command(argv[0]);
-	if (!c) {
-		error("no such command '%s'", argv[0]);
-		usage(stderr);
-		return EXIT_TROUBLE;
-	}
+	if (!c)
+		return no_such_command(argv[0]);
 	for (int k = 1; k < n && strcmp(argv[k], "--") != 0; k++)
 		if (strcmp(argv[k], "-h") == 0 || strcmp(argv[k], "--help") == 0) {
 			print_command_help(c);
