@@ -393,11 +393,11 @@ int use_color;
 
 void color_init(enum color_mode mode)
 {
-	const char *nc = getenv("NO_COLOR");
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
 	if (mode == COLOR_ALWAYS)
 		use_color = 1;
-	else if (mode == COLOR_NEVER || (nc && *nc))
-		use_color = 0;
+	else if (mode == COLOR_NEVER || (nc && *nc) || (term && strcmp(term, "dumb") == 0))
+		use_color = 0; /* a dumb terminal shows escapes as garbage */
 	else
 		use_color = isatty(STDOUT_FILENO);
 	if (mode == COLOR_ALWAYS && nc && *nc)
