@@ -10,6 +10,7 @@
 #include "json.h"
 #include "log.h"
 #include "prefix.h"
+#include "terminal.h"
 
 /* Print "-" for an empty field, else the text made safe. */
 static void put_field(const char *s, size_t n)
@@ -101,6 +102,7 @@ static int parse(int argc, char **argv)
 			tmpl_free(&tt);
 			return EXIT_TROUBLE;
 		}
+		pager_start(); /* once a log is read: stdin may be it */
 		if (json && i == 0)
 			printf("{\"schema\": 1, \"files\": [");
 		if (json)

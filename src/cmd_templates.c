@@ -7,6 +7,7 @@
 #include "json.h"
 #include "log.h"
 #include "prefix.h"
+#include "terminal.h"
 
 enum { OUT_TEXT, OUT_IDS, OUT_JSON };
 
@@ -106,6 +107,7 @@ static int templates(int argc, char **argv)
 			return EXIT_TROUBLE;
 		}
 	}
+	pager_start(); /* once every log is read: stdin may be one */
 	uint32_t *map = xmalloc((tt.n ? tt.n : 1) * sizeof(*map));
 	struct clusters cl;
 	cl.n = tmpl_cluster(&tt, map, &cl.text);

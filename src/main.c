@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "terminal.h"
 #include "util.h"
 
 /* In the order `ddx --help` lists them. */
@@ -152,13 +153,13 @@ int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option
 void print_command_help(const struct cmd *c)
 {
 	printf("usage: ddx %s %s\n\n%s", c->name, c->usage, c->help);
-	printf("\nCommon options: --color=always|never|auto, -h/--help.\n"
+	printf("\nCommon options: --color=always|never|auto, --no-pager, -h/--help.\n"
 	       "Exit status: 0 same or healthy, 1 diverged or hung, 2 error.\n");
 }
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ddx [--version] [--help] [--color=WHEN] COMMAND [ARGS]\n\n"
+	fprintf(f, "usage: ddx [--version] [--help] [--color=WHEN] [--no-pager] COMMAND [ARGS]\n\n"
 		   "ddx does differential diagnosis of logs.  Commands:\n\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->usage);
@@ -216,9 +217,10 @@ static enum color_mode parse_color(const char *s)
 static int run_command(int argc, char **argv)
 {
 	enum color_mode color = COLOR_AUTO;
-	int i = 1;
-	/* Global options come before the command; --color is also accepted
-	 * after it (removed here so commands need not know it). */
+	int i = 1, paged = 1;
+	/* Global options come before the command; --color and --no-pager are
+	 * also accepted after it (removed here so commands need not know
+	 * them). */
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--version") == 0) {
 			printf("ddx %s\n", DDX_VERSION);
@@ -229,6 +231,8 @@ static int run_command(int argc, char **argv)
 		} else if (strncmp(argv[i], "--color", 7) == 0 &&
 			   (argv[i][7] == '\0' || argv[i][7] == '=')) {
 			color = parse_color(argv[i][7] ? argv[i] + 8 : NULL);
+		} else if (strcmp(argv[i], "--no-pager") == 0) {
+			paged = 0;
 		} else {
 			return usage_error(NULL, "unknown option '%s'", argv[i]);
 		}
@@ -246,6 +250,8 @@ static int run_command(int argc, char **argv)
 		}
 		if (strncmp(argv[k], "--color", 7) == 0 && (argv[k][7] == '\0' || argv[k][7] == '=')) {
 			color = parse_color(argv[k][7] ? argv[k] + 8 : NULL);
+		} else if (strcmp(argv[k], "--no-pager") == 0) {
+			paged = 0;
 		} else if (argv[k][0] == '-' && !plain_ascii(argv[k])) {
 			/* getopt would quote it raw: a file named with an escape
 			 * sequence, reaching us through a glob, could then drive
@@ -258,6 +264,7 @@ static int run_command(int argc, char **argv)
 	}
 	argv[n] = NULL;
 	color_init(color);
+	pager_init(paged);
 	if (strcmp(argv[0], "help") == 0) {
 		if (n < 2) {
 			usage(stdout);

@@ -96,9 +96,11 @@
 #include "json.h"
 #include "prefix.h"
 #include "report_proc.h"
+#include "terminal.h"
 
-/* Quoted lines are cut to this many bytes in text (never in JSON). */
-#define TEXT_WIDTH 110
+/* Quoted lines are cut to this many bytes in text (never in JSON): the
+ * terminal's width (120 off a terminal) less the indent. */
+#define TEXT_WIDTH ((size_t)term_width() - 10)
 #define NEXT_MAX 12
 #define NOVEL_MAX 10
 #define CHANGED_MAX 20
