@@ -14,6 +14,7 @@ struct cmd {
 	int (*run)(int argc, char **argv);  /* argv[0] is "ddx"; the exit status */
 	const char *usage;   /* one line: arguments after "ddx NAME" */
 	const char *help;    /* the rest of `ddx help NAME` */
+	const char *status;  /* its exit status but 2 (an error): "0 when ..." */
 };
 
 extern const struct cmd cmd_diff_entry, cmd_phases_entry, cmd_templates_entry,

@@ -296,4 +296,5 @@ const struct cmd cmd_baselines_entry = {
 	"                    (a SQLite file) to share or keep beside a deployment\n"
 	"  import FILE       add the baselines of an exported FILE; runs already\n"
 	"                    stored under the same name are not added twice\n",
+	.status = "0",
 };

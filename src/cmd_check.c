@@ -55,4 +55,5 @@ const struct cmd cmd_check_entry = {
 	"  --json, --now TIME, --rules FILE, --sample T, --no-proc, --html FILE\n"
 	"                   as for `ddx diff`\n"
 	"  -j, --jobs N     use N threads (default: the CPUs, at most 8)\n",
+	.status = "0 when the bad log matches the baseline's runs, 1 when\nit does not",
 };

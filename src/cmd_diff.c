@@ -102,7 +102,6 @@ const struct cmd cmd_diff_entry = {
 	"                the store or an existing file that is not a page\n"
 	"  --baseline NAME [--store PATH]\n"
 	"                take the good runs from a stored baseline (see `ddx\n"
-	"                help learn`): the same as `ddx check --baseline NAME`\n"
-	"\n"
-	"Exit status: 0 when the bad log matches the good runs, 1 otherwise.\n",
+	"                help learn`): the same as `ddx check --baseline NAME`\n",
+	.status = "0 when the bad log matches the good runs, 1 when it\ndoes not",
 };

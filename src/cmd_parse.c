@@ -129,4 +129,5 @@ const struct cmd cmd_parse_entry = {
 	"\n"
 	"  --json       print the same as JSON, with the detected format\n"
 	"  -j, --jobs N use N threads (default: the CPUs, at most 8)\n",
+	.status = "0",
 };

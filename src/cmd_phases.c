@@ -488,12 +488,15 @@ static int phases(int argc, char **argv)
 		print_json(&tl);
 	else
 		print_text(&tl);
+	/* As the footer says: a run that never came up (NOT UP, FAILED) is
+	 * one that went wrong. */
+	rc = tl.up != SIZE_MAX ? EXIT_SAME : EXIT_DIVERGED;
 	timeline_free(&tl);
 	free(match);
 	log_free(&lg);
 	tmpl_free(&tt);
 	rules_free(&rs);
-	return 0;
+	return rc;
 }
 
 const struct cmd cmd_phases_entry = {
@@ -520,4 +523,5 @@ const struct cmd cmd_phases_entry = {
 	"  --json        print the timeline as JSON\n"
 	"  --rules FILE  add or override milestone rules\n"
 	"  -j, --jobs N  use N threads (default: the CPUs, at most 8)\n",
+	.status = "0 when the run came up or finished, 1 when it did not\n(NOT UP, FAILED)",
 };

@@ -250,8 +250,6 @@ const struct cmd cmd_proc_entry = {
 	"                    the one option that pauses each process, for the\n"
 	"                    moment py-spy reads its stack\n"
 	"  --stack-timeout T give py-spy at most T per process (default 5s)\n"
-	"  --proc-root DIR   read DIR instead of /proc (for testing)\n"
-	"\n"
-	"Exit status 1 means hung, busy or spinning, or exited; busy, idle and\n"
-	"unknown exit 0.\n",
+	"  --proc-root DIR   read DIR instead of /proc (for testing)\n",
+	.status = "1 when the processes are hung, busy or spinning, or\nexited; 0 when busy, idle or unknown",
 };

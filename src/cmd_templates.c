@@ -144,4 +144,5 @@ const struct cmd cmd_templates_entry = {
 	"  --json       print the templates as JSON\n"
 	"  -j, --jobs N use N threads (default: the CPUs, at most 8);\n"
 	"               the output does not depend on N\n",
+	.status = "0",
 };

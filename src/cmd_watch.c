@@ -758,4 +758,5 @@ const struct cmd cmd_watch_entry = {
 	"\n"
 	"As a startup watchdog:\n"
 	"  server ... >log 2>&1 & ddx watch log --ref good.log || kill $!\n",
+	.status = "0 when the run reached the good run's final milestone,\n1 on a hang, a crash or the timeout",
 };

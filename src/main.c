@@ -154,7 +154,7 @@ void print_command_help(const struct cmd *c)
 {
 	printf("usage: ddx %s %s\n\n%s", c->name, c->usage, c->help);
 	printf("\nCommon options: --color=always|never|auto, --no-pager, -h/--help.\n"
-	       "Exit status: 0 same or healthy, 1 diverged or hung, 2 error.\n");
+	       "Exit status: %s; 2 on an error.\n", c->status);
 }
 
 static void usage(FILE *f)
