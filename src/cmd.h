@@ -31,6 +31,9 @@ int usage_error(const struct cmd *c, const char *fmt, ...) __attribute__((format
  * unwanted value, each as a usage_error; then it returns '?'. */
 int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *opts,
 	       const struct cmd *c);
+/* 0, or -1 after a usage_error when more than one of the n paths is
+ * "-": the second would read nothing. */
+int stdin_once(const struct cmd *c, char *const *paths, size_t n);
 /* The one of the n names that typed most likely misspells or
  * abbreviates, or NULL when none is close. */
 const char *did_you_mean(const char *typed, const char *const *names, size_t n);

@@ -26,12 +26,16 @@ static int diff(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "store", required_argument, NULL, 'S' },
+		{ "label", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diff_args a;
 	diff_args_init(&a, default_jobs());
 	const char *baseline = NULL, *store_opt = NULL;
 	struct input *ins = NULL;
+	/* As diff(1)'s: the Nth names the Nth log in place of its path. */
+	char **labels = xcalloc((size_t)argc, sizeof(*labels));
+	size_t nlabels = 0;
 	int c, rc = EXIT_TROUBLE;
 	while ((c = cmd_getopt(argc, argv, "j:", opts, &cmd_diff_entry)) != -1) {
 		if (c == 'j')
@@ -40,11 +44,19 @@ static int diff(int argc, char **argv)
 			baseline = optarg;
 		else if (c == 'S')
 			store_opt = optarg;
+		else if (c == 'L')
+			labels[nlabels++] = optarg;
 		else if (diff_option(c, optarg, &a) <= 0)
 			goto out;
 	}
 	size_t nlogs = (size_t)(argc - optind);
-	if (baseline && nlogs != 1) {
+	if (nlabels > nlogs) {
+		usage_error(&cmd_diff_entry, "%zu labels for %zu logs", nlabels, nlogs);
+	} else if (baseline && nlabels) {
+		usage_error(&cmd_diff_entry, "--label names logs given as GOOD... BAD, not a baseline's");
+	} else if (stdin_once(&cmd_diff_entry, argv + optind, nlogs) < 0) {
+		;
+	} else if (baseline && nlogs != 1) {
 		usage_error(&cmd_diff_entry, "with --baseline, give only BAD");
 	} else if (baseline) {
 		/* The good runs are a stored baseline's: `ddx check
@@ -59,10 +71,16 @@ static int diff(int argc, char **argv)
 	} else {
 		ins = xcalloc(nlogs, sizeof(*ins));
 		if (diff_open_html(&a, argv + optind, nlogs, 0, NULL) == 0 &&
-		    open_logs(argv + optind, nlogs, ins) == 0)
+		    open_logs(argv + optind, nlogs, ins) == 0) {
+			for (size_t i = 0; i < nlabels; i++) {
+				free(ins[i].path);
+				ins[i].path = xstrdup(labels[i]);
+			}
 			rc = diff_run(ins, nlogs, argv[argc - 1], &a, NULL, 0);
+		}
 	}
 out:
+	free(labels);
 	free(ins);
 	diff_args_free(&a);
 	return rc;
@@ -71,7 +89,7 @@ out:
 const struct cmd cmd_diff_entry = {
 	.name = "diff",
 	.run = diff,
-	.usage = "[--json] [--now TIME] [--rules FILE] [-j N] [--sample T | --no-proc] GOOD... BAD | --baseline NAME BAD",
+	.usage = "[--json] [--now TIME] [--rules FILE] [-j N] [--sample T | --no-proc] [--label NAME]... GOOD... BAD | --baseline NAME BAD",
 	.help =
 	"Compare the log of a failed or silent run (the last argument) with logs\n"
 	"of good runs: say whether it stopped, crashed or went another way, the\n"
@@ -100,6 +118,8 @@ const struct cmd cmd_diff_entry = {
 	"  --html FILE   also write the report as a self-contained HTML page (-:\n"
 	"                to stdout, instead of the text); never over an input,\n"
 	"                the store or an existing file that is not a page\n"
+	"  --label NAME  show NAME instead of the path of the next log, in order\n"
+	"                (repeatable, as diff(1)'s: for `<(...)` inputs)\n"
 	"  --baseline NAME [--store PATH]\n"
 	"                take the good runs from a stored baseline (see `ddx\n"
 	"                help learn`): the same as `ddx check --baseline NAME`\n",

@@ -91,6 +91,8 @@ static int parse(int argc, char **argv)
 	int nlogs = argc - optind;
 	if (nlogs < 1)
 		return usage_error(&cmd_parse_entry, "parse needs at least one LOG");
+	if (stdin_once(&cmd_parse_entry, argv + optind, (size_t)nlogs) < 0)
+		return EXIT_TROUBLE;
 	/* One log at a time: the output of each is complete before the next
 	 * is read, and the templates are not needed.  JSON starts once the
 	 * first log is read, so a log that cannot be read prints none. */

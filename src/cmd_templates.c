@@ -95,6 +95,8 @@ static int templates(int argc, char **argv)
 	int nlogs = argc - optind;
 	if (nlogs < 1)
 		return usage_error(&cmd_templates_entry, "templates needs at least one LOG");
+	if (stdin_once(&cmd_templates_entry, argv + optind, (size_t)nlogs) < 0)
+		return EXIT_TROUBLE;
 	struct tmpl_table tt;
 	tmpl_init(&tt);
 	struct log *logs = xcalloc((size_t)nlogs, sizeof(*logs));

@@ -92,6 +92,18 @@ int usage_error(const struct cmd *c, const char *fmt, ...)
 	return EXIT_TROUBLE;
 }
 
+int stdin_once(const struct cmd *c, char *const *paths, size_t n)
+{
+	size_t dashes = 0;
+	for (size_t i = 0; i < n; i++)
+		dashes += strcmp(paths[i], "-") == 0;
+	if (dashes > 1) {
+		usage_error(c, "standard input ('-') can be read only once");
+		return -1;
+	}
+	return 0;
+}
+
 /* The long option of opts that arg ("--name" or "--name=value") names, or
  * its near miss in *hint; NULL when unknown.  *nprefix counts the options
  * it abbreviates. */
