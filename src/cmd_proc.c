@@ -2,54 +2,12 @@
  * behind a log (live.c inspects them, report_proc.c prints the report).
  *
  * Exit status: 0 when the processes are busy (CPU moving or the log
- * growing), idle (see below) or their state is unknown; 1 when they are
- * hung, or exited (nobody holds the log: like pgrep(1), "found nothing
+ * growing), idle (see liveness in ddx-json(5)) or their state is
+ * unknown; 1 when they are hung, or exited (nobody holds the log: like pgrep(1), "found nothing
  * alive"); 2 on error.
  *
- * `--json` prints DESIGN.md's `ddx proc --json` schema 1.  Additions to
- * it, all optional for readers:
- *   log:        "deleted" (the name is gone, read through a holder's fd),
- *               "grew" (the log grew during the sample)
- *   processes:  "depth" (0 = a root of the tree, children +1), "comm",
- *               "holds_log" (false for a descendant that does not hold the
- *               log but belongs to the tree), "syscall_arg" (its first
- *               argument decoded: "fd 5: eventfd", "0x7f.. FUTEX_WAIT"),
- *               "cpu_s" (utime+stime), "thread_states" ("11 S, 1 R"),
- *               "start_time" (ISO-8601 UTC), "age_s", "stack" (py-spy's
- *               dump, or null); "listening" holds objects
- *               {"proto": "tcp"|"tcp6", "addr": "127.0.0.1", "port": 8000}
- *               or {"proto": "unix", "path": "/run/x.sock"};
- *               "syscall" is a name, "running", "none" (in the kernel but
- *               not in a syscall) or "syscall N" for an unknown number
- *   port:       null when the log names none; else also "text" (the line,
- *               cut to 200 bytes), "in_tree" (one of the processes
- *               listens), "pid" (the listener, when it could be seen)
- *               "gpu_util_pct" (SM utilisation NVML last sampled of it,
- *               or null), "rank" (RANK from its environment, or null),
- *               "kernel_thread", "io_delta" (bytes read or written over
- *               the sample, /proc/PID/io rchar+wchar; null unreadable),
- *               "activity" ("spins (1 thread at 100% CPU)", "works (80%
- *               CPU, I/O moving)", "sleeps", "waits on a pipe", "blocked
- *               in futex", "is a kernel thread", "was not sampled"; null
- *               when gone), "hot_threads" ([{"tid", "comm", "cpu_pct"}]:
- *               the threads that used a quarter of a CPU or more)
- *   top level:  "sample_s", "verdict" (the sentence the text output
- *               starts with), "notes" (things said once, such as "no
- *               NVIDIA driver (libnvidia-ml not found)"), "reference"
- *               (null, or {"gap_s": the good runs' longest gap where the
- *               log is, "limit_s": the silence beyond which it is hung}),
- *               "gpus" ([{"index", "util_pct", "mem_used_mib",
- *               "mem_total_mib"}], [] without NVML), "odd_one_out" (the
- *               pid of the peer that does other than all the rest, or
- *               null)
- *   liveness:   also "idle": alive, no CPU progress, but the port the log
- *               names is listening in the tree: a server waiting for
- *               requests, not a hang; "spinning": without good runs, CPU
- *               burning while the log has been quiet for 60 s, no I/O
- *               and no port listening ("busy or spinning" in the
- *               sentence: ddx cannot tell which), exit 1; "unknown" also
- *               when nobody visible holds the log but some processes
- *               could not be checked, or only kernel threads are there.
+ * `--json` prints schema 1, documented field by field in docs/ddx-json.5
+ * (ddx-json(5)): a field added here is added there.
  * With good runs (--ref, --baseline) silence decides: see live.h. */
 #include <getopt.h>
 #include <stdlib.h>

@@ -1,91 +1,9 @@
 /* report.c — the text and JSON reports of `ddx diff`.
  *
- * JSON schema 1 is the one in DESIGN.md, field for field.  Additions
- * (never renamed or removed once released):
- *   verdict                 one of "same", "different" (reached the end of
- *                           the good run but with new warnings/errors,
- *                           changed values or slow steps), "stopped" (a
- *                           prefix of the good run), "crashed" (a new error
- *                           after which its rank made no progress),
- *                           "diverged" (went on along another path)
- *   bad.silent_s            null when unknown; seconds since bad's last line
- *                           that was not a heartbeat (wall clock against the
- *                           file's mtime, or --now)
- *   bad.good_gap_s          the good runs' longest gap at the divergence
- *                           point, or null
- *   bad.attempts            how many times bad's program started in its log
- *                           (a restart loop writes every attempt into one
- *                           file); the report is on the last one
- *   bad.attempt_line        the first line of that last attempt
- *   bad.good_step_s         the longest a good run spent in the step bad is
- *                           in: from its milestone before the divergence
- *                           point to the one after, on that line's rank
- *                           where it has both; or null
- *   good[].closest          true for the good log reported against
- *   divergence.bad_text     the text of divergence.bad_line
- *   divergence.next_expected[].offset_s, .name, .learned
- *                           seconds after divergence.good_line in the good
- *                           run (null when no timestamps); the milestone
- *                           name; learned: from the good logs, not a rule
- *   waiting                 null, or {"line", "last_line", "text",
- *                           "count", "span_s"}: the notice a stalled run
- *                           repeats at its end at a steady pace that no good
- *                           run printed (what it waits for), its first and
- *                           last line after the last step, how many, and
- *                           the seconds between the first and the last
- *   crash                   null, or {"bad_line", "text", "summary_line",
- *                           "summary"} of the error that ended the run
- *   milestones[].name       the rule's name, or for a learned milestone the
- *                           template text; bad_line/offsets null if missing
- *   milestones[].learned    true when no rule names it: a line every good
- *                           log printed once per rank
- *   novel[].lines, .template_lines, .summary_line, .summary, .traceback
- *                           a traceback is one finding; summary is the line
- *                           that says what was raised
- *   changed[].label         what the line is ("server_args")
- *   slow[].from_line, .to_line   the step's lines in the good log
- *   slow[].stream           the rank/process of bad that was slowest over
- *                           the step (steps are timed per stream), or null
- *                           for untagged lines
- *   ranks[].last_milestone  the milestone's name (as in milestones[])
- *   ranks[].last_milestone_line, .last_line, .last_follow_line, .errors,
- *           .first_error_line
- *   ranks_same              every rank stopped at the same point
- *   culprit                 null, or {"rank", "line", "why", "peers"}: the
- *                           rank the failure started on, when its peers
- *                           then failed waiting for it (culprit.h); line:
- *                           its own error, the launcher's line that names
- *                           it, else its last line before it failed; why:
- *                           how it stood out and what the peers did;
- *                           peers: the ranks that failed waiting.  null
- *                           when all ranks stopped together
- *   processes               `ddx proc --json`'s processes array (see
- *                           cmd_proc.c): the processes that hold the bad
- *                           log open and their descendants; [] when nobody
- *                           does or they were not looked for
- *   liveness                as in `ddx proc --json`: "hung", "busy",
- *                           "spinning", "idle", "exited" (nobody holds the
- *                           log), "unknown"; null when not looked for
- *                           (--no-proc, stdin, no /proc).  Judged against
- *                           the good runs: silent beyond 5 x good_gap_s +
- *                           60 s is "hung" whatever the CPU does
- *   live_verdict            proc's sentence ("3 processes alive, all
- *                           blocked in futex, ...: hung") when processes
- *                           hold the log, else null
- *   warnings                doubts about what the report was given, each
- *                           {"kind", "path", "line", "text"}: kind "empty",
- *                           "crashed", "not_up" (failed or never came up,
- *                           by its engine's rules) or "short" (stopped
- *                           before the other good runs' final milestone)
- *                           for a good run found wanting (left out of the
- *                           comparison, and so of good[], when another is
- *                           not); "swapped" when bad went further than such
- *                           a good run (path: that run); "weak_fit" when
- *                           the baseline `ddx check` picked fits bad weakly
- *                           (path null).  line: where in that log, or null;
- *                           text: the sentence the text report prints.
- *                           Good runs in doubt make no "same" verdict
- * Line numbers are 1-based; a missing one is null. */
+ * JSON schema 1: docs/ddx-json.5 (ddx-json(5)) documents every field,
+ * for users.  A field added here is added there; none is renamed or
+ * removed once released.  Line numbers are 1-based; a missing one is
+ * null. */
 #include "report.h"
 
 #include <limits.h>
