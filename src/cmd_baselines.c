@@ -20,7 +20,8 @@ static void date_str(int64_t s, char *buf, size_t n)
 		snprintf(buf, n, "?");
 }
 
-static int list(struct store *st)
+/* names_only: one name a line, for shell completion. */
+static int list(struct store *st, int names_only)
 {
 	struct arena a = { 0 };
 	struct baseline *bs;
@@ -29,11 +30,17 @@ static int list(struct store *st)
 		arena_free(&a);
 		return EXIT_TROUBLE;
 	}
+	for (size_t i = 0; names_only && i < n; i++) {
+		put_text(stdout, bs[i].name, strlen(bs[i].name));
+		putchar('\n');
+	}
 	int width = 4;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; !names_only && i < n; i++)
 		if (strlen(bs[i].name) > (size_t)width)
 			width = strlen(bs[i].name) > 60 ? 60 : (int)strlen(bs[i].name);
-	if (n == 0)
+	if (names_only)
+		n = 0;
+	else if (n == 0)
 		printf("no baselines yet (see 'ddx help learn')\n");
 	else
 		printf("%-*s %4s %9s %9s %9s  %-7s %s\n", width, "NAME", "RUNS", "LINES", "SIZE",
@@ -199,14 +206,16 @@ static int baselines(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "store", required_argument, NULL, 's' },
 		{ "config", no_argument, NULL, 'c' },
+		{ "names", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *store_opt = NULL;
-	int all_config = 0, c;
+	int all_config = 0, names_only = 0, c;
 	while ((c = cmd_getopt(argc, argv, "", opts, &cmd_baselines_entry)) != -1) {
 		switch (c) {
 		case 's': store_opt = optarg; break;
 		case 'c': all_config = 1; break;
+		case 'n': names_only = 1; break;
 		default: return EXIT_TROUBLE;
 		}
 	}
@@ -241,14 +250,15 @@ static int baselines(int argc, char **argv)
 	struct store *st = store_open(path, subs[s].mode, &missing);
 	int rc = EXIT_TROUBLE;
 	if (missing && s == 0) {
-		printf("no baselines yet (see 'ddx help learn')\n");
+		if (!names_only)
+			printf("no baselines yet (see 'ddx help learn')\n");
 		rc = EXIT_SAME;
 	} else if (missing) {
 		error("no baselines yet in '%s' (see 'ddx help learn')", path);
 	} else if (!st) {
 		/* store_open said why */
 	} else if (s == 0) {
-		rc = list(st);
+		rc = list(st, names_only);
 	} else if (s == 1) {
 		rc = show(st, argv[optind], all_config);
 	} else if (s == 2) {
@@ -288,6 +298,7 @@ const struct cmd cmd_baselines_entry = {
 	"Manage the stored baselines.\n"
 	"\n"
 	"  list              name, runs, lines, size, engine, last update (default)\n"
+	"                    (--names: the names alone, one a line, for completion)\n"
 	"  show NAME         each run: lines, size, templates, format, engine,\n"
 	"                    time span and main configuration (--config: all of it)\n"
 	"  cat NAME [RUN]    write run RUN (1, 2, ...) as it was learned to stdout\n"
