@@ -97,6 +97,8 @@ static int learn(int argc, char **argv)
 	}
 	if (argc - optind < 2)
 		return usage_error(&cmd_learn_entry, "learn needs a NAME and at least one good LOG");
+	if (stdin_once(&cmd_learn_entry, argv + optind, (size_t)(argc - optind)) < 0)
+		return EXIT_TROUBLE;
 	const char *name = argv[optind++];
 	/* `ddx learn run-1.log run-2.log`: the name was forgotten. */
 	struct stat sb;

@@ -190,6 +190,21 @@ static int no_such_command(const char *name)
 	return usage_error(NULL, "no such command '%s'", name);
 }
 
+/* An option before the command that is none of ddx's own. */
+static int unknown_global_option(const char *arg)
+{
+	static const char *const names[] = { "version", "help", "color", "no-pager" };
+	const char *hint = NULL;
+	if (strncmp(arg, "--", 2) == 0) {
+		char *name = xasprintf("%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+		hint = did_you_mean(name, names, sizeof(names) / sizeof(names[0]));
+		free(name);
+	}
+	if (hint)
+		return usage_error(NULL, "unknown option '%s' (did you mean '--%s'?)", arg, hint);
+	return usage_error(NULL, "unknown option '%s'", arg);
+}
+
 /* Whether s is printable ASCII, as every option is. */
 static int plain_ascii(const char *s)
 {
@@ -246,7 +261,7 @@ static int run_command(int argc, char **argv)
 		} else if (strcmp(argv[i], "--no-pager") == 0) {
 			paged = 0;
 		} else {
-			return usage_error(NULL, "unknown option '%s'", argv[i]);
+			return unknown_global_option(argv[i]);
 		}
 	}
 	if (i >= argc) {
@@ -267,9 +282,9 @@ static int run_command(int argc, char **argv)
 		} else if (argv[k][0] == '-' && !plain_ascii(argv[k])) {
 			/* getopt would quote it raw: a file named with an escape
 			 * sequence, reaching us through a glob, could then drive
-			 * the terminal.  error() escapes it. */
-			error("unknown option '%s'", argv[k]);
-			return EXIT_TROUBLE;
+			 * the terminal.  error() escapes it.  The command is
+			 * argv[0] by now. */
+			return usage_error(find_command(argv[0]), "unknown option '%s'", argv[k]);
 		} else {
 			argv[n++] = argv[k];
 		}
