@@ -1033,6 +1033,12 @@ uint32_t dx_good_id(const struct diagnosis *d, int64_t j)
 	return d->st->id[d->good][j];
 }
 
+int64_t dx_first_line(const struct diagnosis *d, size_t l, uint32_t id)
+{
+	int64_t i = d->st->first[l * d->st->nc + id];
+	return i < 0 ? DX_NONE : i;
+}
+
 void diagnosis_free(struct diagnosis *d)
 {
 	if (!d)

@@ -42,5 +42,9 @@ const char *dx_template_text(const struct diagnosis *d, uint32_t id);
 uint32_t dx_bad_id(const struct diagnosis *d, int64_t i);
 /* Canonical template id of the chosen good log's line j (0-based). */
 uint32_t dx_good_id(const struct diagnosis *d, int64_t j);
+/* The first line of canonical template id in log l (an index into the
+ * logs diagnose was given), or DX_NONE: when another good run reached a
+ * milestone. */
+int64_t dx_first_line(const struct diagnosis *d, size_t l, uint32_t id);
 
 #endif

@@ -16,6 +16,7 @@
 #include "baseline.h"
 #include "diffrun.h"
 #include "goodcheck.h"
+#include "html.h"
 #include "log.h"
 #include "report.h"
 #include "rules.h"
@@ -82,9 +83,6 @@ void diff_args_free(struct diff_args *a)
 	a->nrules = 0;
 }
 
-/* What --html writes, and may replace: a page. */
-static const struct outfile_kind html_page = { "<!DOCTYPE html", "an HTML page", 1 };
-
 int diff_open_html(struct diff_args *a, char *const *logs, size_t n, int stored,
 		   const char *store_opt)
 {
@@ -101,7 +99,7 @@ int diff_open_html(struct diff_args *a, char *const *logs, size_t n, int stored,
 		outfile_protect(path, "the open store");
 		free(path);
 	}
-	return outfile_open(&a->html_out, "--html", a->html, &html_page);
+	return outfile_open(&a->html_out, "--html", a->html, &html_page_kind);
 }
 
 /* Where the text or JSON report goes: stdout, unless the page does. */
@@ -194,7 +192,7 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 		report_text(stdout, &d, ref, nref, live);
 	int rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
 	if (a->html_out.f) {
-		if (report_html(a->html_out.f, &d, ref, nref, live) < 0) {
+		if (html_diff_page(a->html_out.f, &d, ref, nref, live) < 0) {
 			error("--html %s: %s", a->html, strerror(errno ? errno : EIO));
 			outfile_abort(&a->html_out);
 			rc = EXIT_TROUBLE;

@@ -18,11 +18,4 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
 		 const struct live_report *live);
 
-/* A self-contained HTML page of the text report, for a browser or a CI
- * artifact: every byte of log text is escaped, and the page forbids
- * scripts (Content-Security-Policy), so a log cannot inject anything.
- * Returns 0, or -1 when the text could not be made (out of memory). */
-int report_html(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-		const struct live_report *live);
-
 #endif

@@ -1,0 +1,1117 @@
+/* html.c — the HTML page of `ddx diff --html` and `ddx phases --html`.
+ *
+ * A page is a verdict card, a timeline picture and the evidence: tables of
+ * what the diagnosis found, and excerpts of the logs in which every line
+ * shown has an id ("b217": bad line 217, "g215": the good log's line
+ * 215), so that every line number elsewhere on the page is a link to it.
+ * The picture is inline SVG scaled to the page's width (viewBox), so it
+ * needs no script and never scrolls sideways; its x axis is the time since
+ * each log's first timestamp.
+ *
+ * The sentences are the text report's (report_text, without colour): the
+ * page says what the terminal says, in the same words. */
+#include "html.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "report_proc.h"
+#include "util.h"
+
+const struct outfile_kind html_page_kind = { "<!DOCTYPE html", "an HTML page", 1 };
+
+/* Lines of context around each point the evidence shows. */
+#define CONTEXT 3
+/* Most lines of one finding shown (a traceback longer than this is cut). */
+#define FINDING_LINES 60
+/* Most novel findings on the page (the JSON report has them all). */
+#define NOVEL_SHOWN 40
+/* Bytes of one log line shown. */
+#define LINE_BYTES 400
+/* Ranks drawn one lane each; more are grouped by where they stopped. */
+#define RANK_LANES 16
+/* Characters of a milestone's label in the picture (its <title> has all). */
+#define LABEL_CHARS 34
+
+/* The picture's geometry, in SVG user units (the viewBox is W wide). */
+#define W 1000.0
+#define X0 190.0      /* where time 0 is; lane names to its left */
+#define X1 975.0
+#define LABEL_H 13.0  /* one row of milestone labels */
+#define LANE_H 24.0
+#define AXIS_H 22.0
+#define CHAR_W 6.0    /* a label character's width, roughly (11px sans) */
+
+void html_text(FILE *f, const char *s, size_t n)
+{
+	/* put_text's escapes first (a page is read, and copied, as a terminal
+	 * is), then entities for the five characters HTML gives meaning.
+	 * They are ASCII, so cutting s at them never splits a UTF-8
+	 * sequence, and put_text sees every other byte as it would unsplit. */
+	static const char special[] = "&<>\"'";
+	static const char *const entity[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&#39;" };
+	size_t i = 0;
+	while (i < n) {
+		size_t run = i;
+		while (run < n && (s[run] == '\0' || !strchr(special, s[run])))
+			run++;
+		put_text(f, s + i, run - i);
+		if (run < n)
+			fputs(entity[strchr(special, s[run]) - special], f), run++;
+		i = run;
+	}
+}
+
+static void html_str(FILE *f, const char *s)
+{
+	html_text(f, s, strlen(s));
+}
+
+/* s cut to at most max bytes at a UTF-8 boundary, "…" marking the cut. */
+static void html_short(FILE *f, const char *s, size_t n, size_t max)
+{
+	if (n <= max) {
+		html_text(f, s, n);
+		return;
+	}
+	size_t k = max;
+	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	html_text(f, s, k);
+	fputs("…", f);
+}
+
+static void put_dur(FILE *f, double s)
+{
+	char b[48];
+	fmt_seconds(b, sizeof(b), s);
+	fputs(b, f);
+}
+
+static int64_t first_when(const struct log *lg)
+{
+	for (size_t i = 0; i < lg->nlines; i++)
+		if (lg->when[i] != TS_NONE)
+			return lg->when[i];
+	return TS_NONE;
+}
+
+/* Seconds from lg's first timestamp to line i, or NAN. */
+static double since_start(const struct log *lg, int64_t i)
+{
+	int64_t t0 = first_when(lg);
+	if (i < 0 || (size_t)i >= lg->nlines || t0 == TS_NONE || lg->when[i] == TS_NONE)
+		return NAN;
+	return (double)(lg->when[i] - t0) / 1000;
+}
+
+static double last_offset(const struct log *lg)
+{
+	for (size_t i = lg->nlines; i-- > 0;)
+		if (lg->when[i] != TS_NONE)
+			return since_start(lg, (int64_t)i);
+	return NAN;
+}
+
+/* ---- the page around the content ---- */
+
+static const char style[] =
+	":root{--fg:#1f2328;--mute:#656d76;--bg:#fff;--card:#f6f8fa;--line:#d0d7de;"
+	"--good:#1a7f37;--bad:#cf222e;--warn:#9a6700;--info:#0969da;--slow:#fff1c2;"
+	"--lane:#8c959f;--badlane:#d4a72c;--hl:#fff8c5}\n"
+	"@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--mute:#8d96a0;--bg:#0d1117;"
+	"--card:#161b22;--line:#30363d;--good:#3fb950;--bad:#f85149;--warn:#d29922;"
+	"--info:#58a6ff;--slow:#3d2e00;--lane:#6e7681;--badlane:#bb8009;--hl:#2f2a10}}\n"
+	"*{box-sizing:border-box}\n"
+	"body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:72em;padding:1em;"
+	"color:var(--fg);background:var(--bg);overflow-wrap:anywhere}\n"
+	"h1{font-size:1.05em;margin:0 0 .4em}h2{font-size:1.05em;margin:1.6em 0 .5em;"
+	"border-bottom:1px solid var(--line);padding-bottom:.2em}\n"
+	".card{background:var(--card);border:1px solid var(--line);border-left:6px solid var(--v);"
+	"border-radius:6px;padding:.8em 1em}\n"
+	".verdict{font-weight:700;color:var(--v);letter-spacing:.04em}\n"
+	".v-same{--v:var(--good)}.v-different{--v:var(--warn)}.v-stopped{--v:var(--warn)}"
+	".v-crashed{--v:var(--bad)}.v-diverged{--v:var(--bad)}\n"
+	"dl{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em;margin:.6em 0 0}"
+	"dt{color:var(--mute)}dd{margin:0}\n"
+	"table{border-collapse:collapse;width:100%;font-size:.92em}"
+	"th,td{text-align:left;vertical-align:top;padding:.2em .5em;border-bottom:1px solid var(--line)}"
+	"th{color:var(--mute);font-weight:600;overflow-wrap:normal}td.n{text-align:right;white-space:nowrap}\n"
+	"code,pre{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}\n"
+	"pre{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.5em;"
+	"white-space:pre-wrap;overflow-wrap:anywhere;margin:.4em 0}\n"
+	"pre .l{display:block}pre .l:target{background:var(--hl)}"
+	"pre a{color:var(--mute);text-decoration:none}pre .gap{color:var(--mute)}\n"
+	".error{color:var(--bad)}.warning{color:var(--warn)}.info{color:var(--info)}"
+	".mark{background:var(--hl)}\n"
+	"a{color:var(--info)}.mute{color:var(--mute)}\n"
+	"svg{width:100%;height:auto;display:block;font:11px system-ui,sans-serif}"
+	"svg text{fill:var(--fg)}svg .axis{fill:var(--mute)}"
+	"svg .grid{stroke:var(--line)}svg .bar{fill:var(--lane)}svg .bar.bad{fill:var(--badlane)}"
+	"svg .join{stroke:var(--lane);fill:none;stroke-dasharray:3 2}"
+	"svg .tick{stroke:var(--fg);stroke-width:2}svg .tick.final{stroke:var(--good);stroke-width:3}"
+	"svg .tick.miss{stroke:var(--bad)}"
+	"svg .slowband{fill:var(--bad);opacity:.35}svg .silence{stroke:var(--bad);stroke-dasharray:5 4;"
+	"stroke-width:2}svg .crash{fill:var(--bad)}svg .end{fill:var(--fg)}svg text.hot{fill:var(--bad)}\n"
+	"details>summary{cursor:pointer;color:var(--info)}\n"
+	"footer{color:var(--mute);font-size:.85em;margin-top:2em}\n"
+	"@media print{body{max-width:none;font-size:11pt}pre{break-inside:auto}"
+	"svg{break-inside:avoid}a{color:inherit}}\n";
+
+static void page_head(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>", f);
+	html_str(f, title);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
+}
+
+/* The footer names the n logs (as "BAD against GOOD, ..." when against,
+ * the last being bad); the last thing on the page. */
+static int page_foot(FILE *f, const char **paths, size_t n, int against)
+{
+	fputs("<footer>ddx " DDX_VERSION ": ", f);
+	if (against) {
+		html_str(f, paths[--n]);
+		fputs(" against ", f);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		html_str(f, paths[i]);
+	}
+	free(paths);
+	fputs("</footer>\n</body>\n</html>\n", f);
+	/* Flushed here, so that a write error (a full disk) is found with
+	 * its errno still the write's. */
+	return fflush(f) != 0 || ferror(f) ? -1 : 0;
+}
+
+/* ---- the timeline picture ---- */
+
+enum lane_kind { LANE_GOOD, LANE_BAD, LANE_RANK };
+
+struct lane {
+	int kind;
+	const char *name;     /* shown, cut; title holds all of it */
+	const char *title;
+	double end_s;         /* its last timestamped line, or NAN */
+	double now_s;         /* silent up to here (bad), or NAN */
+	double crash_s;       /* its crash, or NAN */
+	const char *end_word; /* what its end is: "stopped", "crashed", "failed", NULL */
+	double *at;           /* per milestone column: when reached, or NAN */
+	const double *slow;   /* pairs (from, to) of slow steps */
+	size_t nslow;
+};
+
+struct picture {
+	size_t ncols;
+	const char **names;   /* per column */
+	uint8_t *final;       /* per column: the run is up there */
+	struct lane *lanes;
+	size_t nlanes;
+	double tmax;          /* the x axis's end, shared by the pictures of a page */
+};
+
+static double xpos(const struct picture *p, double t)
+{
+	return X0 + (X1 - X0) * (t / p->tmax);
+}
+
+/* How far lane l needs the x axis: to its last milestone, crash and
+ * silence; a bad run (or a rank) to its last line too.  A good run goes
+ * on long after the milestones (a server serves for hours), and drawn
+ * whole it would squeeze them into a corner: its bar is cut at the
+ * axis's end, with its length written there. */
+static double lane_extent(const struct lane *l, size_t ncols)
+{
+	double t = 0;
+	for (size_t c = 0; c < ncols; c++)
+		if (!isnan(l->at[c]) && l->at[c] > t)
+			t = l->at[c];
+	if (!isnan(l->crash_s) && l->crash_s > t)
+		t = l->crash_s;
+	if (!isnan(l->now_s) && l->now_s > t)
+		t = l->now_s;
+	if ((l->kind != LANE_GOOD || ncols == 0) && !isnan(l->end_s) && l->end_s > t)
+		t = l->end_s;
+	return t;
+}
+
+/* The largest extent of p's lanes and t, so that pictures drawn one after
+ * the other share their scale. */
+static double picture_extent(const struct picture *p, double t)
+{
+	for (size_t k = 0; k < p->nlanes; k++) {
+		double e = lane_extent(&p->lanes[k], p->ncols);
+		t = e > t ? e : t;
+	}
+	return t;
+}
+
+/* The axis's end for extent t: a little room after the last event. */
+static double axis_end(double t)
+{
+	return t > 0 ? t * 1.04 : 1;
+}
+
+/* Characters of s to show as a label, at most max (UTF-8 aware). */
+static size_t label_bytes(const char *s, size_t max, size_t *chars)
+{
+	size_t n = strlen(s), pos = 0, k = 0;
+	while (pos < n && k < max) {
+		size_t l = utf8_seq_len((const unsigned char *)s + pos, n - pos);
+		pos += l ? l : 1;
+		k++;
+	}
+	*chars = k + (pos < n);
+	return pos;
+}
+
+static void svg_label(FILE *f, const char *s, size_t max)
+{
+	size_t chars, n = label_bytes(s, max, &chars);
+	html_text(f, s, n);
+	if (n < strlen(s))
+		fputs("…", f);
+}
+
+/* A time axis step of 1, 2 or 5 times a power of ten seconds (or the
+ * minute and hour steps above a minute), for at most about 8 ticks. */
+static double axis_step(double tmax)
+{
+	static const double steps[] = { 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5,
+		1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600,
+		43200, 86400, 172800, 432000, 864000 };
+	for (size_t k = 0; k < sizeof(steps) / sizeof(*steps); k++)
+		if (tmax / steps[k] <= 8)
+			return steps[k];
+	return tmax / 8;
+}
+
+/* Draw p.  The labels of the milestones sit in rows above the lanes, each
+ * in the first row where it overlaps no other, with a leader down to its
+ * tick; the ticks of one milestone are joined lane to lane, so a step
+ * that took longer in one run leans. */
+static void draw_picture(FILE *f, const struct picture *p, int labels)
+{
+	size_t nrows = 0;
+	size_t *row = xcalloc(p->ncols ? p->ncols : 1, sizeof(*row));
+	double *lx = xcalloc(p->ncols ? p->ncols : 1, sizeof(*lx));
+	double *rowend = xcalloc(p->ncols + 1, sizeof(*rowend));
+	/* Each column's x where its label points: its first lane's tick. */
+	for (size_t c = 0; c < p->ncols; c++) {
+		lx[c] = NAN;
+		for (size_t k = 0; k < p->nlanes && isnan(lx[c]); k++)
+			if (!isnan(p->lanes[k].at[c]))
+				lx[c] = xpos(p, p->lanes[k].at[c]);
+	}
+	if (labels) {
+		for (size_t c = 0; c < p->ncols; c++) {
+			if (isnan(lx[c]))
+				continue;
+			size_t chars;
+			label_bytes(p->names[c], LABEL_CHARS, &chars);
+			double w = (double)chars * CHAR_W + 8;
+			double from = lx[c] + w > W ? lx[c] - w : lx[c];
+			size_t r = 0;
+			while (r < nrows && rowend[r] > from)
+				r++;
+			if (r == nrows)
+				nrows++;
+			rowend[r] = from + w;
+			row[c] = r;
+		}
+	}
+	double top = (double)nrows * LABEL_H + 6;
+	double h = top + (double)p->nlanes * LANE_H + AXIS_H;
+	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		"xmlns=\"http://www.w3.org/2000/svg\">\n", W, h);
+	/* The time grid and axis. */
+	double step = axis_step(p->tmax);
+	for (double t = 0; t <= p->tmax * 1.0001; t += step) {
+		double x = xpos(p, t);
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, top, x,
+			h - AXIS_H + 2, x, h - 6);
+		if (t == 0)
+			fputs("0", f);
+		else
+			fputs("+", f), put_dur(f, t);
+		fputs("</text>\n", f);
+	}
+	/* Lanes: a bar to the last line, slow steps, silence, the end. */
+	for (size_t k = 0; k < p->nlanes; k++) {
+		const struct lane *l = &p->lanes[k];
+		double y = top + (double)k * LANE_H, mid = y + LANE_H / 2;
+		fputs("<g>", f);
+		if (l->title) {
+			fputs("<title>", f);
+			html_str(f, l->title);
+			fputs("</title>", f);
+		}
+		fprintf(f, "<text x=\"4\" y=\"%.1f\"%s>", mid + 4, l->kind == LANE_BAD ? " class=\"hot\"" : "");
+		svg_label(f, l->name, 30);
+		fputs("</text>", f);
+		if (!isnan(l->end_s)) {
+			double e = l->end_s < p->tmax ? l->end_s : p->tmax;
+			fprintf(f, "<rect class=\"bar%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"8\" rx=\"2\"/>",
+				l->kind == LANE_BAD ? " bad" : "", X0, mid - 4, xpos(p, e) - X0);
+			if (l->end_s > p->tmax) {
+				fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+					"on to +", X1, mid + 11);
+				put_dur(f, l->end_s);
+				fputs("</text>", f);
+			}
+		}
+		for (size_t s = 0; s < l->nslow; s++) {
+			double a = l->slow[2 * s], b = l->slow[2 * s + 1];
+			if (!isnan(a) && !isnan(b) && b > a)
+				fprintf(f, "<rect class=\"slowband\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+					"height=\"%.1f\"><title>slow step: ", xpos(p, a), y + 2,
+					xpos(p, b) - xpos(p, a), LANE_H - 4), put_dur(f, b - a),
+				fputs("</title></rect>", f);
+		}
+		if (!isnan(l->now_s) && !isnan(l->end_s) && l->now_s > l->end_s) {
+			fprintf(f, "<line class=\"silence\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">"
+				"<title>silent for ", xpos(p, l->end_s), mid, xpos(p, l->now_s), mid);
+			put_dur(f, l->now_s - l->end_s);
+			fprintf(f, "</title></line><text class=\"hot\" x=\"%.1f\" y=\"%.1f\" "
+				"text-anchor=\"end\">now</text>", xpos(p, l->now_s), mid - 5);
+		}
+		if (!isnan(l->crash_s)) {
+			double x = xpos(p, l->crash_s);
+			fprintf(f, "<path class=\"crash\" d=\"M%.1f %.1fl6 -7l-6 -7l-6 7z\"><title>crash</title></path>",
+				x, mid + 7);
+		}
+		if (!isnan(l->end_s) && l->end_word) {
+			double x = xpos(p, l->end_s);
+			fprintf(f, "<rect class=\"end\" x=\"%.1f\" y=\"%.1f\" width=\"3\" height=\"%.1f\"/>"
+				"<text class=\"hot\" x=\"%.1f\" y=\"%.1f\"%s>%s</text>", x - 1, y + 2,
+				LANE_H - 4, x + (x > X1 - 60 ? -4 : 4), mid + 10,
+				x > X1 - 60 ? " text-anchor=\"end\"" : "", l->end_word);
+		}
+		fputs("</g>\n", f);
+	}
+	/* Milestones: leader, joins, ticks. */
+	for (size_t c = 0; c < p->ncols; c++) {
+		if (isnan(lx[c]))
+			continue;
+		fputs("<g><title>", f);
+		html_str(f, p->names[c]);
+		fputs("</title>", f);
+		if (labels) {
+			double ly = (double)row[c] * LABEL_H + LABEL_H;
+			size_t chars;
+			label_bytes(p->names[c], LABEL_CHARS, &chars);
+			int left = lx[c] + (double)chars * CHAR_W + 8 > W;
+			fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+				"<text x=\"%.1f\" y=\"%.1f\"%s>", lx[c], ly + 2, lx[c], top + 4,
+				lx[c] + (left ? -2 : 2), ly, left ? " text-anchor=\"end\"" : "");
+			svg_label(f, p->names[c], LABEL_CHARS);
+			fputs("</text>", f);
+		}
+		int open = 0;
+		for (size_t k = 0; k < p->nlanes; k++) {
+			double t = p->lanes[k].at[c];
+			if (isnan(t))
+				continue;
+			double mid = top + (double)k * LANE_H + LANE_H / 2;
+			fprintf(f, "%s%.1f %.1f", open ? " L" : "<path class=\"join\" d=\"M", xpos(p, t), mid);
+			open++;
+		}
+		if (open)
+			fputs("\"/>", f);
+		for (size_t k = 0; k < p->nlanes; k++) {
+			double t = p->lanes[k].at[c];
+			if (isnan(t))
+				continue;
+			double mid = top + (double)k * LANE_H + LANE_H / 2;
+			fprintf(f, "<line class=\"tick%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+				p->final[c] ? " final" : "", xpos(p, t), mid - 8, xpos(p, t), mid + 8);
+		}
+		fputs("</g>\n", f);
+	}
+	fputs("</svg>\n", f);
+	free(row);
+	free(lx);
+	free(rowend);
+}
+
+/* ---- excerpts of the logs ---- */
+
+enum { SHOW_NO, SHOW_CONTEXT, SHOW_MARK, SHOW_WARNING, SHOW_ERROR };
+
+/* The lines of one log the page shows, each with how: a line number on
+ * the page links to its line only when the line is shown. */
+struct excerpt {
+	const struct log *lg;
+	char prefix;          /* of the ids: 'b' bad, 'g' good */
+	uint8_t *how;         /* per line: SHOW_* */
+};
+
+static void excerpt_init(struct excerpt *e, const struct log *lg, char prefix)
+{
+	e->lg = lg;
+	e->prefix = prefix;
+	e->how = xcalloc(lg->nlines ? lg->nlines : 1, 1);
+}
+
+/* Show lines [from, to] as how, and ctx lines of context around them. */
+static void excerpt_add(struct excerpt *e, int64_t from, int64_t to, int how, int64_t ctx)
+{
+	if (!e || from < 0)
+		return;
+	int64_t n = (int64_t)e->lg->nlines;
+	for (int64_t i = from - ctx; i <= to + ctx; i++) {
+		if (i < 0 || i >= n)
+			continue;
+		int h = i >= from && i <= to ? how : SHOW_CONTEXT;
+		if (e->how[i] < h)
+			e->how[i] = (uint8_t)h;
+	}
+}
+
+/* Line i (0-based) as its number, a link when the page shows it. */
+static void line_link(FILE *f, const struct excerpt *e, int64_t i)
+{
+	if (i < 0) {
+		fputs("-", f);
+		return;
+	}
+	if (e && (size_t)i < e->lg->nlines && e->how[i])
+		fprintf(f, "<a href=\"#%c%lld\">%lld</a>", e->prefix, (long long)i + 1, (long long)i + 1);
+	else
+		fprintf(f, "%lld", (long long)i + 1);
+}
+
+/* Line i's text (whole, or its message after the header), cut. */
+static void line_text(FILE *f, const struct log *lg, int64_t i, int message, size_t max)
+{
+	struct buf scratch = { 0 };
+	struct line ln;
+	struct header h;
+	log_line(lg, (size_t)i, &ln, &h, &scratch);
+	size_t off = message ? h.msg_off : 0;
+	const char *s = ln.text + off;
+	size_t n = ln.len - off;
+	while (message && n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	html_short(f, s, n, max);
+	buf_free(&scratch);
+}
+
+static void excerpt_write(FILE *f, const struct excerpt *e, const char *title)
+{
+	static const char *const cls[] = { "", "", " mark", " warning", " error" };
+	size_t n = e->lg->nlines, i = 0;
+	while (i < n && !e->how[i])
+		i++;
+	if (i == n)
+		return;
+	fputs("<h3>", f);
+	html_str(f, title);
+	fputs("</h3>\n<pre>", f);
+	size_t last = SIZE_MAX;
+	for (; i < n; i++) {
+		if (!e->how[i])
+			continue;
+		if (last != SIZE_MAX && i > last + 1)
+			fprintf(f, "<span class=\"l gap\">  ⋮ %zu line%s</span>", i - last - 1,
+				i - last - 1 == 1 ? "" : "s");
+		fprintf(f, "<span class=\"l%s\" id=\"%c%zu\"><a href=\"#%c%zu\">%6zu</a>  ",
+			cls[e->how[i]], e->prefix, i + 1, e->prefix, i + 1, i + 1);
+		line_text(f, e->lg, (int64_t)i, 0, LINE_BYTES);
+		fputs("</span>", f);
+		last = i;
+	}
+	fputs("</pre>\n", f);
+}
+
+/* ---- the diff page ---- */
+
+/* The text report's opening sentences (up to its first blank line), made
+ * without colour: the card says what the terminal says. */
+static int headline(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return -1;
+	int color = use_color;
+	use_color = 0;
+	report_text(mem, d, logs, nlogs, NULL);
+	use_color = color;
+	if (fclose(mem) != 0) {
+		free(text);
+		return -1;
+	}
+	const char *end = strstr(text, "\n\n");
+	size_t n = end ? (size_t)(end - text) : len;
+	for (size_t i = 0; i < n;) {
+		const char *nl = memchr(text + i, '\n', n - i);
+		size_t k = nl ? (size_t)(nl - text) : n;
+		fputs(i ? "<p>" : "<h1>", f);
+		html_text(f, text + i, k - i);
+		fputs(i ? "</p>\n" : "</h1>\n", f);
+		i = k + 1;
+	}
+	free(text);
+	return 0;
+}
+
+static void verdict_card(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
+			 const struct live_report *live)
+{
+	const char *v = dx_verdict_name(d->verdict);
+	fprintf(f, "<section class=\"card v-%s\">\n<div class=\"verdict\">", v);
+	for (const char *c = v; *c; c++)
+		fputc(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c, f);
+	fputs("</div>\n", f);
+	headline(f, d, logs, nlogs);
+	fputs("<dl>\n<dt>bad</dt><dd><code>", f);
+	html_str(f, d->bad_log->in.path);
+	fprintf(f, "</code>, %zu lines</dd>\n<dt>good</dt><dd>", d->bad_log->nlines);
+	for (size_t g = 0; g + 1 < nlogs; g++) {
+		fputs(g ? "<br>" : "", f);
+		fputs("<code>", f);
+		html_str(f, logs[g].in.path);
+		fprintf(f, "</code>, %zu lines%s", logs[g].nlines,
+			&logs[g] == d->good_log && nlogs > 2 ? " (closest)" : "");
+	}
+	fputs("</dd>\n", f);
+	if (!isnan(d->silent_s)) {
+		fputs("<dt>silent</dt><dd>", f);
+		put_dur(f, d->silent_s);
+		fputs("</dd>\n", f);
+	}
+	if (live && live->nprocs) {
+		fputs("<dt>live</dt><dd>", f);
+		html_str(f, live->verdict);
+		fputs("</dd>\n", f);
+	}
+	fputs("</dl>\n</section>\n", f);
+}
+
+/* The lanes of the runs: each good log, then bad. */
+static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t nlogs,
+		      struct picture *p, double *slow)
+{
+	p->ncols = d->nms;
+	p->names = xmalloc((d->nms ? d->nms : 1) * sizeof(*p->names));
+	p->final = xcalloc(d->nms ? d->nms : 1, 1);
+	for (size_t m = 0; m < d->nms; m++) {
+		p->names[m] = dx_milestone_name(d, &d->ms[m]);
+		p->final[m] = (int64_t)m == d->up;
+	}
+	p->nlanes = nlogs;
+	p->lanes = xcalloc(nlogs, sizeof(*p->lanes));
+	for (size_t k = 0; k < nlogs; k++) {
+		const struct log *lg = &logs[k];
+		struct lane *l = &p->lanes[k];
+		int bad = k + 1 == nlogs;
+		l->kind = bad ? LANE_BAD : LANE_GOOD;
+		l->name = lg->in.path;
+		const char *slash = strrchr(l->name, '/');
+		if (slash && slash[1])
+			l->name = slash + 1;
+		l->title = lg->in.path;
+		l->end_s = last_offset(lg);
+		l->now_s = l->crash_s = NAN;
+		l->at = xmalloc((d->nms ? d->nms : 1) * sizeof(*l->at));
+		for (size_t m = 0; m < d->nms; m++) {
+			int64_t i = bad ? d->ms[m].bad_line : lg == d->good_log ? d->ms[m].good_line
+				: dx_first_line(d, k, d->ms[m].id);
+			l->at[m] = since_start(lg, i);
+		}
+		if (!bad)
+			continue;
+		if (d->verdict == DX_STOPPED && !isnan(d->silent_s) && d->last_progress >= 0)
+			l->now_s = since_start(lg, d->last_progress) + d->silent_s;
+		if (d->crash != DX_NONE)
+			l->crash_s = since_start(lg, d->novel[d->crash].summary);
+		l->end_word = d->verdict == DX_STOPPED ? "stopped" : d->verdict == DX_CRASHED ? "crashed"
+			: d->verdict == DX_DIVERGED ? "diverged" : NULL;
+		for (size_t s = 0; s < d->nslow; s++) {
+			slow[2 * s] = since_start(lg, d->slow[s].from_bad);
+			slow[2 * s + 1] = since_start(lg, d->slow[s].to_bad);
+		}
+		l->slow = slow;
+		l->nslow = d->nslow;
+	}
+}
+
+/* The lanes of bad's ranks: one each, or when there are many, one per
+ * group of ranks that stopped at the same milestone and had errors or
+ * none (a group named by its first and last rank and its size). */
+static void rank_lanes(const struct diagnosis *d, struct picture *p, char ***names, size_t *nnames)
+{
+	const struct log *bad = d->bad_log;
+	p->ncols = 0;
+	p->nlanes = 0;
+	p->lanes = xcalloc(d->nranks ? d->nranks : 1, sizeof(*p->lanes));
+	/* Columns: the milestones some rank stopped at. */
+	p->names = xmalloc((d->nms ? d->nms : 1) * sizeof(*p->names));
+	p->final = xcalloc(d->nms ? d->nms : 1, 1);
+	size_t *col = xmalloc((d->nms ? d->nms : 1) * sizeof(*col));
+	for (size_t m = 0; m < d->nms; m++) {
+		col[m] = SIZE_MAX;
+		for (size_t r = 0; r < d->nranks; r++)
+			if (d->ranks[r].last_milestone >= 0 &&
+			    dx_bad_id(d, d->ranks[r].last_milestone) == d->ms[m].id) {
+				col[m] = p->ncols;
+				p->final[p->ncols] = (int64_t)m == d->up;
+				p->names[p->ncols++] = dx_milestone_name(d, &d->ms[m]);
+				break;
+			}
+	}
+	int group = d->nranks > RANK_LANES;
+	uint8_t *done = xcalloc(d->nranks ? d->nranks : 1, 1);
+	for (size_t r = 0; r < d->nranks; r++) {
+		if (done[r])
+			continue;
+		const struct dx_rank *a = &d->ranks[r];
+		struct lane *l = &p->lanes[p->nlanes++];
+		l->kind = LANE_RANK;
+		l->at = xmalloc((p->ncols ? p->ncols : 1) * sizeof(*l->at));
+		for (size_t c = 0; c < p->ncols; c++)
+			l->at[c] = NAN;
+		l->now_s = NAN;
+		l->crash_s = a->errors ? since_start(bad, a->first_error) : NAN;
+		l->end_s = since_start(bad, a->last_line);
+		size_t count = 1, lastr = r;
+		uint32_t mid = a->last_milestone >= 0 ? dx_bad_id(d, a->last_milestone) : UINT32_MAX;
+		double ms_s = since_start(bad, a->last_milestone);
+		for (size_t q = r + 1; group && q < d->nranks; q++) {
+			const struct dx_rank *b = &d->ranks[q];
+			uint32_t bid = b->last_milestone >= 0 ? dx_bad_id(d, b->last_milestone) : UINT32_MAX;
+			if (done[q] || bid != mid || !b->errors != !a->errors)
+				continue;
+			done[q] = 1;
+			count++;
+			lastr = q;
+			double e = since_start(bad, b->last_line), t = since_start(bad, b->last_milestone);
+			if (!isnan(e) && (isnan(l->end_s) || e > l->end_s))
+				l->end_s = e;
+			if (!isnan(t) && (isnan(ms_s) || t < ms_s))
+				ms_s = t;
+		}
+		for (size_t m = 0; m < d->nms; m++)
+			if (col[m] != SIZE_MAX && d->ms[m].id == mid)
+				l->at[col[m]] = ms_s;
+		char *name = count > 1 ? xasprintf("%s..%s (%zu)", a->name, d->ranks[lastr].name, count)
+			: xstrdup(a->name);
+		strv_push(names, nnames, name);
+		l->name = l->title = name;
+	}
+	free(done);
+	free(col);
+}
+
+static void picture_free(struct picture *p)
+{
+	for (size_t k = 0; k < p->nlanes; k++)
+		free(p->lanes[k].at);
+	free(p->lanes);
+	free(p->names);
+	free(p->final);
+}
+
+static void timeline_section(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs)
+{
+	struct picture runs = { 0 }, ranks = { 0 };
+	double *slow = xmalloc((2 * d->nslow + 1) * sizeof(*slow));
+	char **names = NULL;
+	size_t nnames = 0;
+	run_lanes(d, logs, nlogs, &runs, slow);
+	if (d->nranks > 1)
+		rank_lanes(d, &ranks, &names, &nnames);
+	runs.tmax = ranks.tmax = axis_end(picture_extent(&ranks, picture_extent(&runs, 0)));
+	fputs("<h2 id=\"timeline\">Timeline</h2>\n<p class=\"mute\">Time since each log's first "
+	      "line; milestones of the good run joined across the runs", f);
+	if (d->nslow)
+		fputs(", slow steps in red", f);
+	fputs(".</p>\n", f);
+	draw_picture(f, &runs, 1);
+	if (d->nranks > 1) {
+		fprintf(f, "<details%s><summary>%zu ranks of the bad run%s</summary>\n",
+			d->nranks <= 8 ? " open" : "", d->nranks,
+			d->nranks > RANK_LANES ? ", grouped by where they stopped" : "");
+		draw_picture(f, &ranks, 1);
+		fputs("</details>\n", f);
+	}
+	picture_free(&runs);
+	picture_free(&ranks);
+	strv_free(names, nnames);
+	free(slow);
+}
+
+static void put_offset(FILE *f, double s)
+{
+	if (isnan(s)) {
+		fputs("-", f);
+		return;
+	}
+	fputs("+", f);
+	put_dur(f, s);
+}
+
+static void findings(FILE *f, const struct diagnosis *d, struct excerpt *be, struct excerpt *ge)
+{
+	const struct log *bad = d->bad_log, *good = d->good_log;
+	fputs("<h2>Where it left the good run</h2>\n<p>", f);
+	if (d->bad_line < 0) {
+		fputs("Nothing in common with <code>", f);
+		html_str(f, good->in.path);
+		fputs("</code>.</p>\n", f);
+	} else {
+		fputs("Bad line ", f);
+		line_link(f, be, d->bad_line);
+		fputs(" is <code>", f);
+		html_str(f, good->in.path);
+		fputs("</code> line ", f);
+		line_link(f, ge, d->good_line);
+		fprintf(f, " (%.0f%% of the good run).</p>\n", d->good_fraction * 100);
+	}
+	if (d->nnext) {
+		fputs("<h2>Next in the good run</h2>\n<table><tr><th>after</th><th>line</th>"
+		      "<th>milestone</th><th>text</th></tr>\n", f);
+		for (size_t k = 0; k < d->nnext; k++) {
+			int64_t j = d->next[k];
+			fputs("<tr><td class=\"n\">", f);
+			put_offset(f, d->good_line >= 0 ? log_span_s(good, (size_t)d->good_line, (size_t)j) : NAN);
+			fputs("</td><td class=\"n\">", f);
+			line_link(f, ge, j);
+			fputs("</td><td>", f);
+			uint32_t id = dx_good_id(d, j);
+			for (size_t m = 0; m < d->nms; m++)
+				if (d->ms[m].id == id) {
+					html_str(f, dx_milestone_name(d, &d->ms[m]));
+					break;
+				}
+			fputs("</td><td><code>", f);
+			line_text(f, good, j, 1, 200);
+			fputs("</code></td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+	if (d->nchanged) {
+		fputs("<h2>Changed values</h2>\n<table><tr><th>what</th><th>key</th><th>good</th>"
+		      "<th>bad</th><th>lines</th></tr>\n", f);
+		for (size_t k = 0; k < d->nchanged; k++) {
+			const struct dx_change *c = &d->changed[k];
+			fputs("<tr><td>", f);
+			html_str(f, c->label ? c->label : "");
+			fputs("</td><td><code>", f);
+			html_str(f, c->key ? c->key : "");
+			fputs("</code></td><td><code>", f);
+			html_short(f, c->good ? c->good : "", c->good ? strlen(c->good) : 0, 200);
+			fputs("</code></td><td><code>", f);
+			html_short(f, c->bad ? c->bad : "", c->bad ? strlen(c->bad) : 0, 200);
+			fputs("</code></td><td class=\"n\">", f);
+			line_link(f, ge, c->good_line);
+			fputs(" / ", f);
+			line_link(f, be, c->bad_line);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+	if (d->nnovel) {
+		fprintf(f, "<h2>New in the bad run</h2>\n<p class=\"mute\">%zu templates, %zu lines "
+			"no good run printed; errors first.</p>\n<table><tr><th>line</th><th>severity</th>"
+			"<th>text</th></tr>\n", d->novel_templates, d->novel_lines);
+		for (size_t k = 0; k < d->nnovel && k < NOVEL_SHOWN; k++) {
+			const struct dx_novel *n = &d->novel[k];
+			const char *sev = dx_severity_name(n->severity);
+			fputs("<tr><td class=\"n\">", f);
+			line_link(f, be, n->summary);
+			fprintf(f, "</td><td class=\"%s\">%s%s</td><td><code>", sev,
+				(int64_t)k == d->crash ? "crash: " : "", sev);
+			line_text(f, bad, n->summary, 1, 300);
+			fputs("</code>", f);
+			if (n->traceback)
+				fprintf(f, " <span class=\"mute\">(traceback of %u lines from ", n->nlines),
+				line_link(f, be, n->line), fputs(")</span>", f);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+		if (d->nnovel > NOVEL_SHOWN)
+			fprintf(f, "<p class=\"mute\">%zu more in the JSON report.</p>\n",
+				d->nnovel - NOVEL_SHOWN);
+	}
+	if (d->nslow) {
+		fputs("<h2>Slow steps</h2>\n<table><tr><th>step (bad lines)</th><th>bad</th>"
+		      "<th>good at most</th><th>rank</th></tr>\n", f);
+		for (size_t k = 0; k < d->nslow; k++) {
+			const struct dx_slow *s = &d->slow[k];
+			fputs("<tr><td>", f);
+			line_link(f, be, s->from_bad);
+			fputs(" → ", f);
+			line_link(f, be, s->to_bad);
+			fputs("</td><td class=\"n error\">", f);
+			put_dur(f, s->bad_s);
+			fputs("</td><td class=\"n\">", f);
+			put_dur(f, s->good_s);
+			fputs("</td><td>", f);
+			html_str(f, s->stream ? s->stream : "");
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+}
+
+static void milestone_table(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
+			    const struct excerpt *be)
+{
+	if (!d->nms)
+		return;
+	fputs("<h2>Milestones</h2>\n<table><tr><th>milestone</th>", f);
+	for (size_t g = 0; g + 1 < nlogs; g++)
+		fprintf(f, "<th>good %zu</th>", g + 1);
+	fputs("<th>bad</th><th>bad line</th></tr>\n", f);
+	for (size_t m = 0; m < d->nms; m++) {
+		const struct dx_milestone *ms = &d->ms[m];
+		fprintf(f, "<tr%s><td>", ms->bad_line < 0 ? " class=\"mute\"" : "");
+		html_str(f, dx_milestone_name(d, ms));
+		fputs("</td>", f);
+		for (size_t g = 0; g + 1 < nlogs; g++) {
+			int64_t i = &logs[g] == d->good_log ? ms->good_line : dx_first_line(d, g, ms->id);
+			fputs("<td class=\"n\">", f);
+			put_offset(f, since_start(&logs[g], i));
+			fputs("</td>", f);
+		}
+		fputs("<td class=\"n\">", f);
+		if (ms->bad_line < 0)
+			fputs("<span class=\"error\">never</span>", f);
+		else
+			put_offset(f, since_start(d->bad_log, ms->bad_line));
+		fputs("</td><td class=\"n\">", f);
+		line_link(f, be, ms->bad_line);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void ranks_table(FILE *f, const struct diagnosis *d, const struct excerpt *be)
+{
+	if (d->nranks < 2)
+		return;
+	fputs("<h2>Ranks</h2>\n<table><tr><th>rank</th><th>last line</th><th>last milestone</th>"
+	      "<th>errors</th></tr>\n", f);
+	for (size_t r = 0; r < d->nranks; r++) {
+		const struct dx_rank *k = &d->ranks[r];
+		fputs("<tr><td>", f);
+		html_str(f, k->name);
+		fputs("</td><td class=\"n\">", f);
+		line_link(f, be, k->last_line);
+		fputs("</td><td>", f);
+		if (k->last_milestone >= 0) {
+			uint32_t id = dx_bad_id(d, k->last_milestone);
+			for (size_t m = 0; m < d->nms; m++)
+				if (d->ms[m].id == id) {
+					html_str(f, dx_milestone_name(d, &d->ms[m]));
+					break;
+				}
+			fputs(" (", f);
+			line_link(f, be, k->last_milestone);
+			fputs(")", f);
+		}
+		fprintf(f, "</td><td class=\"n%s\">%u", k->errors ? " error" : "", k->errors);
+		if (k->errors)
+			fputs(" from ", f), line_link(f, be, k->first_error);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static int live_section(FILE *f, const struct live_report *live)
+{
+	if (!live || !live->nprocs)
+		return 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return -1;
+	int color = use_color;
+	use_color = 0;
+	report_proc_text(mem, live);
+	use_color = color;
+	if (fclose(mem) != 0) {
+		free(text);
+		return -1;
+	}
+	fputs("<h2>Processes</h2>\n<pre>", f);
+	html_text(f, text, len);
+	fputs("</pre>\n", f);
+	free(text);
+	return 0;
+}
+
+/* What the evidence shows: context around the divergence point in both
+ * logs, each novel finding (the crash whole), what bad waits for, the
+ * lines of a change, the good run's next steps, and bad's last lines. */
+static void pick_lines(const struct diagnosis *d, struct excerpt *be, struct excerpt *ge)
+{
+	int64_t nb = (int64_t)d->bad_log->nlines;
+	excerpt_add(be, d->bad_line, d->bad_line, SHOW_MARK, CONTEXT);
+	excerpt_add(ge, d->good_line, d->good_line, SHOW_MARK, CONTEXT);
+	for (size_t k = 0; k < d->nnovel && k < NOVEL_SHOWN; k++) {
+		const struct dx_novel *n = &d->novel[k];
+		int how = n->severity == DX_ERROR ? SHOW_ERROR : n->severity == DX_WARNING ? SHOW_WARNING
+			: SHOW_MARK;
+		int64_t last = n->line + (int64_t)n->nlines - 1;
+		if ((int64_t)k != d->crash && last - n->line >= FINDING_LINES)
+			last = n->line + FINDING_LINES - 1;
+		if (n->traceback || (int64_t)k == d->crash)
+			excerpt_add(be, n->line, last, how, (int64_t)k == d->crash ? CONTEXT : 1);
+		else
+			excerpt_add(be, n->summary, n->summary, how, 1);
+	}
+	if (d->waiting.first >= 0) {
+		excerpt_add(be, d->waiting.first, d->waiting.first, SHOW_MARK, 1);
+		excerpt_add(be, d->waiting.last, d->waiting.last, SHOW_MARK, 1);
+	}
+	for (size_t k = 0; k < d->nchanged; k++) {
+		excerpt_add(be, d->changed[k].bad_line, d->changed[k].bad_line, SHOW_MARK, 0);
+		excerpt_add(ge, d->changed[k].good_line, d->changed[k].good_line, SHOW_MARK, 0);
+	}
+	for (size_t k = 0; k < d->nnext; k++)
+		excerpt_add(ge, d->next[k], d->next[k], SHOW_CONTEXT, 0);
+	for (size_t k = 0; k < d->nslow; k++) {
+		excerpt_add(be, d->slow[k].from_bad, d->slow[k].from_bad, SHOW_MARK, 0);
+		excerpt_add(be, d->slow[k].to_bad, d->slow[k].to_bad, SHOW_MARK, 0);
+	}
+	for (size_t r = 0; r < d->nranks && r < RANK_LANES; r++)
+		excerpt_add(be, d->ranks[r].last_line, d->ranks[r].last_line, SHOW_CONTEXT, 0);
+	excerpt_add(be, nb - CONTEXT, nb - 1, SHOW_CONTEXT, 0);
+}
+
+int html_diff_page(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
+		   const struct live_report *live)
+{
+	char *title = xasprintf("ddx diff: %s", d->bad_log->in.path);
+	page_head(f, title);
+	free(title);
+	struct excerpt be, ge;
+	excerpt_init(&be, d->bad_log, 'b');
+	excerpt_init(&ge, d->good_log, 'g');
+	pick_lines(d, &be, &ge);
+	int rc = 0;
+	verdict_card(f, d, logs, nlogs, live);
+	timeline_section(f, d, logs, nlogs);
+	findings(f, d, &be, &ge);
+	milestone_table(f, d, logs, nlogs, &be);
+	ranks_table(f, d, &be);
+	if (live_section(f, live) < 0)
+		rc = -1;
+	fputs("<h2>Evidence</h2>\n", f);
+	char *t = xasprintf("bad: %s", d->bad_log->in.path);
+	excerpt_write(f, &be, t);
+	free(t);
+	t = xasprintf("good: %s", d->good_log->in.path);
+	excerpt_write(f, &ge, t);
+	free(t);
+	free(be.how);
+	free(ge.how);
+	const char **paths = xmalloc(nlogs * sizeof(*paths));
+	for (size_t k = 0; k < nlogs; k++)
+		paths[k] = logs[k].in.path;
+	if (page_foot(f, paths, nlogs, 1) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* ---- the phases page ---- */
+
+int html_phases_page(FILE *f, const struct timeline *tls, size_t n)
+{
+	char *title = xasprintf("ddx phases: %s%s", tls[0].lg->in.path, n > 1 ? ", ..." : "");
+	page_head(f, title);
+	free(title);
+	/* Columns: each rule any log reached, in the order the logs reached
+	 * them (the first log's order, then what the others add). */
+	struct picture p = { 0 };
+	int32_t *rule = NULL;
+	size_t cap = 0;
+	for (size_t k = 0; k < n; k++)
+		for (size_t r = 0; r < tls[k].nrows; r++) {
+			size_t c = 0;
+			while (c < p.ncols && rule[c] != tls[k].rows[r].rule)
+				c++;
+			if (c < p.ncols)
+				continue;
+			GROW(rule, cap, p.ncols + 1);
+			rule[p.ncols++] = tls[k].rows[r].rule;
+		}
+	const struct ruleset *rs = tls[0].rs;
+	p.names = xmalloc((p.ncols ? p.ncols : 1) * sizeof(*p.names));
+	p.final = xcalloc(p.ncols ? p.ncols : 1, 1);
+	for (size_t c = 0; c < p.ncols; c++) {
+		p.names[c] = rs->r[rule[c]].name;
+		p.final[c] = rs->r[rule[c]].final || rs->r[rule[c]].done;
+	}
+	p.nlanes = n;
+	p.lanes = xcalloc(n, sizeof(*p.lanes));
+	for (size_t k = 0; k < n; k++) {
+		const struct timeline *tl = &tls[k];
+		struct lane *l = &p.lanes[k];
+		l->kind = tl->up != SIZE_MAX ? LANE_GOOD : LANE_BAD;
+		l->name = tl->lg->in.path;
+		const char *slash = strrchr(l->name, '/');
+		if (slash && slash[1])
+			l->name = slash + 1;
+		l->title = tl->lg->in.path;
+		l->end_s = last_offset(tl->lg);
+		l->now_s = l->crash_s = NAN;
+		l->end_word = tl->failed != SIZE_MAX ? "failed" : tl->up == SIZE_MAX ? "not up" : NULL;
+		l->at = xmalloc((p.ncols ? p.ncols : 1) * sizeof(*l->at));
+		for (size_t c = 0; c < p.ncols; c++) {
+			l->at[c] = NAN;
+			for (size_t r = 0; r < tl->nrows; r++)
+				if (tl->rows[r].rule == rule[c])
+					l->at[c] = since_start(tl->lg, (int64_t)tl->rows[r].first);
+		}
+	}
+	p.tmax = axis_end(picture_extent(&p, 0));
+	fputs("<h1>Milestones</h1>\n<p class=\"mute\">Time since each log's first line; the "
+	      "same milestone joined across the logs, where the run is up in green.</p>\n", f);
+	draw_picture(f, &p, 1);
+	fputs("<h2>Milestones by log</h2>\n<table><tr><th>milestone</th>", f);
+	for (size_t k = 0; k < n; k++) {
+		fputs("<th>", f);
+		html_str(f, p.lanes[k].name);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (size_t c = 0; c < p.ncols; c++) {
+		fputs("<tr><td>", f);
+		html_str(f, p.names[c]);
+		fputs("</td>", f);
+		for (size_t k = 0; k < n; k++) {
+			fputs("<td class=\"n\">", f);
+			put_offset(f, p.lanes[k].at[c]);
+			size_t r = 0;
+			while (r < tls[k].nrows && tls[k].rows[r].rule != rule[c])
+				r++;
+			if (r < tls[k].nrows)
+				fprintf(f, " <span class=\"mute\">line %zu</span>", tls[k].rows[r].first + 1);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	picture_free(&p);
+	free(rule);
+	const char **paths = xmalloc(n * sizeof(*paths));
+	for (size_t k = 0; k < n; k++)
+		paths[k] = tls[k].lg->in.path;
+	return page_foot(f, paths, n, 0);
+}
