@@ -5,8 +5,10 @@
  * reached, the step since the previous milestone, and how many ranks of
  * the kind that print it got there.  Above the table a summary answers the
  * question of someone looking at a silent server: is it up, and if not,
- * what was the last thing it did and how long ago.  The timeline itself is
+ * what was the last thing it did and how long ago.  With --html, the
+ * timelines of several logs side by side as a picture (html.c).  The timeline itself is
  * timeline.c's; this file parses the options and prints. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "html.h"
 #include "json.h"
 #include "log.h"
 #include "prefix.h"
@@ -442,15 +445,28 @@ static void print_json(const struct timeline *tl)
 	printf("\n]}\n");
 }
 
+/* Write the page of the n timelines to o (opened by phases_open_html). */
+static int write_html(struct outfile *o, const char *path, const struct timeline *tls, size_t n)
+{
+	if (html_phases_page(o->f, tls, n) < 0) {
+		error("--html %s: %s", path, strerror(errno ? errno : EIO));
+		outfile_abort(o);
+		return -1;
+	}
+	return outfile_commit(o);
+}
+
 static int phases(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "rules", required_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "html", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int json = 0, jobs = default_jobs(), c;
+	const char *html = NULL;
 	char **files = xmalloc((size_t)argc * sizeof(*files));
 	size_t nfiles = 0;
 	while ((c = cmd_getopt(argc, argv, "j:", opts, &cmd_phases_entry)) != -1) {
@@ -458,42 +474,84 @@ static int phases(int argc, char **argv)
 		case 'J': json = 1; break;
 		case 'r': files[nfiles++] = optarg; break;
 		case 'j': jobs = parse_jobs(optarg); break;
+		case 'H': html = optarg; break;
 		default: free(files); return EXIT_TROUBLE;
 		}
 	}
-	if (argc - optind != 1) {
+	/* Several logs side by side are a picture: --html. */
+	size_t n = argc > optind ? (size_t)(argc - optind) : 0;
+	if (n == 0) {
 		free(files);
-		return usage_error(&cmd_phases_entry, "phases needs one LOG");
+		return usage_error(&cmd_phases_entry, "phases needs a LOG");
+	}
+	if (n > 1 && !html) {
+		free(files);
+		return usage_error(&cmd_phases_entry, "phases takes several logs only with --html FILE");
+	}
+	struct outfile out = { 0 };
+	int to_stdout = html && strcmp(html, "-") == 0;
+	if (html) {
+		int bad = json && (to_stdout || n > 1)
+			? error(to_stdout ? "--html - and --json would both write to standard output"
+				: "--json takes one log")
+			: 0;
+		for (size_t k = 0; !bad && k < n; k++)
+			outfile_protect(argv[optind + k], "one of the inputs");
+		for (size_t k = 0; !bad && k < nfiles; k++)
+			outfile_protect(files[k], "one of the inputs");
+		if (bad || outfile_open(&out, "--html", html, &html_page_kind) < 0) {
+			free(files);
+			return EXIT_TROUBLE;
+		}
 	}
 	struct ruleset rs;
 	int rc = rules_init(&rs, files, nfiles);
 	free(files);
 	if (rc < 0) {
+		outfile_abort(&out);
 		rules_free(&rs);
 		return EXIT_TROUBLE;
 	}
 	struct tmpl_table tt;
-	struct log lg;
+	struct log *lgs = xcalloc(n, sizeof(*lgs));
 	tmpl_init(&tt);
-	if (log_load(&lg, argv[optind], 0, LOG_FULL, jobs, &tt) < 0) {
-		tmpl_free(&tt);
-		rules_free(&rs);
-		return EXIT_TROUBLE;
-	}
+	size_t loaded = 0;
+	while (loaded < n && log_load(&lgs[loaded], argv[optind + loaded], (int)loaded, LOG_FULL,
+				      jobs, &tt) == 0)
+		loaded++;
+	rc = loaded < n ? EXIT_TROUBLE : 0;
 	int32_t *match = xmalloc((tt.n ? tt.n : 1) * sizeof(*match));
-	rules_match(&rs, &tt, match);
-	struct timeline tl;
-	timeline_build(&tl, &lg, &rs, match);
-	if (json)
-		print_json(&tl);
-	else
-		print_text(&tl);
-	/* As the footer says: a run that never came up (NOT UP, FAILED) is
-	 * one that went wrong. */
-	rc = tl.up != SIZE_MAX ? EXIT_SAME : EXIT_DIVERGED;
-	timeline_free(&tl);
+	struct timeline *tls = xcalloc(n, sizeof(*tls));
+	if (rc == 0) {
+		rules_match(&rs, &tt, match);
+		for (size_t k = 0; k < n; k++)
+			timeline_build(&tls[k], &lgs[k], &rs, match);
+		for (size_t k = 0; k < n && !to_stdout; k++) {
+			if (k)
+				putchar('\n');
+			if (json)
+				print_json(&tls[k]);
+			else
+				print_text(&tls[k]);
+		}
+		/* As the footer says: a run that never came up (NOT UP,
+		 * FAILED) is one that went wrong. */
+		rc = EXIT_SAME;
+		for (size_t k = 0; k < n; k++)
+			if (tls[k].up == SIZE_MAX)
+				rc = EXIT_DIVERGED;
+		if (html && write_html(&out, html, tls, n) < 0)
+			rc = EXIT_TROUBLE;
+		for (size_t k = 0; k < n; k++)
+			timeline_free(&tls[k]);
+	} else {
+		outfile_abort(&out);
+	}
+	free(tls);
 	free(match);
-	log_free(&lg);
+	for (size_t k = 0; k < loaded; k++)
+		log_free(&lgs[k]);
+	free(lgs);
 	tmpl_free(&tt);
 	rules_free(&rs);
 	return rc;
@@ -502,7 +560,7 @@ static int phases(int argc, char **argv)
 const struct cmd cmd_phases_entry = {
 	.name = "phases",
 	.run = phases,
-	.usage = "[--json] [--rules FILE]... LOG",
+	.usage = "[--json] [--rules FILE]... [--html FILE] LOG...",
 	.help =
 	"Print the milestone timeline of a log: each milestone (weights loaded,\n"
 	"KV cache allocated, server ready, ...) with its line, time, offset from\n"
@@ -521,6 +579,9 @@ const struct cmd cmd_phases_entry = {
 	"template; '#' starts a comment line.\n"
 	"\n"
 	"  --json        print the timeline as JSON\n"
+	"  --html FILE   also write the timeline as a self-contained HTML page\n"
+	"                (-: standard output, alone), a picture with one lane\n"
+	"                per LOG: only with --html may several logs be given\n"
 	"  --rules FILE  add or override milestone rules\n"
 	"  -j, --jobs N  use N threads (default: the CPUs, at most 8)\n",
 	.status = "0 when the run came up or finished, 1 when it did not\n(NOT UP, FAILED)",
