@@ -36,6 +36,8 @@ const struct outfile_kind html_page_kind = { "<!DOCTYPE html", "an HTML page", 1
 #define RANK_LANES 16
 /* Characters of a milestone's label in the picture (its <title> has all). */
 #define LABEL_CHARS 34
+/* Rows of milestone labels above the lanes, at most. */
+#define LABEL_ROWS 12
 
 /* The picture's geometry, in SVG user units (the viewBox is W wide). */
 #define W 1000.0
@@ -214,10 +216,35 @@ struct picture {
 	size_t ncols;
 	const char **names;   /* per column */
 	uint8_t *final;       /* per column: the run is up there */
+	uint8_t *named;       /* per column: a rule names it (labelled first) */
 	struct lane *lanes;
 	size_t nlanes;
 	double tmax;          /* the x axis's end, shared by the pictures of a page */
+	int by_line;          /* x is the line number, not the time: some run
+				 has no times at its milestones */
 };
+
+/* Where line i of lg goes on p's x axis, or NAN. */
+static double pos(const struct picture *p, const struct log *lg, int64_t i)
+{
+	if (p->by_line)
+		return i >= 0 && (size_t)i < lg->nlines ? (double)i : NAN;
+	return since_start(lg, i);
+}
+
+static double end_pos(const struct picture *p, const struct log *lg)
+{
+	return p->by_line ? (lg->nlines ? (double)(lg->nlines - 1) : NAN) : last_offset(lg);
+}
+
+/* Whether each of lines[0..n) of lg (DX_NONE for none) has a time. */
+static int timed(const struct log *lg, const int64_t *lines, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (lines[k] >= 0 && isnan(since_start(lg, lines[k])))
+			return 0;
+	return first_when(lg) != TS_NONE;
+}
 
 static double xpos(const struct picture *p, double t)
 {
@@ -295,6 +322,16 @@ static double axis_step(double tmax)
 	return tmax / 8;
 }
 
+/* A line axis step of 1, 2 or 5 times a power of ten lines. */
+static double line_step(double lmax)
+{
+	static const double mult[] = { 2, 2.5, 2 };  /* 1, 2, 5, 10, 20, 50, ... */
+	double step = 1;
+	for (size_t k = 0; lmax / step > 8; k++)
+		step *= mult[k % 3];
+	return step;
+}
+
 /* Draw p.  The labels of the milestones sit in rows above the lanes, each
  * in the first row where it overlaps no other, with a leader down to its
  * tick; the ticks of one milestone are joined lane to lane, so a step
@@ -304,7 +341,6 @@ static void draw_picture(FILE *f, const struct picture *p, int labels)
 	size_t nrows = 0;
 	size_t *row = xcalloc(p->ncols ? p->ncols : 1, sizeof(*row));
 	double *lx = xcalloc(p->ncols ? p->ncols : 1, sizeof(*lx));
-	double *rowend = xcalloc(p->ncols + 1, sizeof(*rowend));
 	/* Each column's x where its label points: its first lane's tick. */
 	for (size_t c = 0; c < p->ncols; c++) {
 		lx[c] = NAN;
@@ -312,35 +348,49 @@ static void draw_picture(FILE *f, const struct picture *p, int labels)
 			if (!isnan(p->lanes[k].at[c]))
 				lx[c] = xpos(p, p->lanes[k].at[c]);
 	}
-	if (labels) {
+	/* Each label in the first row where it overlaps none, named
+	 * milestones first; one that finds no row among LABEL_ROWS keeps
+	 * its tick and its <title> (learned milestones can be most lines
+	 * of a short log). */
+	double *from = xcalloc(p->ncols ? p->ncols : 1, sizeof(*from));
+	double *to = xcalloc(p->ncols ? p->ncols : 1, sizeof(*to));
+	for (int pass = 0; labels && pass < 2; pass++) {
 		for (size_t c = 0; c < p->ncols; c++) {
-			if (isnan(lx[c]))
+			row[c] = pass ? row[c] : SIZE_MAX;
+			if (isnan(lx[c]) || (p->named[c] != 0) == (pass != 0))
 				continue;
 			size_t chars;
 			label_bytes(p->names[c], LABEL_CHARS, &chars);
 			double w = (double)chars * CHAR_W + 8;
-			double from = lx[c] + w > W ? lx[c] - w : lx[c];
-			size_t r = 0;
-			while (r < nrows && rowend[r] > from)
-				r++;
-			if (r == nrows)
-				nrows++;
-			rowend[r] = from + w;
-			row[c] = r;
+			from[c] = lx[c] + w > W ? lx[c] - w : lx[c];
+			to[c] = from[c] + w;
+			for (size_t r = 0; r < LABEL_ROWS && row[c] == SIZE_MAX; r++) {
+				size_t o = 0;
+				while (o < p->ncols && (row[o] != r || to[o] <= from[c] || from[o] >= to[c]))
+					o++;
+				if (o == p->ncols)
+					row[c] = r;
+			}
+			if (row[c] != SIZE_MAX && row[c] + 1 > nrows)
+				nrows = row[c] + 1;
 		}
 	}
+	free(from);
+	free(to);
 	double top = (double)nrows * LABEL_H + 6;
 	double h = top + (double)p->nlanes * LANE_H + AXIS_H;
 	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		"xmlns=\"http://www.w3.org/2000/svg\">\n", W, h);
 	/* The time grid and axis. */
-	double step = axis_step(p->tmax);
+	double step = p->by_line ? line_step(p->tmax) : axis_step(p->tmax);
 	for (double t = 0; t <= p->tmax * 1.0001; t += step) {
 		double x = xpos(p, t);
 		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 			"<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, top, x,
 			h - AXIS_H + 2, x, h - 6);
-		if (t == 0)
+		if (p->by_line)
+			fprintf(f, "line %.0f", t + 1);
+		else if (t == 0)
 			fputs("0", f);
 		else
 			fputs("+", f), put_dur(f, t);
@@ -350,7 +400,7 @@ static void draw_picture(FILE *f, const struct picture *p, int labels)
 	for (size_t k = 0; k < p->nlanes; k++) {
 		const struct lane *l = &p->lanes[k];
 		double y = top + (double)k * LANE_H, mid = y + LANE_H / 2;
-		fputs("<g>", f);
+		fputs("<g class=\"lane\">", f);
 		if (l->title) {
 			fputs("<title>", f);
 			html_str(f, l->title);
@@ -366,7 +416,10 @@ static void draw_picture(FILE *f, const struct picture *p, int labels)
 			if (l->end_s > p->tmax) {
 				fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
 					"on to +", X1, mid + 11);
-				put_dur(f, l->end_s);
+				if (p->by_line)
+					fprintf(f, "%.0f", l->end_s + 1);
+				else
+					put_dur(f, l->end_s);
 				fputs("</text>", f);
 			}
 		}
@@ -374,9 +427,8 @@ static void draw_picture(FILE *f, const struct picture *p, int labels)
 			double a = l->slow[2 * s], b = l->slow[2 * s + 1];
 			if (!isnan(a) && !isnan(b) && b > a)
 				fprintf(f, "<rect class=\"slowband\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-					"height=\"%.1f\"><title>slow step: ", xpos(p, a), y + 2,
-					xpos(p, b) - xpos(p, a), LANE_H - 4), put_dur(f, b - a),
-				fputs("</title></rect>", f);
+					"height=\"%.1f\"><title>slow step</title></rect>", xpos(p, a), y + 2,
+					xpos(p, b) - xpos(p, a), LANE_H - 4);
 		}
 		if (!isnan(l->now_s) && !isnan(l->end_s) && l->now_s > l->end_s) {
 			fprintf(f, "<line class=\"silence\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">"
@@ -403,10 +455,10 @@ static void draw_picture(FILE *f, const struct picture *p, int labels)
 	for (size_t c = 0; c < p->ncols; c++) {
 		if (isnan(lx[c]))
 			continue;
-		fputs("<g><title>", f);
+		fputs("<g class=\"milestone\"><title>", f);
 		html_str(f, p->names[c]);
 		fputs("</title>", f);
-		if (labels) {
+		if (labels && row[c] != SIZE_MAX) {
 			double ly = (double)row[c] * LABEL_H + LABEL_H;
 			size_t chars;
 			label_bytes(p->names[c], LABEL_CHARS, &chars);
@@ -441,7 +493,6 @@ static void draw_picture(FILE *f, const struct picture *p, int labels)
 	fputs("</svg>\n", f);
 	free(row);
 	free(lx);
-	free(rowend);
 }
 
 /* ---- excerpts of the logs ---- */
@@ -587,7 +638,7 @@ static void verdict_card(FILE *f, const struct diagnosis *d, const struct log *l
 			&logs[g] == d->good_log && nlogs > 2 ? " (closest)" : "");
 	}
 	fputs("</dd>\n", f);
-	if (!isnan(d->silent_s)) {
+	if (d->verdict == DX_STOPPED && !isnan(d->silent_s)) {
 		fputs("<dt>silent</dt><dd>", f);
 		put_dur(f, d->silent_s);
 		fputs("</dd>\n", f);
@@ -600,17 +651,36 @@ static void verdict_card(FILE *f, const struct diagnosis *d, const struct log *l
 	fputs("</dl>\n</section>\n", f);
 }
 
-/* The lanes of the runs: each good log, then bad. */
+/* Log k's line of milestone m, or DX_NONE. */
+static int64_t ms_line(const struct diagnosis *d, const struct log *logs, size_t nlogs, size_t k,
+		       size_t m)
+{
+	return k + 1 == nlogs ? d->ms[m].bad_line : &logs[k] == d->good_log ? d->ms[m].good_line
+		: dx_first_line(d, k, d->ms[m].id);
+}
+
+/* The lanes of the runs: each good log, then bad.  By time when every
+ * run has one at each of its milestones, else by line. */
 static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t nlogs,
 		      struct picture *p, double *slow)
 {
 	p->ncols = d->nms;
 	p->names = xmalloc((d->nms ? d->nms : 1) * sizeof(*p->names));
 	p->final = xcalloc(d->nms ? d->nms : 1, 1);
+	p->named = xcalloc(d->nms ? d->nms : 1, 1);
 	for (size_t m = 0; m < d->nms; m++) {
 		p->names[m] = dx_milestone_name(d, &d->ms[m]);
 		p->final[m] = (int64_t)m == d->up;
+		p->named[m] = d->ms[m].name != NULL;
 	}
+	int64_t *lines = xmalloc((d->nms ? d->nms : 1) * sizeof(*lines));
+	p->by_line = 0;
+	for (size_t k = 0; k < nlogs && !p->by_line; k++) {
+		for (size_t m = 0; m < d->nms; m++)
+			lines[m] = ms_line(d, logs, nlogs, k, m);
+		p->by_line = !timed(&logs[k], lines, d->nms);
+	}
+	free(lines);
 	p->nlanes = nlogs;
 	p->lanes = xcalloc(nlogs, sizeof(*p->lanes));
 	for (size_t k = 0; k < nlogs; k++) {
@@ -623,25 +693,23 @@ static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t 
 		if (slash && slash[1])
 			l->name = slash + 1;
 		l->title = lg->in.path;
-		l->end_s = last_offset(lg);
+		l->end_s = end_pos(p, lg);
 		l->now_s = l->crash_s = NAN;
 		l->at = xmalloc((d->nms ? d->nms : 1) * sizeof(*l->at));
-		for (size_t m = 0; m < d->nms; m++) {
-			int64_t i = bad ? d->ms[m].bad_line : lg == d->good_log ? d->ms[m].good_line
-				: dx_first_line(d, k, d->ms[m].id);
-			l->at[m] = since_start(lg, i);
-		}
+		for (size_t m = 0; m < d->nms; m++)
+			l->at[m] = pos(p, lg, ms_line(d, logs, nlogs, k, m));
 		if (!bad)
 			continue;
-		if (d->verdict == DX_STOPPED && !isnan(d->silent_s) && d->last_progress >= 0)
+		if (d->verdict == DX_STOPPED && !isnan(d->silent_s) && d->last_progress >= 0 &&
+		    !p->by_line)
 			l->now_s = since_start(lg, d->last_progress) + d->silent_s;
 		if (d->crash != DX_NONE)
-			l->crash_s = since_start(lg, d->novel[d->crash].summary);
+			l->crash_s = pos(p, lg, d->novel[d->crash].summary);
 		l->end_word = d->verdict == DX_STOPPED ? "stopped" : d->verdict == DX_CRASHED ? "crashed"
 			: d->verdict == DX_DIVERGED ? "diverged" : NULL;
 		for (size_t s = 0; s < d->nslow; s++) {
-			slow[2 * s] = since_start(lg, d->slow[s].from_bad);
-			slow[2 * s + 1] = since_start(lg, d->slow[s].to_bad);
+			slow[2 * s] = pos(p, lg, d->slow[s].from_bad);
+			slow[2 * s + 1] = pos(p, lg, d->slow[s].to_bad);
 		}
 		l->slow = slow;
 		l->nslow = d->nslow;
@@ -654,12 +722,14 @@ static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t 
 static void rank_lanes(const struct diagnosis *d, struct picture *p, char ***names, size_t *nnames)
 {
 	const struct log *bad = d->bad_log;
+	/* p->by_line: as the runs' picture. */
 	p->ncols = 0;
 	p->nlanes = 0;
 	p->lanes = xcalloc(d->nranks ? d->nranks : 1, sizeof(*p->lanes));
 	/* Columns: the milestones some rank stopped at. */
 	p->names = xmalloc((d->nms ? d->nms : 1) * sizeof(*p->names));
 	p->final = xcalloc(d->nms ? d->nms : 1, 1);
+	p->named = xcalloc(d->nms ? d->nms : 1, 1);
 	size_t *col = xmalloc((d->nms ? d->nms : 1) * sizeof(*col));
 	for (size_t m = 0; m < d->nms; m++) {
 		col[m] = SIZE_MAX;
@@ -668,6 +738,7 @@ static void rank_lanes(const struct diagnosis *d, struct picture *p, char ***nam
 			    dx_bad_id(d, d->ranks[r].last_milestone) == d->ms[m].id) {
 				col[m] = p->ncols;
 				p->final[p->ncols] = (int64_t)m == d->up;
+				p->named[p->ncols] = d->ms[m].name != NULL;
 				p->names[p->ncols++] = dx_milestone_name(d, &d->ms[m]);
 				break;
 			}
@@ -684,11 +755,11 @@ static void rank_lanes(const struct diagnosis *d, struct picture *p, char ***nam
 		for (size_t c = 0; c < p->ncols; c++)
 			l->at[c] = NAN;
 		l->now_s = NAN;
-		l->crash_s = a->errors ? since_start(bad, a->first_error) : NAN;
-		l->end_s = since_start(bad, a->last_line);
+		l->crash_s = a->errors ? pos(p, bad, a->first_error) : NAN;
+		l->end_s = pos(p, bad, a->last_line);
 		size_t count = 1, lastr = r;
 		uint32_t mid = a->last_milestone >= 0 ? dx_bad_id(d, a->last_milestone) : UINT32_MAX;
-		double ms_s = since_start(bad, a->last_milestone);
+		double ms_s = pos(p, bad, a->last_milestone);
 		for (size_t q = r + 1; group && q < d->nranks; q++) {
 			const struct dx_rank *b = &d->ranks[q];
 			uint32_t bid = b->last_milestone >= 0 ? dx_bad_id(d, b->last_milestone) : UINT32_MAX;
@@ -697,7 +768,7 @@ static void rank_lanes(const struct diagnosis *d, struct picture *p, char ***nam
 			done[q] = 1;
 			count++;
 			lastr = q;
-			double e = since_start(bad, b->last_line), t = since_start(bad, b->last_milestone);
+			double e = pos(p, bad, b->last_line), t = pos(p, bad, b->last_milestone);
 			if (!isnan(e) && (isnan(l->end_s) || e > l->end_s))
 				l->end_s = e;
 			if (!isnan(t) && (isnan(ms_s) || t < ms_s))
@@ -722,6 +793,7 @@ static void picture_free(struct picture *p)
 	free(p->lanes);
 	free(p->names);
 	free(p->final);
+	free(p->named);
 }
 
 static void timeline_section(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs)
@@ -731,11 +803,14 @@ static void timeline_section(FILE *f, const struct diagnosis *d, const struct lo
 	char **names = NULL;
 	size_t nnames = 0;
 	run_lanes(d, logs, nlogs, &runs, slow);
+	ranks.by_line = runs.by_line;
 	if (d->nranks > 1)
 		rank_lanes(d, &ranks, &names, &nnames);
 	runs.tmax = ranks.tmax = axis_end(picture_extent(&ranks, picture_extent(&runs, 0)));
-	fputs("<h2 id=\"timeline\">Timeline</h2>\n<p class=\"mute\">Time since each log's first "
-	      "line; milestones of the good run joined across the runs", f);
+	fprintf(f, "<h2 id=\"timeline\">Timeline</h2>\n<p class=\"mute\">%s; milestones of the "
+		"good run joined across the runs", runs.by_line
+		? "Line numbers (a run has no times at its milestones)"
+		: "Time since each log's first line");
 	if (d->nslow)
 		fputs(", slow steps in red", f);
 	fputs(".</p>\n", f);
@@ -1054,9 +1129,19 @@ int html_phases_page(FILE *f, const struct timeline *tls, size_t n)
 	const struct ruleset *rs = tls[0].rs;
 	p.names = xmalloc((p.ncols ? p.ncols : 1) * sizeof(*p.names));
 	p.final = xcalloc(p.ncols ? p.ncols : 1, 1);
+	p.named = xcalloc(p.ncols ? p.ncols : 1, 1);
 	for (size_t c = 0; c < p.ncols; c++) {
 		p.names[c] = rs->r[rule[c]].name;
 		p.final[c] = rs->r[rule[c]].final || rs->r[rule[c]].done;
+		p.named[c] = 1;
+	}
+	/* By time when every log has one at each of its milestones. */
+	for (size_t k = 0; k < n && !p.by_line; k++) {
+		int64_t *lines = xmalloc((tls[k].nrows ? tls[k].nrows : 1) * sizeof(*lines));
+		for (size_t r = 0; r < tls[k].nrows; r++)
+			lines[r] = (int64_t)tls[k].rows[r].first;
+		p.by_line = !timed(tls[k].lg, lines, tls[k].nrows);
+		free(lines);
 	}
 	p.nlanes = n;
 	p.lanes = xcalloc(n, sizeof(*p.lanes));
@@ -1069,7 +1154,7 @@ int html_phases_page(FILE *f, const struct timeline *tls, size_t n)
 		if (slash && slash[1])
 			l->name = slash + 1;
 		l->title = tl->lg->in.path;
-		l->end_s = last_offset(tl->lg);
+		l->end_s = end_pos(&p, tl->lg);
 		l->now_s = l->crash_s = NAN;
 		l->end_word = tl->failed != SIZE_MAX ? "failed" : tl->up == SIZE_MAX ? "not up" : NULL;
 		l->at = xmalloc((p.ncols ? p.ncols : 1) * sizeof(*l->at));
@@ -1077,12 +1162,13 @@ int html_phases_page(FILE *f, const struct timeline *tls, size_t n)
 			l->at[c] = NAN;
 			for (size_t r = 0; r < tl->nrows; r++)
 				if (tl->rows[r].rule == rule[c])
-					l->at[c] = since_start(tl->lg, (int64_t)tl->rows[r].first);
+					l->at[c] = pos(&p, tl->lg, (int64_t)tl->rows[r].first);
 		}
 	}
 	p.tmax = axis_end(picture_extent(&p, 0));
-	fputs("<h1>Milestones</h1>\n<p class=\"mute\">Time since each log's first line; the "
-	      "same milestone joined across the logs, where the run is up in green.</p>\n", f);
+	fprintf(f, "<h1>Milestones</h1>\n<p class=\"mute\">%s; the same milestone joined across "
+		"the logs, where the run is up in green.</p>\n", p.by_line
+		? "Line numbers (a log has no times at its milestones)" : "Time since each log's first line");
 	draw_picture(f, &p, 1);
 	fputs("<h2>Milestones by log</h2>\n<table><tr><th>milestone</th>", f);
 	for (size_t k = 0; k < n; k++) {
@@ -1096,13 +1182,16 @@ int html_phases_page(FILE *f, const struct timeline *tls, size_t n)
 		html_str(f, p.names[c]);
 		fputs("</td>", f);
 		for (size_t k = 0; k < n; k++) {
-			fputs("<td class=\"n\">", f);
-			put_offset(f, p.lanes[k].at[c]);
 			size_t r = 0;
 			while (r < tls[k].nrows && tls[k].rows[r].rule != rule[c])
 				r++;
-			if (r < tls[k].nrows)
+			fputs("<td class=\"n\">", f);
+			if (r < tls[k].nrows) {
+				put_offset(f, since_start(tls[k].lg, (int64_t)tls[k].rows[r].first));
 				fprintf(f, " <span class=\"mute\">line %zu</span>", tls[k].rows[r].first + 1);
+			} else {
+				fputs("-", f);
+			}
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
