@@ -42,7 +42,7 @@ const struct outfile_kind html_page_kind = { "<!DOCTYPE html", "an HTML page", 1
 /* The picture's geometry, in SVG user units (the viewBox is W wide). */
 #define W 1000.0
 #define X0 190.0      /* where time 0 is; lane names to its left */
-#define X1 975.0
+#define X1 940.0      /* where the axis ends; a longer run's length after it */
 #define LABEL_H 13.0  /* one row of milestone labels */
 #define LANE_H 24.0
 #define AXIS_H 22.0
@@ -414,8 +414,7 @@ static void draw_picture(FILE *f, const struct picture *p, int labels)
 			fprintf(f, "<rect class=\"bar%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"8\" rx=\"2\"/>",
 				l->kind == LANE_BAD ? " bad" : "", X0, mid - 4, xpos(p, e) - X0);
 			if (l->end_s > p->tmax) {
-				fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
-					"on to +", X1, mid + 11);
+				fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\">→ +", X1 + 3, mid + 4);
 				if (p->by_line)
 					fprintf(f, "%.0f", l->end_s + 1);
 				else
