@@ -816,7 +816,7 @@ static void timeline_section(FILE *f, const struct diagnosis *d, const struct lo
 	draw_picture(f, &runs, 1);
 	if (d->nranks > 1) {
 		fprintf(f, "<details%s><summary>%zu ranks of the bad run%s</summary>\n",
-			d->nranks <= 8 ? " open" : "", d->nranks,
+			ranks.nlanes <= 8 ? " open" : "", d->nranks,
 			d->nranks > RANK_LANES ? ", grouped by where they stopped" : "");
 		draw_picture(f, &ranks, 1);
 		fputs("</details>\n", f);
@@ -833,8 +833,8 @@ static void put_offset(FILE *f, double s)
 		fputs("-", f);
 		return;
 	}
-	fputs("+", f);
-	put_dur(f, s);
+	fputs(s < 0 ? "-" : "+", f);
+	put_dur(f, fabs(s));
 }
 
 static void findings(FILE *f, const struct diagnosis *d, struct excerpt *be, struct excerpt *ge)
