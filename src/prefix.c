@@ -472,17 +472,63 @@ static size_t fmt_journal(struct cur *c, struct header *h)
 	return syslog_tail(c);
 }
 
-/* BSD syslog: Jun 14 15:16:01 host prog[123]: msg (no year). */
+/* Whether a syslog host and the program's tag are at c: a host name
+ * (letters, digits, "._-") and blanks, then the text before the first
+ * ": " (or a closing ':'), which is one word ("sshd[12]", "kernel"), or
+ * words with the pid in brackets after a name ("Microsoft Word[10018]",
+ * "launchd[1] (com.apple.x)") or ending in the program's version
+ * ("syslogd 1.4.1").  A line written without a host, as a program that
+ * stamps its output the syslog way does ("Dec  1 10:00:00 Traceback (most
+ * recent call last):"), has the program's own text there instead. */
+static int syslog_host(struct cur c)
+{
+	size_t h0 = c.i;
+	while (c.i < c.n && (is_alpha(c.s[c.i]) || is_digit(c.s[c.i]) || in_set(c.s[c.i], "._-")))
+		c.i++;
+	if (c.i == h0 || !(is_alpha(c.s[h0]) || is_digit(c.s[h0])) || !spaces(&c))
+		return 0;
+	size_t tag = c.i, word = c.i, e = c.n < c.i + 128 ? c.n : c.i + 128;
+	int blank = 0, pid = 0;
+	for (; c.i < e && !(c.s[c.i] == ':' && (c.i + 1 == c.n || c.s[c.i + 1] == ' ')); c.i++) {
+		if (is_space(c.s[c.i])) {
+			blank = 1;
+			word = c.i + 1;
+		} else if (c.s[c.i] == '[' && c.i > word && c.i + 1 < e && is_digit(c.s[c.i + 1])) {
+			struct cur p = { c.s, e, c.i + 1 };
+			while (p.i < e && is_digit(p.s[p.i]))
+				p.i++;
+			pid |= at(&p, ']');
+		}
+	}
+	if (c.i == e || c.i == tag)
+		return 0;
+	if (!blank || pid)
+		return 1;
+	if (word == c.i || !is_digit(c.s[word]))
+		return 0;
+	while (word < c.i && (is_digit(c.s[word]) || c.s[word] == '.'))
+		word++;
+	return word == c.i;   /* a version */
+}
+
+/* BSD syslog: Jun 14 15:16:01 host prog[123]: msg (no year); without a
+ * host (see syslog_host) the message follows the time and one blank. */
 static size_t fmt_syslog(struct cur *c, struct header *h)
 {
 	struct stamp t = { .no_year = 1 };
 	int64_t d;
 	if (!month_name(c, &t.mo) || !spaces(c) || !num(c, 1, 2, &d) || !eat(c, ' ') ||
-	    !clock_time(c, &t, "."))
+	    !clock_time(c, &t, ".") || !eat(c, ' '))
 		return 0;
 	t.d = (int)d;
-	if (!spaces(c) || !token(c) || !spaces(c) || !stamp_set(&t, h))
+	if (!stamp_set(&t, h))
 		return 0;
+	size_t msg = c->i;
+	spaces(c);
+	if (!syslog_host(*c))
+		return msg;
+	token(c);
+	spaces(c);
 	return syslog_tail(c);
 }
 

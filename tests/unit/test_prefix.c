@@ -124,6 +124,22 @@ static const struct want cases[] = {
 	  "1970-06-14T15:16:01.000Z", LV_NONE, "", "msg" },
 	{ "Jun  4 15:16:01 combo sshd(pam_unix)[19939]: check pass; user unknown", "syslog",
 	  "1970-06-04T15:16:01.000Z", LV_NONE, "", "check pass; user unknown" },
+	{ "Jun 19 04:09:11 combo syslogd 1.4.1: restart.", "syslog",
+	  "1970-06-19T04:09:11.000Z", LV_NONE, "", "restart." },
+	/* a syslog time without a host: the program's text follows, its own
+	 * header read as behind a host's tag */
+	{ "Dec  1 10:00:00 Traceback (most recent call last):", "syslog",
+	  "1970-12-01T10:00:00.000Z", LV_NONE, "", "Traceback (most recent call last):" },
+	{ "Dec  1 10:00:00 (APIServer pid=7) INFO 12-01 10:00:00 [api_server.py:9] up", "syslog",
+	  "1970-12-01T10:00:00.000Z", LV_INFO, "APIServer", "up" },
+	{ "Dec  1 10:00:00 RuntimeError: CUDA error: out of memory", "syslog",
+	  "1970-12-01T10:00:00.000Z", LV_NONE, "", "RuntimeError: CUDA error: out of memory" },
+	{ "Dec  1 10:00:00 Loading weights took 3.2 GiB", "syslog",
+	  "1970-12-01T10:00:00.000Z", LV_NONE, "", "Loading weights took 3.2 GiB" },
+	{ "Dec  1 10:00:00   File \"/x.py\", line 3, in f", "syslog",
+	  "1970-12-01T10:00:00.000Z", LV_NONE, "", "  File \"/x.py\", line 3, in f" },
+	{ "Dec  1 10:00:00 UTC [3187] LOG:  starting", "syslog",
+	  "1970-12-01T10:00:00.000Z", LV_NONE, "", "UTC [3187] LOG:  starting" },
 	/* Loghub formats, on lines written for this test */
 	{ "03-17 16:13:38.811  1702  2395 D WindowManager: opening app", "android",
 	  "1970-03-17T16:13:38.811Z", LV_DEBUG, "", "opening app" },
