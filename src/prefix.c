@@ -797,10 +797,13 @@ static int header_field(struct cur *c, struct header *h)
  * "GMT [3187] LOG:  msg", "0 [Note] msg", "[INFO ][o.e.Node] msg",
  * "[INFO] [engine.py:12:f] msg", "INFO msg".  The fields before it are
  * header; what follows it is message.  Without a level the message
- * starts at c: those fields cannot be told from message words then. */
+ * starts at c: those fields cannot be told from message words then, so a
+ * rank among them is no tag either ("[rank0] step 1" behind a capture's
+ * time reads as it does without one). */
 static size_t stamp_level(struct cur *c, struct header *h)
 {
 	struct cur w = *c;
+	uint32_t tag_off = h->tag_off, tag_len = h->tag_len;
 	for (int k = 0; k < 4; k++) {
 		int lv = level_shape(&w);
 		if (lv) {
@@ -812,6 +815,8 @@ static size_t stamp_level(struct cur *c, struct header *h)
 		if (!header_field(&w, h))
 			break;
 	}
+	h->tag_off = tag_off;
+	h->tag_len = tag_len;
 	return c->i;
 }
 

@@ -320,7 +320,9 @@ static const struct want cases[] = {
 	{ "2026-12-01 05:02:17,559 [rank3] INFO train: init", "iso",
 	  "2026-12-01T05:02:17.559Z", LV_INFO, "rank3", "train: init" },
 	{ "2026-12-01 05:02:17,559 [main] [worker2] hello", "iso",
-	  "2026-12-01T05:02:17.559Z", LV_NONE, "worker2", "[main] [worker2] hello" },
+	  "2026-12-01T05:02:17.559Z", LV_NONE, "", "[main] [worker2] hello" },
+	{ "2026-12-01 05:02:17,559 [rank0] step 1", "iso",
+	  "2026-12-01T05:02:17.559Z", LV_NONE, "", "[rank0] step 1" },
 	{ "2026-12-01 05:02:17,559 [Rank 0] INFO x", "iso",
 	  "2026-12-01T05:02:17.559Z", LV_INFO, "", "x" },
 	/* bracketed times with a fraction: log4j, DeepSpeed, Elasticsearch */
