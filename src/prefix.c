@@ -1154,9 +1154,10 @@ static inline __attribute__((always_inline)) int try_format(int f, struct cur c,
 	return 1;
 }
 
-/* A time a capture put before each line: `docker logs -t`'s and
- * `kubectl logs --timestamps`'s RFC 3339 in UTC with nanoseconds
- * ("2025-05-01T10:00:00.123456789Z "), or any ISO time and a blank (Docker
+/* A time a capture put before each line: RFC 3339 in UTC finer than
+ * the microseconds programs write, `docker logs -t`'s and `kubectl logs
+ * --timestamps`'s nanoseconds ("2025-05-01T10:00:00.123456789Z "), GitHub
+ * Actions' 100 ns ("2025-05-01T10:00:00.1234567Z "), or any ISO time and a blank (Docker
  * Desktop's "2025-03-05 08:19:02 ") when the program's own header with a
  * time of its own follows.  At s[i..n).  Its time into h->ts_ms, and
  * h->ts_no_year = 1 for one of the second kind, which the line must
@@ -1171,7 +1172,8 @@ static __attribute__((noinline, cold)) size_t capture_stamp(const char *s, size_
 	struct header x;
 	if (!iso(&d, &t) || d.i + 1 >= n || s[d.i] != ' ' || !stamp_set(&t, &x))
 		return i;
-	int weak = !(d.i == i + 30 && s[i + 10] == 'T' && s[i + 19] == '.' && s[i + 29] == 'Z');
+	int weak = !(d.i >= i + 28 && d.i <= i + 30 && s[i + 10] == 'T' && s[i + 19] == '.' &&
+		     s[d.i - 1] == 'Z');
 	if (weak && s[d.i + 1] == ' ')
 		return i;   /* "2024-05-01T10:00:00Z  INFO": TGI's own header */
 	h->ts_ms = x.ts_ms;
@@ -1211,10 +1213,11 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 /* A line behind a capture's time reads as the program wrote it: its own
  * header gives the level, the tag and the message; the capture the time,
  * the clock all of the file's lines share, as a wrapper's does.  Behind
- * docker's stamp, a line with no header of its own (a traceback's) has
- * the stamp for its header.  Any other time is a capture's only when the
- * program's header behind it has a time too ("2024-01-02 03:04:05 INFO
- * msg" is one header); else the line is read as it comes.  Out of line:
+ * a capture's own stamp (docker's, GitHub Actions'), a line with no
+ * header of its own (a traceback's) has the stamp for its header, and
+ * the runner's "##[error]" for its level.  Any other time is a capture's
+ * only when the program's header behind it has a time too ("2024-01-02
+ * 03:04:05 INFO msg" is one header); else the line is read as it comes.  Out of line:
  * most files have no capture times, and their lines must not pay. */
 static __attribute__((noinline, cold)) void parse_stamped(const struct prefix_order *o, const char *line,
 							  size_t len, struct cur c, struct header *h)
@@ -1245,6 +1248,10 @@ static __attribute__((noinline, cold)) void parse_stamped(const struct prefix_or
 	h->ts_ms = stamp;
 	h->level = LV_NONE;
 	h->format = PREFIX_NONE;
+	/* The runner's annotation after its own time ("##[error]") is the
+	 * line's level, as it is in `gh run view --log`'s lines (iso). */
+	if (at(&c, '#'))
+		h->level = (uint8_t)level_shape(&c);
 	h->msg_off = (uint32_t)c.i;
 }
 

@@ -258,6 +258,17 @@ static const struct want cases[] = {
 	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "Traceback (most recent call last):" },
 	{ "svc-1  | 2025-05-01T10:00:00.123456789Z   File \"x.py\", line 1", "none",
 	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "  File \"x.py\", line 1" },
+	/* GitHub Actions' 100 ns stamp is a capture's as docker's is */
+	{ "2025-05-01T10:00:00.1234567Z 2025-04-14T15:51:31.134585Z  INFO text_generation_launcher: "
+	  "Args {", "tracing", "2025-05-01T10:00:00.123Z", LV_INFO, "", "Args {" },
+	{ "2025-05-01T10:00:00.1234567Z     model_id: \"zephyr\",", "none",
+	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "    model_id: \"zephyr\"," },
+	{ "2025-05-01T10:00:00.1234567Z [rank0] step 1/8 loss 0.33", "none",
+	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "[rank0] step 1/8 loss 0.33" },
+	{ "2025-05-01T10:00:00.1234567Z ##[error]Process completed with exit code 1.", "none",
+	  "2025-05-01T10:00:00.123Z", LV_ERROR, "", "Process completed with exit code 1." },
+	{ "2025-05-01T10:00:00.123456Z     model_id", "iso",
+	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "model_id" },
 	/* Docker Desktop's time before a line with a header and time of its own */
 	{ "2025-03-05 08:19:02 W1201 05:03:06.906000 1496 torch/distributed/run.py:851] x", "glog",
 	  "2025-03-05T08:19:02.000Z", LV_WARN, "", "x" },
