@@ -6,12 +6,14 @@
 
 #include "cmd.h"
 #include "diffrun.h"
+#include "log.h"
 
-/* Open the logs named on the command line, good ones then bad. */
-static int open_logs(char **paths, size_t n, struct input *ins)
+/* Open the logs (files or folders) named on the command line, good ones
+ * then bad. */
+static int open_logs(char **paths, size_t n, struct input *ins, int jobs)
 {
 	for (size_t i = 0; i < n; i++)
-		if (input_open(&ins[i], paths[i], 0) < 0) {
+		if (log_open_run(&ins[i], paths[i], jobs) < 0) {
 			while (i-- > 0)
 				input_close(&ins[i]);
 			return -1;
@@ -71,7 +73,7 @@ static int diff(int argc, char **argv)
 	} else {
 		ins = xcalloc(nlogs, sizeof(*ins));
 		if (diff_open_html(&a, argv + optind, nlogs, 0, NULL) == 0 &&
-		    open_logs(argv + optind, nlogs, ins) == 0) {
+		    open_logs(argv + optind, nlogs, ins, a.jobs) == 0) {
 			for (size_t i = 0; i < nlabels; i++) {
 				free(ins[i].path);
 				ins[i].path = xstrdup(labels[i]);

@@ -46,7 +46,7 @@ static int set_reference(struct live_opts *o, const char *path, char **refs, siz
 			goto out;
 	} else {
 		goods = xcalloc(nrefs, sizeof(*goods));
-		if (diff_open_goods(refs, nrefs, goods) < 0)
+		if (diff_open_goods(refs, nrefs, goods, a.jobs) < 0)
 			goto out;
 	}
 	double gap;

@@ -158,7 +158,7 @@ static int poll_log(struct watch *w)
 static int open_goods(struct watch *w)
 {
 	size_t n = w->ngood;
-	if (w->good_paths && diff_open_goods(w->good_paths, n, w->goods) < 0)
+	if (w->good_paths && diff_open_goods(w->good_paths, n, w->goods, w->jobs) < 0)
 		return -1;
 	w->nopen = n;
 	struct tmpl_table tt;

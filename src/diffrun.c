@@ -213,10 +213,11 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	return rc;
 }
 
-int diff_open_goods(char *const *paths, size_t n, struct input *goods)
+int diff_open_goods(char *const *paths, size_t n, struct input *goods, int jobs)
 {
 	for (size_t i = 0; i < n; i++)
-		if (input_open_file(&goods[i], paths[i], 0) < 0) {
+		if (input_is_folder(paths[i]) ? log_open_run(&goods[i], paths[i], jobs) < 0
+		    : input_open_file(&goods[i], paths[i], 0) < 0) {
 			while (i-- > 0)
 				input_close(&goods[i]);
 			return -1;

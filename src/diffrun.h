@@ -67,9 +67,10 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
  * compares a run with them as it goes (`ddx watch`, `ddx proc --ref`):
  * a good run is a complete file, so a FIFO or a device is refused before
  * anything waits on it (reading one would block without end, whatever
- * --timeout says).  Returns 0, or -1 after an error naming the file,
+ * --timeout says); a folder is one run of its files (log_open_run, with
+ * up to jobs threads).  Returns 0, or -1 after an error naming the file,
  * with none left open. */
-int diff_open_goods(char *const *paths, size_t n, struct input *goods);
+int diff_open_goods(char *const *paths, size_t n, struct input *goods, int jobs);
 
 /* The good runs' longest gap at the point the log at path reached, as
  * diff_run's diagnosis finds it, into *gap (NAN when the logs do not

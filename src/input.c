@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -583,8 +584,22 @@ void input_borrow(struct input *view, const struct input *in)
 	view->borrowed = 1;
 }
 
+static void origin_free(struct input_origin *o)
+{
+	if (!o)
+		return;
+	for (size_t i = 0; i < o->nfiles; i++)
+		free(o->files[i]);
+	free(o->files);
+	free(o->file);
+	free(o->line);
+	free(o);
+}
+
 void input_close(struct input *in)
 {
+	if (!in->borrowed)
+		origin_free(in->origin);
 	release(in);
 	free(in->path);
 	memset(in, 0, sizeof(*in));
@@ -894,4 +909,68 @@ size_t input_count_lines(const char *data, size_t size)
 		p = nl + 1;
 	}
 	return n;
+}
+
+int input_is_folder(const char *path)
+{
+	struct stat st;
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int cmp_paths(const void *a, const void *b)
+{
+	return natcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Append dir's files to *paths, recursing; depth bounds a loop of links. */
+static int list_folder(const char *dir, int depth, char ***paths, size_t *n, size_t *cap)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return error("cannot read folder '%s': %s", shown(dir), strerror(errno));
+	char **mine = NULL;
+	size_t nmine = 0, capmine = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			GROW(mine, capmine, nmine + 1);
+			mine[nmine++] = xasprintf("%s%s%s", dir,
+						  dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
+		}
+	closedir(d);
+	/* Sorted per folder, so a folder's files stay together. */
+	if (nmine)
+		qsort(mine, nmine, sizeof(*mine), cmp_paths);
+	int rc = 0;
+	for (size_t i = 0; i < nmine; i++) {
+		if (rc == 0 && input_is_folder(mine[i])) {
+			if (depth >= 16)
+				rc = error("cannot read folder '%s': nested too deep", shown(mine[i]));
+			else
+				rc = list_folder(mine[i], depth + 1, paths, n, cap);
+			free(mine[i]);
+		} else if (rc == 0) {
+			GROW(*paths, *cap, *n + 1);
+			(*paths)[(*n)++] = mine[i];
+		} else {
+			free(mine[i]);
+		}
+	}
+	free(mine);
+	return rc;
+}
+
+int input_list_folder(const char *dir, char ***paths, size_t *n)
+{
+	size_t cap = 0;
+	*paths = NULL;
+	*n = 0;
+	if (list_folder(dir, 0, paths, n, &cap) == 0)
+		return 0;
+	for (size_t i = 0; i < *n; i++)
+		free((*paths)[i]);
+	free(*paths);
+	*paths = NULL;
+	*n = 0;
+	return -1;
 }

@@ -39,6 +39,17 @@
  * memory together. */
 #define INPUT_MAX_DECOMPRESSED ((size_t)8 << 30)
 
+/* Where each line of a run read from a folder came from: the folder's
+ * files are merged into one content (see log_open_run), and line i of it
+ * is line line[i] (1-based) of files[file[i]]. */
+struct input_origin {
+	char **files;        /* names relative to the folder, natural order */
+	size_t nfiles;
+	uint32_t *file;      /* per line of the merged content */
+	uint32_t *line;
+	size_t nlines;
+};
+
 struct input {
 	char *path;          /* as given; "-" is stdin */
 	const char *data;    /* the whole content, decompressed */
@@ -48,6 +59,7 @@ struct input {
 	int borrowed;        /* data belongs to another input (input_borrow) */
 	const char *kind;    /* "file", "pipe", "gzip", "zstd" */
 	struct input_guard *guard; /* watches the mapping (see input.c) */
+	struct input_origin *origin; /* a folder's lines' files, else NULL */
 };
 
 /* Open and read path ("-" for stdin).  A FIFO is read as a stream, from
@@ -67,6 +79,15 @@ void input_close(struct input *in);
  * input_open does.  Returns 0, or -1 after printing an error. */
 int input_from_memory(struct input *in, const char *path, char *data, size_t size,
 		      time_t mtime);
+/* The files under folder dir, as paths dir/NAME, in natural order of
+ * their names (rank-2.log before rank-10.log), subfolders' files
+ * included (a folder per node, a file per rank); names starting with a
+ * dot are skipped.  Returns 0 with *paths malloc'd (each too), or -1
+ * after printing an error naming what could not be read. */
+int input_list_folder(const char *dir, char ***paths, size_t *n);
+/* Whether path names a folder (following links). */
+int input_is_folder(const char *path);
+
 /* A second handle on in's content, to load it again (`ddx watch` loads
  * its good runs at each analysis): view is named as in is and borrows
  * its data, which in must keep until view is closed. */

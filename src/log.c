@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,6 +242,307 @@ static void detect(struct log *lg, int64_t *year_ms)
 		buf_free(&scratch[i]);
 }
 
+/* One file of a folder run, as log_open_run reads it: its lines' raw
+ * extents and the times they sort by. */
+struct run_file {
+	const char *path;
+	struct input in;
+	int failed;
+	size_t n;
+	uint64_t *off;         /* raw line start in in.data */
+	uint64_t *len;         /* raw line length, without its newline */
+	int64_t *key;          /* ms: the line's time, else that of the last
+				  line before it with one; TS_NONE (before
+				  any time) for those before the first */
+	uint8_t *own;          /* the line has a time of its own */
+	int timed;             /* some line has a time */
+};
+
+/* Open rf and find its lines and their times (the header format is the
+ * file's own: a folder may mix formats).  A FIFO or a device in a folder
+ * is refused: a run's files are complete, and reading one would block. */
+static void run_file_scan(struct run_file *rf)
+{
+	if (input_open_file(&rf->in, rf->path, 0) < 0) {
+		rf->failed = 1;
+		return;
+	}
+	struct log probe = { .in = rf->in };
+	int64_t year_ms;
+	detect(&probe, &year_ms);
+	struct buf scratch = { 0 };
+	struct line ln;
+	struct header h;
+	size_t pos = 0, cap = 0;
+	int64_t last = TS_NONE;
+	while (input_next_line(rf->in.data, rf->in.size, &pos, &ln, &scratch)) {
+		if (rf->n == cap) {
+			size_t c = cap;
+			GROW(rf->off, c, rf->n + 1);
+			rf->len = xrealloc(rf->len, c * sizeof(*rf->len));
+			rf->key = xrealloc(rf->key, c * sizeof(*rf->key));
+			rf->own = xrealloc(rf->own, c * sizeof(*rf->own));
+			cap = c;
+		}
+		prefix_parse_in(&probe.order, ln.text, ln.len, &h);
+		if (h.ts_ms != TS_NONE) {
+			last = h.ts_no_year ? h.ts_ms + year_ms : h.ts_ms;
+			rf->timed = 1;
+		}
+		rf->off[rf->n] = ln.offset;
+		rf->len[rf->n] = ln.raw_len;
+		rf->own[rf->n] = h.ts_ms != TS_NONE;
+		rf->key[rf->n++] = last;
+	}
+	buf_free(&scratch);
+}
+
+struct run_scan {
+	struct run_file *files;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void *run_scan_worker(void *arg)
+{
+	struct run_scan *rs = arg;
+	for (size_t i; (i = atomic_fetch_add(&rs->next, 1)) < rs->n;)
+		run_file_scan(&rs->files[i]);
+	return NULL;
+}
+
+/* Whether file a's next line goes before file b's: the earlier time;
+ * at the same time, a line stamped with it before one that only follows
+ * such a line (a traceback's, written after its file's stamped line and
+ * likely after the other files' lines of that moment); then the file
+ * first in order. */
+static int run_before(const struct run_file *fs, const size_t *at, size_t a, size_t b)
+{
+	int64_t ka = fs[a].key[at[a]], kb = fs[b].key[at[b]];
+	if (ka != kb)
+		return ka < kb;
+	int oa = fs[a].own[at[a]], ob = fs[b].own[at[b]];
+	return oa != ob ? oa > ob : a < b;
+}
+
+static void heap_down(size_t *heap, size_t n, size_t i, const struct run_file *fs,
+		      const size_t *at)
+{
+	for (;;) {
+		size_t m = i, l = 2 * i + 1, r = l + 1;
+		if (l < n && run_before(fs, at, heap[l], heap[m]))
+			m = l;
+		if (r < n && run_before(fs, at, heap[r], heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		size_t t = heap[i];
+		heap[i] = heap[m];
+		heap[m] = t;
+		i = m;
+	}
+}
+
+/* The order of the merged lines, as (file, line) pairs into o: files
+ * with times interleaved by time (stable: a file's lines keep their
+ * order; see run_before for ties; lines before a file's first
+ * time go first, as a launcher's banner does), then the files without
+ * any time, whole, in order. */
+static void run_order(struct run_file *fs, size_t nf, struct input_origin *o)
+{
+	size_t *at = xcalloc(nf ? nf : 1, sizeof(*at));
+	size_t *heap = xmalloc((nf ? nf : 1) * sizeof(*heap));
+	size_t nh = 0, k = 0;
+	for (size_t f = 0; f < nf; f++)
+		if (fs[f].n && fs[f].timed)
+			heap[nh++] = f;
+	for (size_t i = nh / 2; i-- > 0;)
+		heap_down(heap, nh, i, fs, at);
+	while (nh) {
+		size_t f = heap[0];
+		o->file[k] = (uint32_t)f;
+		o->line[k++] = (uint32_t)++at[f];
+		if (at[f] == fs[f].n)
+			heap[0] = heap[--nh];
+		heap_down(heap, nh, 0, fs, at);
+	}
+	for (size_t f = 0; f < nf; f++)
+		if (fs[f].n && !fs[f].timed)
+			for (size_t i = 0; i < fs[f].n; i++) {
+				o->file[k] = (uint32_t)f;
+				o->line[k++] = (uint32_t)i + 1;
+			}
+	free(at);
+	free(heap);
+}
+
+/* Merge folder dir's files into in (see log_open_run). */
+static int open_folder(struct input *in, const char *dir, int threads)
+{
+	char **paths;
+	size_t nf;
+	if (input_list_folder(dir, &paths, &nf) < 0)
+		return -1;
+	if (nf == 0) {
+		free(paths);
+		return error("cannot read '%s': a folder without files", dir);
+	}
+	struct run_scan rs = { .files = xcalloc(nf, sizeof(struct run_file)), .n = nf };
+	for (size_t i = 0; i < nf; i++)
+		rs.files[i].path = paths[i];
+	int nt = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
+	if ((size_t)nt > nf)
+		nt = (int)nf;
+	pthread_t tids[MAX_THREADS];
+	for (int t = 1; t < nt; t++)
+		if (pthread_create(&tids[t], NULL, run_scan_worker, &rs) != 0)
+			die("cannot start a thread");
+	run_scan_worker(&rs);
+	for (int t = 1; t < nt; t++)
+		pthread_join(tids[t], NULL);
+	int rc = 0;
+	size_t nlines = 0, size = 0;
+	time_t mtime = 0;
+	for (size_t f = 0; f < nf; f++) {
+		struct run_file *rf = &rs.files[f];
+		if (rf->failed) {
+			rc = -1;
+			continue;
+		}
+		nlines += rf->n;
+		for (size_t i = 0; i < rf->n; i++)
+			size += rf->len[i] + 1;
+		if (rf->in.mtime > mtime)
+			mtime = rf->in.mtime;
+	}
+	if (rc == 0 && (size > INPUT_MAX_SIZE || nlines > UINT32_MAX))
+		rc = error("cannot read '%s': too large (over %zu MiB in all)", dir,
+			   INPUT_MAX_SIZE >> 20);
+	struct input_origin *o = NULL;
+	char *data = NULL;
+	if (rc == 0) {
+		o = xcalloc(1, sizeof(*o));
+		o->nfiles = nf;
+		o->nlines = nlines;
+		o->file = xmalloc((nlines ? nlines : 1) * sizeof(*o->file));
+		o->line = xmalloc((nlines ? nlines : 1) * sizeof(*o->line));
+		run_order(rs.files, nf, o);
+		data = xmalloc(size ? size : 1);
+		size_t pos = 0;
+		for (size_t k = 0; k < nlines; k++) {
+			const struct run_file *rf = &rs.files[o->file[k]];
+			size_t i = o->line[k] - 1;
+			memcpy(data + pos, rf->in.data + rf->off[i], rf->len[i]);
+			pos += rf->len[i];
+			data[pos++] = '\n';
+		}
+		/* Names as the user knows them: relative to the folder. */
+		o->files = xmalloc(nf * sizeof(*o->files));
+		size_t skip = strlen(dir) + (dir[strlen(dir) - 1] == '/' ? 0 : 1);
+		for (size_t f = 0; f < nf; f++)
+			o->files[f] = xstrdup(paths[f] + skip);
+	}
+	for (size_t f = 0; f < nf; f++) {
+		struct run_file *rf = &rs.files[f];
+		if (!rf->failed)
+			input_close(&rf->in);
+		free(rf->off);
+		free(rf->len);
+		free(rf->key);
+		free(rf->own);
+		free(paths[f]);
+	}
+	free(rs.files);
+	free(paths);
+	if (rc < 0)
+		return -1;
+	if (input_from_memory(in, dir, data, size, mtime) < 0) {
+		free(o->file);
+		free(o->line);
+		for (size_t f = 0; f < nf; f++)
+			free(o->files[f]);
+		free(o->files);
+		free(o);
+		return -1;
+	}
+	in->origin = o;
+	return 0;
+}
+
+int log_open_run(struct input *in, const char *path, int threads)
+{
+	if (!input_is_folder(path))
+		return input_open(in, path, 0);
+	memset(in, 0, sizeof(*in));
+	return open_folder(in, path, threads);
+}
+
+const char *log_origin(const struct log *lg, size_t i, size_t *line)
+{
+	const struct input_origin *o = lg->in.origin;
+	if (!o || i >= o->nlines)
+		return NULL;
+	*line = o->line[i];
+	return o->files[o->file[i]];
+}
+
+/* A folder's file name without its folder-free extensions: the stream
+ * name for a file whose lines name none ("node0/rank-3.log.gz" gives
+ * "node0/rank-3"). */
+static char *file_stem(const char *name)
+{
+	size_t n = strlen(name);
+	static const char *const comp[] = { ".gz", ".zst" };
+	for (size_t k = 0; k < sizeof(comp) / sizeof(*comp); k++) {
+		size_t c = strlen(comp[k]);
+		if (n > c && strcmp(name + n - c, comp[k]) == 0)
+			n -= c;
+	}
+	const char *slash = memrchr(name, '/', n);
+	const char *dot = memrchr(slash ? slash + 1 : name, '.', n - (size_t)(slash ? slash + 1 - name : 0));
+	if (dot && dot > (slash ? slash + 1 : name))
+		n = (size_t)(dot - name);
+	char *stem = xmalloc(n + 1);
+	memcpy(stem, name, n);
+	stem[n] = '\0';
+	return stem;
+}
+
+/* In a folder of several files whose lines name no stream (no tag in
+ * any), each file is a stream of its own, named after the file: per-rank
+ * logs without a rank in their lines still read as ranks.  Where lines
+ * carry tags, those name the streams, and an untagged file (a launcher's)
+ * stays untagged, as it would be in one file holding them all. */
+static void tag_files(struct log *lg)
+{
+	const struct input_origin *o = lg->in.origin;
+	if (!o || o->nfiles < 2 || !lg->tag)
+		return;
+	for (size_t i = 0; i < lg->nlines; i++)
+		if (lg->tag[i])
+			return;
+	uint16_t *stem = xcalloc(o->nfiles, sizeof(*stem));
+	for (size_t f = 0; f < o->nfiles; f++) {
+		char *s = file_stem(o->files[f]);
+		size_t t = 1;
+		while (t < lg->ntags && strcmp(lg->tags[t], s) != 0)
+			t++;
+		if (t >= lg->ntags && t < UINT16_MAX) {
+			/* tags[0] stands for no tag and is never read. */
+			lg->ntags = t;
+			lg->tags = xrealloc(lg->tags, (lg->ntags + 1) * sizeof(*lg->tags));
+			lg->tags[0] = NULL;
+			lg->tags[lg->ntags++] = s;
+		} else {
+			free(s);
+		}
+		stem[f] = t < UINT16_MAX ? (uint16_t)t : 0;
+	}
+	for (size_t i = 0; i < lg->nlines; i++)
+		lg->tag[i] = stem[o->file[i]];
+	free(stem);
+}
+
 static void piece_free(struct piece *pc)
 {
 	tmpl_free(&pc->tt);
@@ -309,7 +611,7 @@ int log_load(struct log *lg, const char *path, int index, unsigned flags,
 	     int threads, struct tmpl_table *tt)
 {
 	struct input in;
-	if (input_open(&in, path, 0) < 0) {
+	if (log_open_run(&in, path, threads) < 0) {
 		memset(lg, 0, sizeof(*lg));
 		return -1;
 	}
@@ -357,6 +659,7 @@ void log_load_input(struct log *lg, struct input *in, int index, unsigned flags,
 	lg->ntags = tags.n;
 	tagset_free(&tags, 0);
 	free(pcs);
+	tag_files(lg);
 	/* A line without a timestamp (an NCCL INFO line, a bare print, a
 	 * traceback) was written after the last line that had one: timing
 	 * (steps, gaps, silence) takes that time for it. */

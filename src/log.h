@@ -39,7 +39,23 @@ struct log {
 	struct prefix_order order; /* formats to try on its lines */
 };
 
-/* Read path and run every line through the stages with `threads` threads
+/* Open a run: a file (see input_open), or a folder whose files (see
+ * input_list_folder) are one run's streams, merged into one content in
+ * memory: interleaved by their lines' times where lines have them (a
+ * line without one goes with the line before it; ties go to the file
+ * first in natural order), concatenated in natural order where they have
+ * none (files without any time follow the others).  Each file is read
+ * with its own header format; files are read by up to `threads` threads.
+ * in->origin then tells each line's file and line.  Any file that cannot
+ * be read fails the run: an error naming it, -1. */
+int log_open_run(struct input *in, const char *path, int threads);
+/* For a run read from a folder, the file line i (0-based) came from, and
+ * its line number there (1-based) in *line; NULL for a run of one file.
+ * In a folder of several files whose lines carry no tag, each line is
+ * tagged with its file's name less its extensions (rank-3.log: rank-3). */
+const char *log_origin(const struct log *lg, size_t i, size_t *line);
+
+/* Read path (a file or a folder, see log_open_run) and run every line through the stages with `threads` threads
  * (the results do not depend on it), interning into tt.  Returns 0, or -1
  * after printing an error naming the file. */
 int log_load(struct log *lg, const char *path, int index, unsigned flags,

@@ -49,6 +49,33 @@ static void put_short(FILE *f, const char *s, size_t n, size_t width)
 	fputs("…", f);
 }
 
+/* Where line i of a run read from a folder is: "FILE:LINE" after pre,
+ * then post; nothing for a run of one file. */
+static void put_origin(FILE *f, const struct log *lg, int64_t i, const char *pre,
+		       const char *post)
+{
+	size_t line;
+	const char *file = i >= 0 ? log_origin(lg, (size_t)i, &line) : NULL;
+	if (!file)
+		return;
+	fputs(pre, f);
+	put_text(f, file, strlen(file));
+	fprintf(f, ":%zu%s", line, post);
+}
+
+/* For a folder run, `, "KEY": "FILE:LINE"` for line i. */
+static void json_origin(FILE *f, const char *key, const struct log *lg, int64_t i)
+{
+	size_t line;
+	const char *file = i >= 0 ? log_origin(lg, (size_t)i, &line) : NULL;
+	if (!file)
+		return;
+	char *at = xasprintf("%s:%zu", file, line);
+	fprintf(f, ", \"%s\": ", key);
+	json_str(f, at);
+	free(at);
+}
+
 static void put_msg(FILE *f, const struct log *lg, int64_t i, size_t width)
 {
 	struct quote q = { 0 };
@@ -165,7 +192,9 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 	}
 	if (d->verdict == DX_CRASHED) {
 		const struct dx_novel *c = &d->novel[d->crash];
-		fprintf(f, " at line %lld: ", (long long)c->line + 1);
+		fprintf(f, " at line %lld", (long long)c->line + 1);
+		put_origin(f, bad, c->line, " (", ")");
+		fputs(": ", f);
 		put_msg(f, bad, c->summary, 80);
 		if (d->bad_line >= 0) {
 			fprintf(f, " (after \"");
@@ -179,7 +208,9 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 	} else {
 		fprintf(f, " after \"");
 		put_msg(f, bad, d->bad_line, 60);
-		fprintf(f, "\" (line %lld of %zu)", (long long)d->bad_line + 1, bad->nlines);
+		fprintf(f, "\" (line %lld of %zu", (long long)d->bad_line + 1, bad->nlines);
+		put_origin(f, bad, d->bad_line, ", ", "");
+		fputc(')', f);
 	}
 	if (d->verdict != DX_CRASHED && d->waiting.first >= 0) {
 		/* A stall, not another path: say what it waits for. */
@@ -619,6 +650,7 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	}
 	fprintf(f, "],\n  \"verdict\": \"%s\",\n  \"divergence\": {\"bad_line\": ", dx_verdict_name(d->verdict));
 	json_line(f, d->bad_line);
+	json_origin(f, "bad_at", bad, d->bad_line);
 	fprintf(f, ", \"good_path\": ");
 	json_str(f, good->in.path);
 	fprintf(f, ", \"good_line\": ");
@@ -665,10 +697,12 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		const struct dx_novel *c = &d->novel[d->crash];
 		fprintf(f, "{\"bad_line\": ");
 		json_line(f, c->line);
+		json_origin(f, "bad_at", bad, c->line);
 		fprintf(f, ", \"text\": ");
 		json_msg(f, bad, c->line);
 		fprintf(f, ", \"summary_line\": ");
 		json_line(f, c->summary);
+		json_origin(f, "summary_at", bad, c->summary);
 		fprintf(f, ", \"summary\": ");
 		json_msg(f, bad, c->summary);
 		fputc('}', f);
