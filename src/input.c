@@ -584,6 +584,14 @@ void input_borrow(struct input *view, const struct input *in)
 	view->borrowed = 1;
 }
 
+void input_drop(const struct input *in, size_t end)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	end = end / page * page;
+	if (in->mapped && end)
+		madvise((void *)in->data, end, MADV_DONTNEED);
+}
+
 static void origin_free(struct input_origin *o)
 {
 	if (!o)

@@ -88,6 +88,11 @@ int input_list_folder(const char *dir, char ***paths, size_t *n);
 /* Whether path names a folder (following links). */
 int input_is_folder(const char *path);
 
+/* Let in's mapped pages before byte end go from this process's memory
+ * (the kernel keeps them cached, and reads them back if touched again):
+ * for an input read front to back once.  Nothing for unmapped data. */
+void input_drop(const struct input *in, size_t end);
+
 /* A second handle on in's content, to load it again (`ddx watch` loads
  * its good runs at each analysis): view is named as in is and borrows
  * its data, which in must keep until view is closed. */

@@ -19,6 +19,8 @@
 #define SAMPLE_LINES 400
 #define SAMPLE_PARTS 9
 #define MAX_THREADS 64
+/* A folder's merge lets go of each file's copied part by this much. */
+#define DROP_STEP ((size_t)16 << 20)
 /* Below this a second thread costs more than it saves. */
 #define MIN_PIECE (1u << 20)
 
@@ -250,7 +252,6 @@ struct run_file {
 	int failed;
 	size_t n;
 	uint64_t *off;         /* raw line start in in.data */
-	uint64_t *len;         /* raw line length, without its newline */
 	int64_t *key;          /* ms: the line's time, else that of the last
 				  line before it with one; TS_NONE (before
 				  any time) for those before the first */
@@ -279,7 +280,6 @@ static void run_file_scan(struct run_file *rf)
 		if (rf->n == cap) {
 			size_t c = cap;
 			GROW(rf->off, c, rf->n + 1);
-			rf->len = xrealloc(rf->len, c * sizeof(*rf->len));
 			rf->key = xrealloc(rf->key, c * sizeof(*rf->key));
 			rf->own = xrealloc(rf->own, c * sizeof(*rf->own));
 			cap = c;
@@ -290,10 +290,11 @@ static void run_file_scan(struct run_file *rf)
 			rf->timed = 1;
 		}
 		rf->off[rf->n] = ln.offset;
-		rf->len[rf->n] = ln.raw_len;
 		rf->own[rf->n] = h.ts_ms != TS_NONE;
 		rf->key[rf->n++] = last;
 	}
+	/* Read again when merged: meanwhile its pages need not be ours. */
+	input_drop(&rf->in, rf->in.size);
 	buf_free(&scratch);
 }
 
@@ -309,6 +310,15 @@ static void *run_scan_worker(void *arg)
 	for (size_t i; (i = atomic_fetch_add(&rs->next, 1)) < rs->n;)
 		run_file_scan(&rs->files[i]);
 	return NULL;
+}
+
+/* Length of rf's raw line i, without its newline. */
+static size_t run_line_len(const struct run_file *rf, size_t i)
+{
+	size_t end = i + 1 < rf->n ? rf->off[i + 1] - 1 : rf->in.size;
+	if (i + 1 == rf->n && end > rf->off[i] && rf->in.data[end - 1] == '\n')
+		end--;
+	return end - rf->off[i];
 }
 
 /* Whether file a's next line goes before file b's: the earlier time;
@@ -411,7 +421,7 @@ static int open_folder(struct input *in, const char *dir, int threads)
 		}
 		nlines += rf->n;
 		for (size_t i = 0; i < rf->n; i++)
-			size += rf->len[i] + 1;
+			size += run_line_len(rf, i) + 1;
 		if (rf->in.mtime > mtime)
 			mtime = rf->in.mtime;
 	}
@@ -428,14 +438,21 @@ static int open_folder(struct input *in, const char *dir, int threads)
 		o->line = xmalloc((nlines ? nlines : 1) * sizeof(*o->line));
 		run_order(rs.files, nf, o);
 		data = xmalloc(size ? size : 1);
-		size_t pos = 0;
+		/* Each file is read front to back: what was copied is let go
+		 * as it goes, so the merge holds little more than its result. */
+		size_t pos = 0, *dropped = xcalloc(nf, sizeof(*dropped));
 		for (size_t k = 0; k < nlines; k++) {
 			const struct run_file *rf = &rs.files[o->file[k]];
-			size_t i = o->line[k] - 1;
-			memcpy(data + pos, rf->in.data + rf->off[i], rf->len[i]);
-			pos += rf->len[i];
+			size_t i = o->line[k] - 1, len = run_line_len(rf, i);
+			memcpy(data + pos, rf->in.data + rf->off[i], len);
+			pos += len;
 			data[pos++] = '\n';
+			if (rf->off[i] - dropped[o->file[k]] >= DROP_STEP) {
+				input_drop(&rf->in, rf->off[i]);
+				dropped[o->file[k]] = rf->off[i];
+			}
 		}
+		free(dropped);
 		/* Names as the user knows them: relative to the folder. */
 		o->files = xmalloc(nf * sizeof(*o->files));
 		size_t skip = strlen(dir) + (dir[strlen(dir) - 1] == '/' ? 0 : 1);
@@ -447,7 +464,6 @@ static int open_folder(struct input *in, const char *dir, int threads)
 		if (!rf->failed)
 			input_close(&rf->in);
 		free(rf->off);
-		free(rf->len);
 		free(rf->key);
 		free(rf->own);
 		free(paths[f]);
