@@ -477,6 +477,7 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		const struct dx_novel *c = &d->novel[d->crash];
 		section(f, "crash");
 		fprintf(f, "line %lld", (long long)c->line + 1);
+		put_origin(f, bad, c->line, " (", ")");
 		if (c->traceback)
 			fprintf(f, ", a traceback of %u lines ending at line %lld", c->nlines,
 				(long long)c->summary + 1);
@@ -525,6 +526,7 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 				fprintf(f, " (traceback from line %lld)", (long long)n->line + 1);
 			else if (n->nlines > 1)
 				fprintf(f, " (%u lines)", n->nlines);
+			put_origin(f, bad, n->summary, " at ", "");
 			fputc('\n', f);
 		}
 		if (d->nnovel > NOVEL_MAX)
@@ -728,11 +730,13 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		const struct dx_novel *n = &d->novel[k];
 		fprintf(f, "%s\n    {\"bad_line\": ", k ? "," : "");
 		json_line(f, n->line);
+		json_origin(f, "bad_at", bad, n->line);
 		fprintf(f, ", \"text\": ");
 		json_msg(f, bad, n->line);
 		fprintf(f, ", \"severity\": \"%s\", \"lines\": %u, \"traceback\": %s, \"summary_line\": ",
 			dx_severity_name(n->severity), n->nlines, n->traceback ? "true" : "false");
 		json_line(f, n->summary);
+		json_origin(f, "summary_at", bad, n->summary);
 		fprintf(f, ", \"summary\": ");
 		json_msg(f, bad, n->summary);
 		fputc('}', f);
