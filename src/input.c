@@ -592,7 +592,7 @@ void input_drop(const struct input *in, size_t end)
 		madvise((void *)in->data, end, MADV_DONTNEED);
 }
 
-static void origin_free(struct input_origin *o)
+void input_origin_free(struct input_origin *o)
 {
 	if (!o)
 		return;
@@ -607,7 +607,7 @@ static void origin_free(struct input_origin *o)
 void input_close(struct input *in)
 {
 	if (!in->borrowed)
-		origin_free(in->origin);
+		input_origin_free(in->origin);
 	release(in);
 	free(in->path);
 	memset(in, 0, sizeof(*in));

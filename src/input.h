@@ -50,6 +50,9 @@ struct input_origin {
 	size_t nlines;
 };
 
+/* Free o and what it holds; NULL is nothing. */
+void input_origin_free(struct input_origin *o);
+
 struct input {
 	char *path;          /* as given; "-" is stdin */
 	const char *data;    /* the whole content, decompressed */

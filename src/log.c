@@ -19,6 +19,9 @@
 #define SAMPLE_LINES 400
 #define SAMPLE_PARTS 9
 #define MAX_THREADS 64
+/* Most a folder run may hold merged in memory (its files' total): far
+ * more than one input may (INPUT_MAX_SIZE), for a job of many ranks. */
+#define RUN_MAX_SIZE ((size_t)256 << 30)
 /* A folder's merge lets go of each file's copied part by this much. */
 #define DROP_STEP ((size_t)16 << 20)
 /* Below this a second thread costs more than it saves. */
@@ -425,19 +428,24 @@ static int open_folder(struct input *in, const char *dir, int threads)
 		if (rf->in.mtime > mtime)
 			mtime = rf->in.mtime;
 	}
-	if (rc == 0 && (size > INPUT_MAX_SIZE || nlines > UINT32_MAX))
-		rc = error("cannot read '%s': too large (over %zu MiB in all)", dir,
-			   INPUT_MAX_SIZE >> 20);
+	if (rc == 0 && (size > RUN_MAX_SIZE || nlines > UINT32_MAX))
+		rc = error("cannot read '%s': too large (over %zu GiB in all)", dir,
+			   RUN_MAX_SIZE >> 30);
 	struct input_origin *o = NULL;
 	char *data = NULL;
 	if (rc == 0) {
 		o = xcalloc(1, sizeof(*o));
 		o->nfiles = nf;
+		o->files = xcalloc(nf, sizeof(*o->files));
 		o->nlines = nlines;
 		o->file = xmalloc((nlines ? nlines : 1) * sizeof(*o->file));
 		o->line = xmalloc((nlines ? nlines : 1) * sizeof(*o->line));
 		run_order(rs.files, nf, o);
-		data = xmalloc(size ? size : 1);
+		data = malloc(size ? size : 1);
+		if (!data)
+			rc = error("cannot read '%s': %zu MiB do not fit in memory", dir, size >> 20);
+	}
+	if (rc == 0) {
 		/* Each file is read front to back: what was copied is let go
 		 * as it goes, so the merge holds little more than its result. */
 		size_t pos = 0, *dropped = xcalloc(nf, sizeof(*dropped));
@@ -454,7 +462,6 @@ static int open_folder(struct input *in, const char *dir, int threads)
 		}
 		free(dropped);
 		/* Names as the user knows them: relative to the folder. */
-		o->files = xmalloc(nf * sizeof(*o->files));
 		size_t skip = strlen(dir) + (dir[strlen(dir) - 1] == '/' ? 0 : 1);
 		for (size_t f = 0; f < nf; f++)
 			o->files[f] = xstrdup(paths[f] + skip);
@@ -470,19 +477,12 @@ static int open_folder(struct input *in, const char *dir, int threads)
 	}
 	free(rs.files);
 	free(paths);
-	if (rc < 0)
-		return -1;
-	if (input_from_memory(in, dir, data, size, mtime) < 0) {
-		free(o->file);
-		free(o->line);
-		for (size_t f = 0; f < nf; f++)
-			free(o->files[f]);
-		free(o->files);
-		free(o);
-		return -1;
+	if (rc == 0 && input_from_memory(in, dir, data, size, mtime) == 0) {
+		in->origin = o;
+		return 0;
 	}
-	in->origin = o;
-	return 0;
+	input_origin_free(o);
+	return -1;
 }
 
 int log_open_run(struct input *in, const char *path, int threads)
