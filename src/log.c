@@ -389,6 +389,64 @@ static void run_order(struct run_file *fs, size_t nf, struct input_origin *o)
 	free(heap);
 }
 
+/* Lines [from, to) of a merge, copied into data from pos on by a thread. */
+struct run_copy_part {
+	const struct run_file *fs;
+	size_t nf;
+	const struct input_origin *o;
+	char *data;
+	size_t from, to, pos;
+};
+
+static void *run_copy_part(void *arg)
+{
+	struct run_copy_part *p = arg;
+	/* Each file is read front to back: what was copied is let go as it
+	 * goes, so the merge holds little more than its result.  (A page
+	 * another part still needs is read back from the file.) */
+	size_t pos = p->pos, *dropped = xcalloc(p->nf, sizeof(*dropped));
+	for (size_t k = p->from; k < p->to; k++) {
+		uint32_t f = p->o->file[k];
+		const struct run_file *rf = &p->fs[f];
+		size_t i = p->o->line[k] - 1, len = run_line_len(rf, i);
+		memcpy(p->data + pos, rf->in.data + rf->off[i], len);
+		pos += len;
+		p->data[pos++] = '\n';
+		if (rf->off[i] - dropped[f] >= DROP_STEP) {
+			input_drop(&rf->in, rf->off[i]);
+			dropped[f] = rf->off[i];
+		}
+	}
+	free(dropped);
+	return NULL;
+}
+
+/* Copy the lines in o's order into data, each with a newline, in nt
+ * parts of as many lines run by as many threads. */
+static void run_copy(const struct run_file *fs, size_t nf, const struct input_origin *o,
+		     char *data, int nt)
+{
+	struct run_copy_part parts[MAX_THREADS];
+	pthread_t tids[MAX_THREADS];
+	size_t pos = 0;
+	for (int t = 0; t < nt; t++) {
+		struct run_copy_part *p = &parts[t];
+		*p = (struct run_copy_part){ .fs = fs, .nf = nf, .o = o, .data = data,
+					     .from = o->nlines / (size_t)nt * (size_t)t,
+					     .to = t + 1 < nt ? o->nlines / (size_t)nt * (size_t)(t + 1)
+							      : o->nlines,
+					     .pos = pos };
+		for (size_t k = p->from; k < p->to; k++)
+			pos += run_line_len(&fs[o->file[k]], o->line[k] - 1) + 1;
+	}
+	for (int t = 1; t < nt; t++)
+		if (pthread_create(&tids[t], NULL, run_copy_part, &parts[t]) != 0)
+			die("cannot start a thread");
+	run_copy_part(&parts[0]);
+	for (int t = 1; t < nt; t++)
+		pthread_join(tids[t], NULL);
+}
+
 /* Merge folder dir's files into in (see log_open_run). */
 static int open_folder(struct input *in, const char *dir, int threads)
 {
@@ -446,21 +504,9 @@ static int open_folder(struct input *in, const char *dir, int threads)
 			rc = error("cannot read '%s': %zu MiB do not fit in memory", dir, size >> 20);
 	}
 	if (rc == 0) {
-		/* Each file is read front to back: what was copied is let go
-		 * as it goes, so the merge holds little more than its result. */
-		size_t pos = 0, *dropped = xcalloc(nf, sizeof(*dropped));
-		for (size_t k = 0; k < nlines; k++) {
-			const struct run_file *rf = &rs.files[o->file[k]];
-			size_t i = o->line[k] - 1, len = run_line_len(rf, i);
-			memcpy(data + pos, rf->in.data + rf->off[i], len);
-			pos += len;
-			data[pos++] = '\n';
-			if (rf->off[i] - dropped[o->file[k]] >= DROP_STEP) {
-				input_drop(&rf->in, rf->off[i]);
-				dropped[o->file[k]] = rf->off[i];
-			}
-		}
-		free(dropped);
+		/* Threads as for one log: past a few MiB each. */
+		size_t ct = size / MIN_PIECE + 1;
+		run_copy(rs.files, nf, o, data, ct < (size_t)nt ? (int)ct : nt);
 		/* Names as the user knows them: relative to the folder. */
 		size_t skip = strlen(dir) + (dir[strlen(dir) - 1] == '/' ? 0 : 1);
 		for (size_t f = 0; f < nf; f++)
