@@ -65,7 +65,7 @@ $(BUILD)/main_fuzz.o: src/main.c src/*.h VERSION | $(BUILD)
 	$(CC) $(CFLAGS) -DDDX_VERSION='"$(VERSION)"' -Dmain=ddx_main -c -o $@ $<
 
 $(BUILD)/fuzz/fuzz_cmd $(BUILD)/fuzz/fuzz_store_sql $(BUILD)/fuzz/fuzz_names: $(filter-out $(BUILD)/main.o,$(OBJS)) $(BUILD)/main_fuzz.o
-$(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz.h $(LIBOBJS) | $(BUILD)
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz.h fuzz/fuzz_run.h $(LIBOBJS) | $(BUILD)
 	@mkdir -p $(BUILD)/fuzz
 	$(CC) $(CFLAGS) -Isrc -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(filter %.o,$^) $(LDLIBS)
 

@@ -5,15 +5,10 @@
  * print: text output holds no escape or other control character a
  * terminal would act on, JSON output no raw control character and only
  * valid UTF-8.
- *
- * main.c is compiled with main renamed to ddx_main for this target. */
-#include <getopt.h>
+ */
 #include <sys/mman.h>
-#include <unistd.h>
 
-#include "fuzz.h"
-
-int ddx_main(int argc, char **argv);
+#include "fuzz_run.h"
 
 static int in_fd = -1, half_fd = -1, out_fd = -1;
 static char path[64], half[64];
@@ -50,22 +45,8 @@ static void run(const char *cmd, const char *opt, const char *good)
 	}
 	argv[argc++] = path;
 	argv[argc] = NULL;
-	if (ftruncate(out_fd, 0) < 0 || lseek(out_fd, 0, SEEK_SET) < 0)
-		abort();
-	fflush(stdout);
-	int saved = dup(STDOUT_FILENO);
-	dup2(out_fd, STDOUT_FILENO);
-	optind = 0;  /* getopt starts afresh */
-	int rc = ddx_main(argc, argv);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	FUZZ_CHECK(rc == 0 || rc == 1 || rc == 2);
-	off_t n = lseek(out_fd, 0, SEEK_END);
-	unsigned char *p = xmalloc(n > 0 ? (size_t)n : 1);
-	FUZZ_CHECK(pread(out_fd, p, (size_t)n, 0) == n);
-	fuzz_check_text(p, (size_t)n, opt && strcmp(opt, "--json") == 0);
-	free(p);
+	fuzz_run_ddx(argv, out_fd, 0);
+	fuzz_check_fd(out_fd, opt && strcmp(opt, "--json") == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -16,9 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fuzz.h"
+#include "fuzz_run.h"
 
-int ddx_main(int argc, char **argv);
 
 /* Longest file name made (NAME_MAX is 255, with room for suffixes). */
 #define NAME_LEN 200
@@ -42,40 +41,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* Check the n bytes of fd from its start (JSON, with messages around it,
- * is checked as text). */
-static void check_fd(int fd)
-{
-	off_t n = lseek(fd, 0, SEEK_END);
-	unsigned char *p = xmalloc(n > 0 ? (size_t)n : 1);
-	FUZZ_CHECK(pread(fd, p, (size_t)n, 0) == n);
-	fuzz_check_text(p, (size_t)n, 0);
-	free(p);
-}
-
-/* Run ddx with argv, stdout and stderr captured, and check both. */
 static void run(char **argv)
 {
-	int argc = 0;
-	while (argv[argc])
-		argc++;
-	if (ftruncate(out_fd, 0) < 0 || lseek(out_fd, 0, SEEK_SET) < 0)
-		abort();
-	fflush(stdout);
-	fflush(stderr);
-	int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
-	dup2(out_fd, STDOUT_FILENO);
-	dup2(out_fd, STDERR_FILENO);
-	optind = 0;  /* getopt starts afresh */
-	int rc = ddx_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved_out, STDOUT_FILENO);
-	dup2(saved_err, STDERR_FILENO);
-	close(saved_out);
-	close(saved_err);
-	FUZZ_CHECK(rc == 0 || rc == 1 || rc == 2);
-	check_fd(out_fd);
+	fuzz_run_ddx(argv, out_fd, 1);
+	fuzz_check_fd(out_fd, 0);
 }
 
 static void write_file(const char *path, const struct buf *b)
@@ -162,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run((char *[]){ "ddx", "diff", "--rules", rules, "--no-proc", "--html", page, good, bad, NULL });
 	int fd = open(page, O_RDONLY);
 	if (fd >= 0) {
-		check_fd(fd);
+		fuzz_check_fd(fd, 0);
 		close(fd);
 	}
 	run((char *[]){ "ddx", "watch", "--rules", rules, "--interval", "1ms", "--timeout", "1ms",

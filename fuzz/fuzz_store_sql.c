@@ -19,10 +19,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fuzz.h"
+#include "fuzz_run.h"
 #include "store.h"
 
-int ddx_main(int argc, char **argv);
 
 /* What the input's SQL may do in building the file: bounded, so that the
  * fuzzer spends its time in ddx. */
@@ -105,34 +104,10 @@ static size_t make_store(const char *sql, char **names, size_t max)
 	return n;
 }
 
-/* Run ddx with argv, stdout and stderr captured, and check both (JSON
- * output with the messages around it: as text). */
 static void run(char **argv)
 {
-	int argc = 0;
-	while (argv[argc])
-		argc++;
-	if (ftruncate(out_fd, 0) < 0 || lseek(out_fd, 0, SEEK_SET) < 0)
-		abort();
-	fflush(stdout);
-	fflush(stderr);
-	int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
-	dup2(out_fd, STDOUT_FILENO);
-	dup2(out_fd, STDERR_FILENO);
-	optind = 0;  /* getopt starts afresh */
-	int rc = ddx_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved_out, STDOUT_FILENO);
-	dup2(saved_err, STDERR_FILENO);
-	close(saved_out);
-	close(saved_err);
-	FUZZ_CHECK(rc == 0 || rc == 1 || rc == 2);
-	off_t n = lseek(out_fd, 0, SEEK_END);
-	unsigned char *p = xmalloc(n > 0 ? (size_t)n : 1);
-	FUZZ_CHECK(pread(out_fd, p, (size_t)n, 0) == n);
-	fuzz_check_text(p, (size_t)n, 0);
-	free(p);
+	fuzz_run_ddx(argv, out_fd, 1);
+	fuzz_check_fd(out_fd, 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
