@@ -586,23 +586,43 @@ static void excerpt_write(FILE *f, const struct excerpt *e, const char *title)
 
 /* ---- the diff page ---- */
 
+/* A text report, the diff's (d) or the live one, as the terminal would
+ * show it without colour, in a string of *len bytes; NULL on failure. */
+struct plain {
+	const struct diagnosis *d;
+	const struct log *logs;
+	size_t nlogs;
+	const struct live_report *live;
+};
+
+static char *plain_text(const struct plain *p, size_t *len)
+{
+	char *text = NULL;
+	FILE *mem = open_memstream(&text, len);
+	if (!mem)
+		return NULL;
+	int color = use_color;
+	use_color = 0;
+	if (p->d)
+		report_text(mem, p->d, p->logs, p->nlogs, NULL);
+	else
+		report_proc_text(mem, p->live);
+	use_color = color;
+	if (fclose(mem) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /* The text report's opening sentences (up to its first blank line), made
  * without colour: the card says what the terminal says. */
 static int headline(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	if (!mem)
+	size_t len;
+	char *text = plain_text(&(struct plain){ d, logs, nlogs, NULL }, &len);
+	if (!text)
 		return -1;
-	int color = use_color;
-	use_color = 0;
-	report_text(mem, d, logs, nlogs, NULL);
-	use_color = color;
-	if (fclose(mem) != 0) {
-		free(text);
-		return -1;
-	}
 	const char *end = strstr(text, "\n\n");
 	size_t n = end ? (size_t)(end - text) : len;
 	for (size_t i = 0; i < n;) {
@@ -1009,19 +1029,10 @@ static int live_section(FILE *f, const struct live_report *live)
 {
 	if (!live || !live->nprocs)
 		return 0;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	if (!mem)
+	size_t len;
+	char *text = plain_text(&(struct plain){ NULL, NULL, 0, live }, &len);
+	if (!text)
 		return -1;
-	int color = use_color;
-	use_color = 0;
-	report_proc_text(mem, live);
-	use_color = color;
-	if (fclose(mem) != 0) {
-		free(text);
-		return -1;
-	}
 	fputs("<h2>Processes</h2>\n<pre>", f);
 	html_text(f, text, len);
 	fputs("</pre>\n", f);
