@@ -68,13 +68,4 @@ struct failure_seen {
 	size_t nruns;
 };
 
-/* A signature as `ddx failures` lists it. */
-struct failure_sig {
-	const char *key, *summary, *verdict;
-	uint64_t count;
-	int64_t first, last;
-	const char *last_host, *last_run;
-	const char *baselines;   /* their names, ", "-separated, sorted */
-};
-
 #endif

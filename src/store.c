@@ -1,12 +1,14 @@
 /* store.c — the baseline store in SQLite.  See store.h.
  *
- * Layout (version 2):
+ * Layout (version 3):
  *   baseline(id, name, created, updated)
  *   run(id, baseline, name, hash, size, lines, first_ts, last_ts, format,
  *       mtime, added, pipeline, engine)
  *   chunk(run, seq, raw_size, data)       one zstd frame per CHUNK_RAW bytes
  *   template(run, level, text, count, first_line)
  *   config(run, key, value)               (version 2)
+ *   failure(id, signature, summary, verdict, name, host, seen, baseline)
+ *                                         (version 3)
  * Runs, chunks, templates and config go with their baseline (ON DELETE
  * CASCADE). */
 #include "store.h"
@@ -101,6 +103,17 @@ static const char *const scripts[STORE_VERSION] = {
 	"  key TEXT NOT NULL,"
 	"  value TEXT NOT NULL,"
 	"  PRIMARY KEY (run, key)) WITHOUT ROWID;",
+	/* 3: the failure memory.  baseline is a name, not a reference: the
+	 * memory of a failure outlives the baseline it was checked with. */
+	"CREATE TABLE @failure ("
+	"  id INTEGER PRIMARY KEY,"
+	"  signature TEXT NOT NULL,"
+	"  summary TEXT NOT NULL,"
+	"  verdict TEXT NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  host TEXT NOT NULL,"
+	"  seen INTEGER NOT NULL,"
+	"  baseline TEXT NOT NULL);",
 };
 
 /* The columns of run copied by export and import, by version. */
@@ -121,6 +134,7 @@ static const struct {
 	{ "chunk", 1, STORE_VERSION, "run seq raw_size data" },
 	{ "template", 1, STORE_VERSION, "run level text count first_line" },
 	{ "config", 2, STORE_VERSION, "run key value" },
+	{ "failure", 3, STORE_VERSION, "id signature summary verdict name host seen baseline" },
 };
 /* The one index ddx names itself; SQLite names the others
  * sqlite_autoindex_TABLE_N. */
@@ -1592,4 +1606,156 @@ static int fill_v2(struct store *st)
 	store_runs_free(v, n);
 	arena_free(&a);
 	return r;
+}
+
+/* The failure memory (version 3).  Plain SQL, parameters in order. */
+
+int store_failure_seen(struct store *st, const char *key, struct failure_seen *out,
+		       struct arena *a)
+{
+	out->count = 0;
+	out->first = 0;
+	out->nruns = 0;
+	sqlite3_stmt *s = prepare(st, "SELECT count(*), min(seen) FROM failure WHERE signature = ?");
+	if (!s)
+		return -1;
+	bind_str(s, 1, key);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_finalize(s);
+		return db_error(st, "cannot read the failure memory");
+	}
+	out->count = col_count(s, 0);
+	out->first = col_seconds(s, 1);
+	sqlite3_finalize(s);
+	s = prepare(st, "SELECT name, host, baseline, seen FROM failure WHERE signature = ?"
+			" ORDER BY seen DESC, id DESC LIMIT ?");
+	if (!s)
+		return -1;
+	bind_str(s, 1, key);
+	sqlite3_bind_int(s, 2, SEEN_RUNS_MAX);
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW && out->nruns < SEEN_RUNS_MAX) {
+		struct failure_run *r = &out->runs[out->nruns++];
+		r->name = col_str(s, 0, a);
+		r->host = col_str(s, 1, a);
+		r->baseline = col_str(s, 2, a);
+		r->seen = col_seconds(s, 3);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_error(st, "cannot read the failure memory");
+	return 0;
+}
+
+int store_failure_record(struct store *st, const struct failure *f)
+{
+	/* A reader's connection is read-only: the record is written
+	 * through one of its own, as store_refresh does, quietly: the one
+	 * line said is the one below. */
+	if (access(st->path, W_OK) < 0)
+		return error("'%s': failure not recorded: %s", st->path, strerror(errno));
+	struct store w = { .path = st->path, .quiet = 1 };
+	sqlite3_stmt *s = NULL;
+	int ok = sqlite3_open_v2(st->path, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+				 NULL) == SQLITE_OK;
+	if (ok) {
+		persist_wal(w.db);
+		add_budget(&w, w.path);
+		sqlite3_busy_timeout(w.db, BUSY_MS);
+		ok = exec(&w, "BEGIN IMMEDIATE") == 0 &&
+		     (s = prepare(&w, "INSERT INTO failure (signature, summary, verdict, name, host,"
+				      " seen, baseline) VALUES (?, ?, ?, ?, ?, ?, ?)")) != NULL;
+	}
+	if (ok) {
+		bind_str(s, 1, f->key);
+		bind_str(s, 2, f->summary);
+		bind_str(s, 3, f->verdict);
+		bind_str(s, 4, f->name);
+		bind_str(s, 5, f->host);
+		sqlite3_bind_int64(s, 6, f->seen);
+		bind_str(s, 7, f->baseline);
+		ok = step_done(&w, s) == 0 && exec(&w, "COMMIT") == 0;
+	}
+	if (!ok) {
+		error("'%s': failure not recorded: %s", st->path,
+		      w.db ? sqlite3_errmsg(w.db) : "out of memory");
+		sqlite3_exec(w.db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	sqlite3_close(w.db);
+	return ok ? 0 : -1;
+}
+
+/* Bind the conditions of store_failures' queries from index i on: the
+ * time, then the baseline when there is one. */
+static void bind_since(sqlite3_stmt *s, int i, int64_t since, const char *baseline)
+{
+	sqlite3_bind_int64(s, i, since);
+	if (baseline)
+		bind_str(s, i + 1, baseline);
+}
+
+int store_failures(struct store *st, const char *baseline, int64_t since,
+		   struct failure_sig **out, size_t *n, struct arena *a)
+{
+	*out = NULL;
+	*n = 0;
+	const char *cond = baseline ? "seen >= ? AND baseline = ?" : "seen >= ?";
+	char sql[512];
+	snprintf(sql, sizeof(sql), "SELECT signature, count(*), min(seen), max(seen) FROM failure"
+		 " WHERE %s GROUP BY signature ORDER BY count(*) DESC, max(seen) DESC, signature",
+		 cond);
+	sqlite3_stmt *s = prepare(st, sql);
+	if (!s)
+		return -1;
+	bind_since(s, 1, since, baseline);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		GROW(*out, cap, *n + 1);
+		struct failure_sig *f = &(*out)[(*n)++];
+		memset(f, 0, sizeof(*f));
+		f->key = col_str(s, 0, a);
+		f->count = col_count(s, 1);
+		f->first = col_seconds(s, 2);
+		f->last = col_seconds(s, 3);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "cannot read the failure memory");
+	/* The latest record of each, and its baselines. */
+	snprintf(sql, sizeof(sql), "SELECT summary, verdict, host, name FROM failure"
+		 " WHERE signature = ? AND %s ORDER BY seen DESC, id DESC LIMIT 1", cond);
+	char sql2[256];
+	snprintf(sql2, sizeof(sql2), "SELECT DISTINCT baseline FROM failure"
+		 " WHERE signature = ? AND %s ORDER BY baseline", cond);
+	for (size_t i = 0; i < *n; i++) {
+		struct failure_sig *f = &(*out)[i];
+		if (!(s = prepare(st, sql)))
+			return -1;
+		bind_str(s, 1, f->key);
+		bind_since(s, 2, since, baseline);
+		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+			f->summary = col_str(s, 0, a);
+			f->verdict = col_str(s, 1, a);
+			f->last_host = col_str(s, 2, a);
+			f->last_name = col_str(s, 3, a);
+		}
+		sqlite3_finalize(s);
+		if (rc != SQLITE_ROW || !(s = prepare(st, sql2)))
+			return rc != SQLITE_ROW ? db_error(st, "cannot read the failure memory") : -1;
+		bind_str(s, 1, f->key);
+		bind_since(s, 2, since, baseline);
+		struct buf b = { 0 };
+		buf_append(&b, "", 0);
+		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(s, 0);
+			buf_printf(&b, "%s%s", b.len ? ", " : "", name ? name : "");
+		}
+		sqlite3_finalize(s);
+		f->baselines = arena_strndup(a, b.p, b.len);
+		buf_free(&b);
+		if (rc != SQLITE_DONE)
+			return db_error(st, "cannot read the failure memory");
+	}
+	return 0;
 }

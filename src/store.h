@@ -23,11 +23,13 @@
 #include <stdint.h>
 
 #include "logmeta.h"
+#include "signature.h"
 #include "util.h"
 
 /* The schema this ddx writes.  1: baselines, runs, chunks, templates.
- * 2: adds the engine of each run and its configuration key=values. */
-#define STORE_VERSION 2
+ * 2: adds the engine of each run and its configuration key=values.
+ * 3: adds the failure memory. */
+#define STORE_VERSION 3
 
 struct store;
 
@@ -144,5 +146,39 @@ int store_export(struct store *st, const char *name, const char *file, const cha
  * validated as a ddx store first, and only read. *nb counts the baselines
  * in it, *nr the runs added. */
 int store_import(struct store *st, const char *file, size_t *nb, size_t *nr);
+
+/* The failure memory: every run `check` found failing, with its
+ * signature (signature.h).  A record names its baseline by name, so it
+ * outlives the baseline. */
+struct failure {
+	const char *key, *summary;   /* the signature */
+	const char *verdict;         /* "stopped", "crashed", ... */
+	const char *name, *host, *baseline;
+	int64_t seen;                /* s since the epoch */
+};
+
+/* A signature as `ddx failures` lists it. */
+struct failure_sig {
+	const char *key, *summary, *verdict;   /* as last recorded */
+	uint64_t count;
+	int64_t first, last;
+	const char *last_host, *last_name;
+	const char *baselines;   /* their names, ", "-separated, sorted */
+};
+
+/* What the store knows of signature key into *out (key, summary and now
+ * are left alone): how many runs had it, the first time, and the latest
+ * SEEN_RUNS_MAX runs, strings in a. */
+int store_failure_seen(struct store *st, const char *key, struct failure_seen *out,
+		       struct arena *a);
+/* Record f, in one transaction, through a connection of its own (st may
+ * be read-only).  -1 after an error naming the store ("'x.db': failure
+ * not recorded: ..."), which costs the caller nothing else. */
+int store_failure_record(struct store *st, const struct failure *f);
+/* The signatures recorded since the time since (s), of baseline when
+ * not NULL, most frequent first, then most recent; *out is malloc'd,
+ * its strings in a. */
+int store_failures(struct store *st, const char *baseline, int64_t since,
+		   struct failure_sig **out, size_t *n, struct arena *a);
 
 #endif

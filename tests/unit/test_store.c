@@ -317,6 +317,78 @@ static void test_foreign(void)
 	free(p);
 }
 
+/* The failure memory: what a signature was seen with, latest first, and
+ * the list by count; a read-only store refuses the record. */
+static void test_failures(void)
+{
+	char *db = tmp_path("failures.db");
+	int missing;
+	struct store *st = store_open(db, STORE_WRITE, &missing);
+	CHECK(st != NULL);
+	if (!st) {
+		free(db);
+		return;
+	}
+	struct failure f[] = {
+		{ "aaaa", "stopped after: x", "stopped", "run-1.log", "runner-1", "sg", 1000 },
+		{ "bbbb", "crashed: y", "crashed", "run-2.log", "runner-2", "vl", 2000 },
+		{ "aaaa", "stopped after: x", "stopped", "run-3.log", "runner-3", "sg", 3000 },
+		{ "aaaa", "stopped after: x", "stopped", "run-4.log", "runner-4", "other", 3000 },
+	};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		CHECK_INT(store_failure_record(st, &f[i]), 0);
+	struct arena a = { 0 };
+	struct failure_seen seen;
+	CHECK_INT(store_failure_seen(st, "aaaa", &seen, &a), 0);
+	CHECK_INT(seen.count, 3);
+	CHECK_INT(seen.first, 1000);
+	CHECK_INT(seen.nruns, 3);
+	/* The same second: the later record first. */
+	CHECK_STR(seen.runs[0].name, "run-4.log");
+	CHECK_STR(seen.runs[1].host, "runner-3");
+	CHECK_STR(seen.runs[2].baseline, "sg");
+	CHECK_INT(store_failure_seen(st, "cccc", &seen, &a), 0);
+	CHECK_INT(seen.count, 0);
+	CHECK_INT(seen.nruns, 0);
+	struct failure_sig *fs;
+	size_t n;
+	CHECK_INT(store_failures(st, NULL, 0, &fs, &n, &a), 0);
+	CHECK_INT(n, 2);
+	if (n == 2) {
+		CHECK_STR(fs[0].key, "aaaa");
+		CHECK_INT(fs[0].count, 3);
+		CHECK_INT(fs[0].last, 3000);
+		CHECK_STR(fs[0].last_host, "runner-4");
+		CHECK_STR(fs[0].baselines, "other, sg");
+		CHECK_STR(fs[1].summary, "crashed: y");
+	}
+	free(fs);
+	CHECK_INT(store_failures(st, "sg", 2000, &fs, &n, &a), 0);
+	CHECK_INT(n, 1);
+	if (n == 1) {
+		CHECK_INT(fs[0].count, 1);
+		CHECK_STR(fs[0].last_name, "run-3.log");
+		CHECK_STR(fs[0].baselines, "sg");
+	}
+	free(fs);
+	store_close(st);
+	/* Read-only: said on one line, nothing else. */
+	if (geteuid() != 0) {
+		CHECK_INT(chmod(db, 0444), 0);
+		st = store_open(db, STORE_READ, &missing);
+		CHECK(st != NULL);
+		if (st) {
+			fprintf(stderr, "(a note on the read-only store is expected:)\n");
+			CHECK_INT(store_failure_record(st, &f[0]), -1);
+			CHECK_INT(store_failure_seen(st, "aaaa", &seen, &a), 0);
+			CHECK_INT(seen.count, 3);
+			store_close(st);
+		}
+	}
+	arena_free(&a);
+	free(db);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -326,6 +398,7 @@ int main(void)
 	test_path();
 	test_round_trip();
 	test_foreign();
+	test_failures();
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
