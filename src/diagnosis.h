@@ -15,6 +15,8 @@
 
 #define DX_NONE (-1)
 
+struct failure_seen;
+
 enum dx_verdict {
 	DX_SAME,       /* reached the good run's end, nothing new */
 	DX_DIFFERENT,  /* reached the end, but with new warnings/errors or changes */
@@ -159,6 +161,9 @@ struct diagnosis {
 	struct dx_state *st;  /* the analysis behind it, for dx_template_text */
 	const struct dx_warning *warnings;  /* set by the caller, who owns them */
 	size_t nwarnings;
+	const struct failure_seen *seen;  /* set by the caller, who owns it: the
+					   * failure memory on this failure
+					   * (signature.h), or NULL */
 };
 
 struct dx_options {

@@ -20,6 +20,7 @@
 #include "log.h"
 #include "report.h"
 #include "rules.h"
+#include "signature.h"
 
 /* --now: "+SECONDS" after bad's last line, or a time in the logs' clock
  * ("2026-02-23 00:55:24", "2026-02-23T00:55:24"), taken as UTC like the
@@ -147,6 +148,51 @@ static size_t load_compared(struct input *ins, size_t n, int jobs, struct tmpl_t
 	return nkeep + 1;
 }
 
+/* The name a run is remembered by: its file's or folder's base name. */
+static char *run_name(const char *path)
+{
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	size_t b = n;
+	while (b > 0 && path[b - 1] != '/')
+		b--;
+	return xasprintf("%.*s", (int)(n - b), path + b);
+}
+
+/* The host a failure is recorded on: $DDX_HOST (a CI runner's name, say),
+ * else the machine's. */
+static void host_name(char *out, size_t size)
+{
+	const char *env = getenv("DDX_HOST");
+	if (env && *env)
+		snprintf(out, size, "%s", env);
+	else if (gethostname(out, size) < 0 || !*out)
+		snprintf(out, size, "unknown");
+	out[size - 1] = '\0';
+}
+
+/* Look d's failure up in a->memory for the report (d->seen, in *seen)
+ * and record it.  The store's trouble is said on stderr, on one line,
+ * and costs nothing else. */
+static void remember(const struct diff_args *a, struct diagnosis *d, const struct tmpl_table *tt,
+		     struct signature *sig, struct failure_seen *seen, struct arena *ar)
+{
+	if (signature_of(d, tt, sig) < 0)
+		return;
+	if (store_failure_seen(a->memory, sig->key, seen, ar) < 0)
+		return;
+	seen->key = sig->key;
+	seen->summary = sig->summary;
+	d->seen = seen;
+	char host[256], *name = run_name(d->bad_log->in.path);
+	host_name(host, sizeof(host));
+	struct failure f = { sig->key, sig->summary, dx_verdict_name(d->verdict), name, host,
+			     a->baseline, seen->now };
+	store_failure_record(a->memory, &f);
+	free(name);
+}
+
 int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_args *a,
 	     const struct dx_warning *pre, size_t npre)
 {
@@ -177,6 +223,11 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 		d.verdict = DX_DIFFERENT;
 	d.warnings = ws;
 	d.nwarnings = nws;
+	struct signature sig = { 0 };
+	struct failure_seen seen;
+	struct arena mem = { 0 };
+	if (a->memory)
+		remember(a, &d, &tt, &sig, &seen, &mem);
 	/* A log read from stdin has no holders to find; /proc trouble costs
 	 * the live section, not the report.  The good runs' gap where bad
 	 * stands tells a hang from a long step. */
@@ -202,6 +253,8 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	}
 	live_report_free(live);
 	diagnosis_free(&d);
+	signature_free(&sig);
+	arena_free(&mem);
 	goodcheck_free(ws, nws);
 	free(doubted);
 	free(ref);
@@ -343,6 +396,8 @@ int diff_baseline(const char *store_opt, const char *name, const char *badpath,
 				      cs[0].b.name, floor(cs[0].known * 100));
 	/* Not a copy of a: the page it holds open must be written once. */
 	a->stored_goods = 1;
+	a->memory = st;
+	a->baseline = cs[0].b.name;
 	rc = diff_run(ins, n, badpath, a, &weak, weak.text != NULL);
 	free(weak.text);
 out:

@@ -12,6 +12,7 @@
 #include "input.h"
 #include "live.h"
 #include "outfile.h"
+#include "store.h"
 
 /* What a report takes besides its logs. */
 struct diff_args {
@@ -24,6 +25,9 @@ struct diff_args {
 	int stored_goods;        /* the good runs are a baseline's: their
 				  * order says nothing */
 	size_t nrules;
+	struct store *memory;    /* the store whose failure memory a failing
+				  * run is looked up in and recorded to, or NULL */
+	const char *baseline;    /* the baseline compared with, by name */
 };
 /* The getopt_long entries of the report's options (<getopt.h>). */
 #define DIFF_OPTIONS \
@@ -87,7 +91,11 @@ int diff_reference_gap(struct input *goods, size_t n, const char *path, const st
  * name, or, when name is NULL, the one that fits the log best.  First
  * says which baseline and why (on stderr with --json or --html -, so
  * that stdout holds only JSON or the page).  store_opt as --store (NULL: DDX_STORE or the
- * default).  Returns the exit status. */
+ * default).  A run that fails is looked up in the store's failure
+ * memory (the report says when it was seen before) and recorded there
+ * with its name, the host ($DDX_HOST, else the machine's name), the time
+ * and the baseline; a store that cannot be written costs a note on
+ * stderr, nothing else.  Returns the exit status. */
 int diff_baseline(const char *store_opt, const char *name, const char *badpath,
 		  struct diff_args *a);
 

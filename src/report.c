@@ -14,6 +14,7 @@
 #include "json.h"
 #include "prefix.h"
 #include "report_proc.h"
+#include "signature.h"
 #include "terminal.h"
 
 /* Quoted lines are cut to this many bytes in text (never in JSON): the
@@ -421,6 +422,13 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	struct ms_key *ix = ms_index(d);
 	verdict_sentence(f, d);
 	second_sentence(f, d, ix);
+	if (d->seen) {
+		struct buf b = { 0 };
+		signature_seen_sentence(d->seen, &b);
+		put_text(f, b.p, b.len);
+		fputc('\n', f);
+		buf_free(&b);
+	}
 	for (size_t k = 0; k < d->nwarnings; k++) {
 		fprintf(f, "%swarning:%s ", C_RED, C_RESET);
 		put_text(f, d->warnings[k].text, strlen(d->warnings[k].text));
@@ -619,6 +627,41 @@ static int64_t first_ts(const struct log *lg)
 		if (lg->ts[i] != TS_NONE)
 			return lg->ts[i];
 	return TS_NONE;
+}
+
+/* What the failure memory knew of this failure; null when it was not
+ * asked. */
+static void json_seen(FILE *f, const struct failure_seen *s)
+{
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"signature\": ");
+	json_str(f, s->key);
+	fprintf(f, ", \"summary\": ");
+	json_str(f, s->summary);
+	fprintf(f, ", \"count\": %llu, \"first\": ", (unsigned long long)s->count);
+	json_time(f, s->nruns ? s->first * 1000 : TS_NONE);
+	fprintf(f, ", \"last\": ");
+	json_time(f, s->nruns ? s->runs[0].seen * 1000 : TS_NONE);
+	fprintf(f, ", \"last_host\": ");
+	json_str(f, s->nruns ? s->runs[0].host : NULL);
+	fprintf(f, ", \"last_baseline\": ");
+	json_str(f, s->nruns ? s->runs[0].baseline : NULL);
+	fprintf(f, ", \"runs\": [");
+	for (size_t k = 0; k < s->nruns; k++) {
+		fprintf(f, "%s{\"name\": ", k ? ", " : "");
+		json_str(f, s->runs[k].name);
+		fprintf(f, ", \"host\": ");
+		json_str(f, s->runs[k].host);
+		fprintf(f, ", \"baseline\": ");
+		json_str(f, s->runs[k].baseline);
+		fprintf(f, ", \"time\": ");
+		json_time(f, s->runs[k].seen * 1000);
+		fputc('}', f);
+	}
+	fputs("]}", f);
 }
 
 void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
@@ -845,8 +888,9 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		json_str(f, w->text);
 		fputc('}', f);
 	}
-	fprintf(f, "],");
-	fprintf(f, "\n  \"processes\": ");
+	fprintf(f, "],\n  \"seen_before\": ");
+	json_seen(f, d->seen);
+	fprintf(f, ",\n  \"processes\": ");
 	if (live)
 		report_proc_processes_json(f, live);
 	else

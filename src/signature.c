@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "util.h"
 
@@ -157,4 +158,38 @@ void signature_free(struct signature *sig)
 {
 	free(sig->summary);
 	sig->summary = NULL;
+}
+
+void signature_time(int64_t t, char *out)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	if (!gmtime_r(&tt, &tm) || !strftime(out, SEEN_TIME_SIZE, "%Y-%m-%d %H:%M UTC", &tm))
+		snprintf(out, SEEN_TIME_SIZE, "%lld s", (long long)t);
+}
+
+void signature_seen_sentence(const struct failure_seen *s, struct buf *out)
+{
+	buf_reset(out);
+	if (s->count == 0 || s->nruns == 0) {
+		buf_printf(out, "seen before: never (signature %s)", s->key);
+		return;
+	}
+	const struct failure_run *last = &s->runs[0];
+	char when[SEEN_TIME_SIZE];
+	signature_time(last->seen, when);
+	if (s->count == 1) {
+		buf_printf(out, "seen before: once, on %s at %s, baseline '%s'", last->host, when,
+			   last->baseline);
+	} else {
+		/* Days begun since the first, so that a day ago is "in 1 day". */
+		int64_t span = s->now > s->first ? s->now - s->first : 0;
+		long long days = span / 86400 + 1;
+		buf_printf(out, "seen before: %llu times in %lld day%s, last on %s at %s, baseline '%s'",
+			   (unsigned long long)s->count, days, days == 1 ? "" : "s", last->host, when,
+			   last->baseline);
+	}
+	buf_printf(out, "; %s: ", s->count > s->nruns ? "latest runs" : s->count == 1 ? "run" : "runs");
+	for (size_t k = 0; k < s->nruns; k++)
+		buf_printf(out, "%s%s", k ? ", " : "", s->runs[k].name);
 }

@@ -68,4 +68,13 @@ struct failure_seen {
 	size_t nruns;
 };
 
+/* What a report says of s, raw (callers escape it): "seen before: 3
+ * times in 14 days, last on runner-7 at 2026-11-30 09:12 UTC, baseline
+ * 'sg'; latest runs: c.log, b.log, a.log", or "seen before: never
+ * (signature KEY)", into out (reset first). */
+void signature_seen_sentence(const struct failure_seen *s, struct buf *out);
+/* A time in s as "2026-11-30 09:12 UTC" into out[SEEN_TIME_SIZE]. */
+#define SEEN_TIME_SIZE 32
+void signature_time(int64_t t, char *out);
+
 #endif

@@ -1616,6 +1616,7 @@ int store_failure_seen(struct store *st, const char *key, struct failure_seen *o
 	out->count = 0;
 	out->first = 0;
 	out->nruns = 0;
+	out->now = now_s();
 	sqlite3_stmt *s = prepare(st, "SELECT count(*), min(seen) FROM failure WHERE signature = ?");
 	if (!s)
 		return -1;
@@ -1631,15 +1632,24 @@ int store_failure_seen(struct store *st, const char *key, struct failure_seen *o
 			" ORDER BY seen DESC, id DESC LIMIT ?");
 	if (!s)
 		return -1;
+	/* A run checked again names no new run: the latest of each name
+	 * and host, among a few more records than are shown. */
 	bind_str(s, 1, key);
-	sqlite3_bind_int(s, 2, SEEN_RUNS_MAX);
+	sqlite3_bind_int(s, 2, SEEN_RUNS_MAX * 8);
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW && out->nruns < SEEN_RUNS_MAX) {
-		struct failure_run *r = &out->runs[out->nruns++];
+		struct failure_run *r = &out->runs[out->nruns];
 		r->name = col_str(s, 0, a);
 		r->host = col_str(s, 1, a);
+		size_t k = 0;
+		while (k < out->nruns && !(strcmp(out->runs[k].name, r->name) == 0 &&
+					   strcmp(out->runs[k].host, r->host) == 0))
+			k++;
+		if (k < out->nruns)
+			continue;
 		r->baseline = col_str(s, 2, a);
 		r->seen = col_seconds(s, 3);
+		out->nruns++;
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
@@ -1694,11 +1704,12 @@ static void bind_since(sqlite3_stmt *s, int i, int64_t since, const char *baseli
 		bind_str(s, i + 1, baseline);
 }
 
-int store_failures(struct store *st, const char *baseline, int64_t since,
+int store_failures(struct store *st, const char *baseline, int64_t within,
 		   struct failure_sig **out, size_t *n, struct arena *a)
 {
 	*out = NULL;
 	*n = 0;
+	int64_t since = within < 0 ? INT64_MIN : now_s() - within;
 	const char *cond = baseline ? "seen >= ? AND baseline = ?" : "seen >= ?";
 	char sql[512];
 	snprintf(sql, sizeof(sql), "SELECT signature, count(*), min(seen), max(seen) FROM failure"

@@ -166,19 +166,21 @@ struct failure_sig {
 	const char *baselines;   /* their names, ", "-separated, sorted */
 };
 
-/* What the store knows of signature key into *out (key, summary and now
- * are left alone): how many runs had it, the first time, and the latest
- * SEEN_RUNS_MAX runs, strings in a. */
+/* What the store knows of signature key into *out (key and summary are
+ * left alone): how many runs had it, the first time, the latest
+ * SEEN_RUNS_MAX runs (strings in a; a name checked again on the same
+ * host once, as its latest), and now as the store tells time
+ * (SOURCE_DATE_EPOCH when set, for reproducible output). */
 int store_failure_seen(struct store *st, const char *key, struct failure_seen *out,
 		       struct arena *a);
 /* Record f, in one transaction, through a connection of its own (st may
  * be read-only).  -1 after an error naming the store ("'x.db': failure
  * not recorded: ..."), which costs the caller nothing else. */
 int store_failure_record(struct store *st, const struct failure *f);
-/* The signatures recorded since the time since (s), of baseline when
- * not NULL, most frequent first, then most recent; *out is malloc'd,
- * its strings in a. */
-int store_failures(struct store *st, const char *baseline, int64_t since,
+/* The signatures recorded in the last within seconds (all when
+ * negative), with baseline when not NULL, most frequent first, then most
+ * recent; *out is malloc'd, its strings in a. */
+int store_failures(struct store *st, const char *baseline, int64_t within,
 		   struct failure_sig **out, size_t *n, struct arena *a);
 
 #endif
