@@ -1,7 +1,7 @@
 # bash completion for ddx: commands, their options, and the names of the
 # stored baselines (from `ddx baselines --names`) after --baseline and the
 # baselines subcommands that take one.  Installed by `make install`.
-_ddx_commands="diff phases templates parse proc watch learn check baselines help"
+_ddx_commands="diff phases templates parse proc watch learn check baselines failures help"
 
 # The long options of a command, read from its help, so they never drift.
 _ddx_options()
@@ -37,7 +37,7 @@ _ddx()
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--label | --now | -j | --jobs | --sample | --factor | --min-silence | --timeout | \
-	--interval | --stack-timeout)
+	--interval | --stack-timeout | --since)
 		return ;;
 	esac
 	if [ $names = 1 ]; then

@@ -1,6 +1,6 @@
 # fish completion for ddx: commands, their options, and stored baseline
 # names (`ddx baselines --names`).
-set -l ddx_commands diff phases templates parse proc watch learn check baselines help
+set -l ddx_commands diff phases templates parse proc watch learn check baselines failures help
 complete -c ddx -n "not __fish_seen_subcommand_from $ddx_commands" -f -a "$ddx_commands"
 complete -c ddx -l version -d 'print the version'
 complete -c ddx -l help -s h -d 'describe ddx or a command'

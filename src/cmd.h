@@ -19,7 +19,7 @@ struct cmd {
 
 extern const struct cmd cmd_diff_entry, cmd_phases_entry, cmd_templates_entry,
 	cmd_parse_entry, cmd_proc_entry, cmd_watch_entry, cmd_learn_entry,
-	cmd_check_entry, cmd_baselines_entry;
+	cmd_check_entry, cmd_baselines_entry, cmd_failures_entry;
 
 /* Print `ddx help NAME` to stdout. */
 void print_command_help(const struct cmd *c);

@@ -17,7 +17,7 @@
 static const struct cmd *const commands[] = {
 	&cmd_diff_entry, &cmd_phases_entry, &cmd_templates_entry, &cmd_parse_entry,
 	&cmd_proc_entry, &cmd_watch_entry, &cmd_learn_entry, &cmd_check_entry,
-	&cmd_baselines_entry,
+	&cmd_baselines_entry, &cmd_failures_entry,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,155 @@
+/* cmd_failures.c — `ddx failures`: the failure memory, the signatures of
+ * the runs `ddx check` found failing, most frequent first. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "json.h"
+#include "store.h"
+
+/* A column of untrusted text, cut to width characters' room. */
+static void column(const char *s, size_t width)
+{
+	size_t n = strlen(s);
+	if (n <= width) {
+		put_text_padded(stdout, s, width);
+		return;
+	}
+	/* Cut on a character's first byte; the ellipsis takes 3 bytes, one
+	 * column. */
+	size_t k = width - 1;
+	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	char *cut = xasprintf("%.*s…", (int)k, s);
+	put_text_padded(stdout, cut, width + 2);
+	free(cut);
+}
+
+static void print_text(const struct failure_sig *fs, size_t n)
+{
+	if (n == 0) {
+		printf("no failures recorded (`ddx check` records each run it finds failing)\n");
+		return;
+	}
+	printf("%5s  %-20s  %-20s  %-16s  %-16s  %s\n", "COUNT", "FIRST SEEN", "LAST SEEN", "LAST HOST",
+	       "BASELINES", "SIGNATURE");
+	for (size_t i = 0; i < n; i++) {
+		char first[SEEN_TIME_SIZE], last[SEEN_TIME_SIZE];
+		signature_time(fs[i].first, first);
+		signature_time(fs[i].last, last);
+		printf("%5llu  %-20s  %-20s  ", (unsigned long long)fs[i].count, first, last);
+		column(fs[i].last_host, 16);
+		fputs("  ", stdout);
+		column(fs[i].baselines, 16);
+		printf("  %s\n       ", fs[i].key);
+		put_text(stdout, fs[i].summary, strlen(fs[i].summary));
+		fputc('\n', stdout);
+	}
+}
+
+static void print_json(const struct failure_sig *fs, size_t n)
+{
+	printf("{\n  \"schema\": 1,\n  \"failures\": [");
+	for (size_t i = 0; i < n; i++) {
+		printf("%s\n    {\"signature\": ", i ? "," : "");
+		json_str(stdout, fs[i].key);
+		printf(", \"summary\": ");
+		json_str(stdout, fs[i].summary);
+		printf(", \"verdict\": ");
+		json_str(stdout, fs[i].verdict);
+		printf(", \"count\": %llu, \"first\": ", (unsigned long long)fs[i].count);
+		json_time(stdout, fs[i].first * 1000);
+		printf(", \"last\": ");
+		json_time(stdout, fs[i].last * 1000);
+		printf(", \"last_host\": ");
+		json_str(stdout, fs[i].last_host);
+		printf(", \"last_run\": ");
+		json_str(stdout, fs[i].last_name);
+		printf(", \"baselines\": [");
+		/* fs[i].baselines is ", "-separated. */
+		const char *p = fs[i].baselines;
+		for (int k = 0; *p; k++) {
+			const char *e = strstr(p, ", ");
+			size_t len = e ? (size_t)(e - p) : strlen(p);
+			fputs(k ? ", " : "", stdout);
+			json_str_or_null(stdout, p, len);
+			p += len + (e ? 2 : 0);
+		}
+		printf("]}");
+	}
+	printf("%s]\n}\n", n ? "\n  " : "");
+}
+
+static int failures(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "store", required_argument, NULL, 'S' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "since", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'J' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *store_opt = NULL, *name = NULL;
+	int json = 0, c;
+	double days = -1;
+	while ((c = cmd_getopt(argc, argv, "b:", opts, &cmd_failures_entry)) != -1) {
+		switch (c) {
+		case 'S': store_opt = optarg; break;
+		case 'b': name = optarg; break;
+		case 'J': json = 1; break;
+		case 'd': {
+			char *end;
+			days = strtod(optarg, &end);
+			if (end == optarg || *end || !(days >= 0) || days > 1e6)
+				return usage_error(&cmd_failures_entry, "invalid --since '%s' (expected DAYS)",
+						   optarg);
+			break;
+		}
+		default: return EXIT_TROUBLE;
+		}
+	}
+	if (optind < argc)
+		return usage_error(&cmd_failures_entry, "failures takes no arguments");
+	char *path = store_path(store_opt);
+	int missing, rc = EXIT_TROUBLE;
+	struct store *st = store_open(path, STORE_READ, &missing);
+	struct arena a = { 0 };
+	struct failure_sig *fs = NULL;
+	size_t n = 0;
+	if (st || missing) {
+		int64_t since = days >= 0 ? (int64_t)(days * 86400) : -1;
+		if (!st || store_failures(st, name, since, &fs, &n, &a) == 0) {
+			if (json)
+				print_json(fs, n);
+			else
+				print_text(fs, n);
+			rc = EXIT_SAME;
+		}
+	}
+	free(fs);
+	arena_free(&a);
+	store_close(st);
+	free(path);
+	return rc;
+}
+
+const struct cmd cmd_failures_entry = {
+	.name = "failures",
+	.run = failures,
+	.usage = "[--store PATH] [--json] [--baseline NAME] [--since DAYS]",
+	.help =
+	"List the failure memory: each way runs failed, as `ddx check` and\n"
+	"`ddx diff --baseline` recorded them, most frequent first, then most\n"
+	"recent.  A failure's signature is its crash's cause, or the last step\n"
+	"it reached, as a template: runs that failed the same way share one\n"
+	"whatever their numbers, paths, hosts and times.  Each line gives the\n"
+	"count, the first and last time (UTC), the host of the last run, the\n"
+	"baselines they were checked with, and the signature.\n"
+	"\n"
+	"  --baseline NAME  only the runs checked with this baseline\n"
+	"  --since DAYS     only the runs of the last DAYS days\n"
+	"  --json           print JSON (see ddx-json(5))\n"
+	"  --store PATH     the store (as for learn)\n",
+	.status = "0",
+};
