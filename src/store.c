@@ -57,6 +57,7 @@ struct store {
 	const char *importing;   /* the file being imported, to blame */
 	uint64_t budget;   /* operations a statement may run, in OPS_TICKs */
 	uint64_t left;     /* of the budget, for the statement running */
+	int no_memory;     /* a version-2 store read as it is: no failure table */
 };
 
 /* The schema, one script per version; applying scripts[v] moves a store
@@ -685,6 +686,12 @@ struct store *store_open(const char *path, int mode, int *missing)
 			return NULL;
 		}
 		readonly = mode == STORE_READ && r == 1 && version == STORE_VERSION;
+		/* A version-2 store that cannot be written (shipped read-only
+		 * beside a deployment) is read as it is: it lacks only the
+		 * failure memory (version 3), which the reader then goes
+		 * without. */
+		if (mode == STORE_READ && r == 1 && version == 2 && access(path, W_OK) < 0)
+			readonly = 2;
 	}
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
@@ -709,10 +716,12 @@ struct store *store_open(const char *path, int mode, int *missing)
 	if (exec(st, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON") < 0 ||
 	    check_schema(st) < 0 || (ver = store_version(st)) < 0 ||
 	    (ver > 0 && check_tables(st, "main", ver, path) < 0) ||
-	    (mode == STORE_WRITE && wal(st) < 0) || (ver != STORE_VERSION && migrate(st) < 0)) {
+	    (mode == STORE_WRITE && wal(st) < 0) ||
+	    (ver != STORE_VERSION && !(readonly == 2 && ver == 2) && migrate(st) < 0)) {
 		store_close(st);
 		return NULL;
 	}
+	st->no_memory = readonly == 2 && ver == 2;
 	return st;
 }
 
@@ -1617,6 +1626,9 @@ int store_failure_seen(struct store *st, const char *key, struct failure_seen *o
 	out->first = 0;
 	out->nruns = 0;
 	out->now = now_s();
+	if (st->no_memory)
+		return error("'%s': no failure memory: the store is of schema version 2 and read-only "
+			     "(a learn into it upgrades it)", st->path);
 	sqlite3_stmt *s = prepare(st, "SELECT count(*), min(seen) FROM failure WHERE signature = ?");
 	if (!s)
 		return -1;
@@ -1710,6 +1722,8 @@ int store_failures(struct store *st, const char *baseline, int64_t within,
 	*out = NULL;
 	*n = 0;
 	int64_t since = within < 0 ? INT64_MIN : now_s() - within;
+	if (st->no_memory)
+		return 0;
 	const char *cond = baseline ? "seen >= ? AND baseline = ?" : "seen >= ?";
 	char sql[512];
 	snprintf(sql, sizeof(sql), "SELECT signature, count(*), min(seen), max(seen) FROM failure"
