@@ -41,7 +41,12 @@ static void print_text(const struct failure_sig *fs, size_t n)
 		printf("%5llu  %-20s  %-20s  ", (unsigned long long)fs[i].count, first, last);
 		column(fs[i].last_host, 16);
 		fputs("  ", stdout);
-		column(fs[i].baselines, 16);
+		struct buf names = { 0 };
+		buf_append(&names, "", 0);
+		for (size_t k = 0; k < fs[i].nbaselines; k++)
+			buf_printf(&names, "%s%s", k ? ", " : "", fs[i].baselines[k]);
+		column(names.p, 16);
+		buf_free(&names);
 		printf("  %s\n       ", fs[i].key);
 		put_text(stdout, fs[i].summary, strlen(fs[i].summary));
 		fputc('\n', stdout);
@@ -67,14 +72,9 @@ static void print_json(const struct failure_sig *fs, size_t n)
 		printf(", \"last_run\": ");
 		json_str(stdout, fs[i].last_name);
 		printf(", \"baselines\": [");
-		/* fs[i].baselines is ", "-separated. */
-		const char *p = fs[i].baselines;
-		for (int k = 0; *p; k++) {
-			const char *e = strstr(p, ", ");
-			size_t len = e ? (size_t)(e - p) : strlen(p);
+		for (size_t k = 0; k < fs[i].nbaselines; k++) {
 			fputs(k ? ", " : "", stdout);
-			json_str_or_null(stdout, p, len);
-			p += len + (e ? 2 : 0);
+			json_str(stdout, fs[i].baselines[k]);
 		}
 		printf("]}");
 	}

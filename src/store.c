@@ -1770,15 +1770,18 @@ int store_failures(struct store *st, const char *baseline, int64_t within,
 			return rc != SQLITE_ROW ? db_error(st, "cannot read the failure memory") : -1;
 		bind_str(s, 1, f->key);
 		bind_since(s, 2, since, baseline);
-		struct buf b = { 0 };
-		buf_append(&b, "", 0);
+		const char **names = NULL;
+		size_t nn = 0, ncap = 0;
 		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-			const char *name = (const char *)sqlite3_column_text(s, 0);
-			buf_printf(&b, "%s%s", b.len ? ", " : "", name ? name : "");
+			GROW(names, ncap, nn + 1);
+			names[nn++] = col_str(s, 0, a);
 		}
 		sqlite3_finalize(s);
-		f->baselines = arena_strndup(a, b.p, b.len);
-		buf_free(&b);
+		f->baselines = arena_alloc(a, (nn ? nn : 1) * sizeof(*names));
+		if (nn)
+			memcpy(f->baselines, names, nn * sizeof(*names));
+		f->nbaselines = nn;
+		free(names);
 		if (rc != SQLITE_DONE)
 			return db_error(st, "cannot read the failure memory");
 	}

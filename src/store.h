@@ -163,7 +163,9 @@ struct failure_sig {
 	uint64_t count;
 	int64_t first, last;
 	const char *last_host, *last_name;
-	const char *baselines;   /* their names, ", "-separated, sorted */
+	const char **baselines;  /* the names its runs were checked with, sorted,
+				  * in the arena */
+	size_t nbaselines;
 };
 
 /* What the store knows of signature key into *out (key and summary are
