@@ -47,7 +47,9 @@ static void print_text(const struct failure_sig *fs, size_t n)
 			buf_printf(&names, "%s%s", k ? ", " : "", fs[i].baselines[k]);
 		column(names.p, 16);
 		buf_free(&names);
-		printf("  %s\n       ", fs[i].key);
+		fputs("  ", stdout);
+		put_text(stdout, fs[i].key, strlen(fs[i].key));
+		fputs("\n       ", stdout);
 		put_text(stdout, fs[i].summary, strlen(fs[i].summary));
 		fputc('\n', stdout);
 	}
