@@ -4,7 +4,8 @@
  * fuzzer works with tables, views, triggers, indexes and values rather
  * than with SQLite's page format, which fuzz_store covers); then
  * `ddx baselines`, `baselines show NAME` (for the first names the file
- * holds, with --config) and `ddx check` (text and --json) run on it,
+ * holds, with --config), `ddx check` (text and --json) and `ddx
+ * failures` (text and --json) run on it,
  * as commands.  Each must end with exit 0, 1 or 2, in bounded time, and
  * print nothing a terminal would act on, on stdout or stderr: every
  * string from a store goes through the escaping writer.  Seeds: dumps of
@@ -138,5 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	run((char *[]){ "ddx", "check", "--store", store, "--no-proc", bad, NULL });
 	run((char *[]){ "ddx", "check", "--store", store, "--no-proc", "--json", bad, NULL });
+	run((char *[]){ "ddx", "failures", "--store", store, NULL });
+	run((char *[]){ "ddx", "failures", "--store", store, "--json", NULL });
 	return 0;
 }
