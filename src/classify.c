@@ -188,8 +188,8 @@ int classify_is_killed(const char *t)
 int classify_is_peer_loss(const char *t)
 {
 	static const char *const w[] = {
-		"reset by peer", "closed by peer", "Broken pipe", "remote process exited",
-		"peer closed", NULL,
+		"reset by peer", "closed by peer", "closed by remote peer", "Broken pipe",
+		"remote process exited", "remote process exiting", "peer closed", NULL,
 	};
 	return contains_any(t, w);
 }

@@ -32,6 +32,11 @@ static void test_severity(void)
 		  CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("error while reading the config", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("errors: 0 in 12 files", LV_NONE), CLASSIFY_INFO);
+	/* NCCL's peer loss, each line of its message on its own. */
+	CHECK_INT(classify_is_peer_loss("ncclRemoteError: A call failed possibly due to a network error or a "
+					"remote process exiting prematurely."), 1);
+	CHECK_INT(classify_is_peer_loss("socketProgress: Connection closed by remote peer"), 1);
+	CHECK_INT(classify_is_peer_loss("ncclInvalidUsage: This usually reflects invalid usage"), 0);
 	CHECK_INT(classify_severity("thread 'main' panicked at src/main.rs:10:5:", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("Out of memory: Killed process 1234 (python)", LV_WARN), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("worker exited with code 137", LV_INFO), CLASSIFY_ERROR);
