@@ -187,30 +187,18 @@ static int own_step(const struct culprit_input *in, const long *printer, const s
 	return l >= 0 && !in->follow[l] && !in->in_good[in->id[l]] && printer[in->id[l]] == (long)x;
 }
 
-/* The rank number the launcher's first untagged error names ("failed
- * (exitcode: -9) local_rank: 1", "MPI_ABORT was invoked on rank 3"), or
- * -1; *line: that line.  On one node a local rank is the rank. */
-static long launcher_rank(const struct culprit_input *in, const struct diagnosis *d, int64_t *line)
+/* The rank number line i names ("local_rank: 1", "on rank 3"), or -1. */
+static long line_rank(const struct log *bad, size_t i)
 {
-	int64_t best = DX_NONE;
-	for (size_t k = 0; k < d->nnovel; k++) {
-		const struct dx_novel *nv = &d->novel[k];
-		const char *t = in->ctext[in->id[nv->summary]];
-		if (nv->severity == DX_ERROR && in->stream[nv->summary] == 0 && !classify_is_killed(t) &&
-		    !classify_is_timeout(t) && !classify_is_peer_loss(t) && (best < 0 || nv->summary < best))
-			best = nv->summary;
-	}
-	long num = -1;
-	if (best < 0)
-		return -1;
 	struct line ln;
 	struct header h;
 	struct buf scratch = { 0 };
-	log_line(in->bad, (size_t)best, &ln, &h, &scratch);
-	for (size_t i = 0; i + 4 <= ln.len && num < 0; i++) {
-		if (strncasecmp(ln.text + i, "rank", 4) != 0)
+	long num = -1;
+	log_line(bad, i, &ln, &h, &scratch);
+	for (size_t k = 0; k + 4 <= ln.len && num < 0; k++) {
+		if (strncasecmp(ln.text + k, "rank", 4) != 0)
 			continue;
-		size_t j = i + 4;
+		size_t j = k + 4;
 		while (j < ln.len && (ln.text[j] == ' ' || ln.text[j] == ':' || ln.text[j] == '='))
 			j++;
 		if (j < ln.len && isdigit((unsigned char)ln.text[j]))
@@ -218,6 +206,28 @@ static long launcher_rank(const struct culprit_input *in, const struct diagnosis
 				num = num * 10 + (ln.text[j] - '0');
 	}
 	buf_free(&scratch);
+	return num;
+}
+
+/* The rank number the launcher's first untagged error naming a rank
+ * names ("failed (exitcode: -9) local_rank: 1", "MPI_ABORT was invoked
+ * on rank 3"), or -1; *line: that line.  The survivors' untagged
+ * message lines (NCCL's "Last error:") come first and name none.  On
+ * one node a local rank is the rank. */
+static long launcher_rank(const struct culprit_input *in, const struct diagnosis *d, int64_t *line)
+{
+	int64_t best = DX_NONE;
+	long num = -1;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		const char *t = in->ctext[in->id[nv->summary]];
+		if (nv->severity != DX_ERROR || in->stream[nv->summary] != 0 || classify_is_killed(t) ||
+		    classify_is_timeout(t) || classify_is_peer_loss(t) || (best >= 0 && nv->summary > best))
+			continue;
+		long r = line_rank(in->bad, (size_t)nv->summary);
+		if (r >= 0)
+			best = nv->summary, num = r;
+	}
 	*line = best;
 	return num;
 }
