@@ -232,6 +232,23 @@ static long launcher_rank(const struct culprit_input *in, const struct diagnosis
 	return num;
 }
 
+/* Whether error line a may have come before error line b.  One file
+ * keeps the order its writers wrote in.  A folder's files are merged by
+ * their lines' times, ties (and lines without a time of their own, which
+ * go with the line before them) in the order of the files' names, so
+ * there a tie, or a missing time, leaves the order unknown: a rank's
+ * traceback printed a second before its peer's timeout may follow it. */
+static int may_precede(const struct log *bad, int64_t a, int64_t b)
+{
+	size_t ln;
+	if (a < b)
+		return 1;
+	if (!log_origin(bad, 0, &ln) || !bad->when)
+		return 0;
+	int64_t ta = bad->when[a], tb = bad->when[b];
+	return ta == TS_NONE || tb == TS_NONE || ta <= tb;
+}
+
 /* The culprit among units u[0..n), or -1; *how and *line say why. */
 static long pick(const struct culprit_input *in, const struct diagnosis *d, const long *printer,
 		 const struct unit *u, size_t n, int *how, int64_t *line)
@@ -247,7 +264,7 @@ static long pick(const struct culprit_input *in, const struct diagnosis *d, cons
 	long own = -1;
 	size_t nown = 0;
 	for (size_t x = 0; x < n; x++)
-		if (u[x].first_error >= 0 && !u[x].waits && u[x].first_error < first_wait)
+		if (u[x].first_error >= 0 && !u[x].waits && may_precede(in->bad, u[x].first_error, first_wait))
 			own = (long)x, nown++;
 	if (nown > 1)
 		return -1;   /* several failed at once */
@@ -261,7 +278,7 @@ static long pick(const struct culprit_input *in, const struct diagnosis *d, cons
 	long cand = -1, back = -1, mine = -1;
 	size_t ncand = 0, nback = 0, nmine = 0;
 	for (size_t x = 0; x < n; x++) {
-		if (u[x].first_error >= 0 && (u[x].waits || u[x].first_error < first_wait))
+		if (u[x].first_error >= 0 && (u[x].waits || may_precede(in->bad, u[x].first_error, first_wait)))
 			continue;
 		cand = (long)x, ncand++;
 		int all = 1;
@@ -291,7 +308,8 @@ static long pick(const struct culprit_input *in, const struct diagnosis *d, cons
 	int64_t at = DX_NONE;
 	long num = launcher_rank(in, d, &at);
 	for (size_t x = 0; x < n && num >= 0; x++)
-		if (u[x].num == num && (u[x].first_error < 0 || (!u[x].waits && u[x].first_error > first_wait))) {
+		if (u[x].num == num && (u[x].first_error < 0 ||
+					     (!u[x].waits && !may_precede(in->bad, u[x].first_error, first_wait)))) {
 			*how = DX_CULPRIT_LAUNCHER, *line = at;
 			return (long)x;
 		}
