@@ -235,16 +235,24 @@ static void bucket(const struct align_log *lg, struct runs *r)
 	r->len = xmalloc((lg->n ? lg->n : 1) * sizeof(*r->len));
 }
 
-/* Collapse stream s of lg into runs of one id. */
-static void collapse(const struct align_log *lg, struct runs *r, size_t s)
+/* Collapse stream s of lg into runs of one id, leaving out the lines of
+ * ids that weigh nothing: they stay unmatched, and the lines on either
+ * side are aligned as if they were not there. */
+static void collapse(const struct align_log *lg, struct runs *r, size_t s, const uint8_t *weight)
 {
 	r->n = 0;
+	int gap = 0;
 	for (size_t k = r->start[s]; k < r->start[s + 1]; k++) {
 		uint32_t id = lg->id[r->line[k]];
-		if (r->n && r->id[r->n - 1] == id) {
+		if (weight && !weight[id]) {
+			gap = 1;
+			continue;
+		}
+		if (r->n && r->id[r->n - 1] == id && !gap) {
 			r->len[r->n - 1]++;
 			continue;
 		}
+		gap = 0;
 		r->id[r->n] = id;
 		r->first[r->n] = (uint32_t)k;
 		r->len[r->n++] = 1;
@@ -274,9 +282,9 @@ void align_logs(const struct align_log *a, const struct align_log *b,
 		if (ra.start[s] == ra.start[s + 1] || smap[s] == ALIGN_NONE ||
 		    (smap[s] >= b->nstreams && smap[s] != ALIGN_ALL))
 			continue;
-		collapse(a, &ra, s);
+		collapse(a, &ra, s, weight);
 		rb = smap[s] == ALIGN_ALL ? &rball : &rbs;
-		collapse(b, rb, smap[s] == ALIGN_ALL ? 0 : smap[s]);
+		collapse(b, rb, smap[s] == ALIGN_ALL ? 0 : smap[s], weight);
 		align_seq(ra.id, ra.n, rb->id, rb->n, weight, ma);
 		for (size_t x = 0; x < ra.n; x++) {
 			if (ma[x] == ALIGN_NONE)

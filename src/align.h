@@ -20,7 +20,7 @@
  * the alignment (patience), gaps between anchors get an exact heaviest
  * common subsequence when small and a greedy one when not.  weight[id]
  * (NULL: all 1) is what matching id is worth: a milestone outweighs a few
- * incidental lines.  Returns the number of matches.  ma is the caller's,
+ * incidental lines; align_logs leaves ids that weigh 0 out.  Returns the number of matches.  ma is the caller's,
  * n entries. */
 size_t align_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
 		 const uint8_t *weight, uint32_t *ma);

@@ -1063,6 +1063,7 @@ void diagnosis_free(struct diagnosis *d)
 		free(st->tb);
 		free(st->hb);
 		free(st->ms);
+		free(st->bars);
 		free(st->weight);
 		free(st->step);
 		free(st->rule);

@@ -28,6 +28,12 @@ const char *vtype_placeholder(int type)
 	return type >= 0 && type < V_NTYPES ? placeholders[type] : "<*>";
 }
 
+int mask_is_progress_bar(const char *t)
+{
+	const char *pct = strstr(t, "<pct>");
+	return pct && strstr(pct, "<int>/<int>");
+}
+
 /* Byte classes: one table look-up per byte on the hot path. */
 enum { K_DIGIT = 1, K_ALPHA = 2, K_HEX = 4, K_WORD = 8, K_IDENT = 16, K_SPACE = 32 };
 /* Word bytes are letters, digits, "_-." and every non-ASCII byte (so

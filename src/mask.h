@@ -54,6 +54,13 @@ void mask_message(const char *msg, size_t len, struct masked *m);
 /* Free m's buffers (m itself is the caller's); accepts a zeroed m. */
 void masked_free(struct masked *m);
 
+/* Whether template t (mask_message's text) is a progress bar's frame:
+ * a percentage and a count done of a total ("Loading: <pct>|###| <int>/<int>
+ * [...]", "shards: <pct> Completed | <int>/<int>"), as tqdm and its kin
+ * draw them.  A bar that is redrawn on new lines shows how far a step
+ * got, not a step of its own. */
+int mask_is_progress_bar(const char *t);
+
 /* The masking key of a message: the message with every digit replaced by
  * '1', except a lone "0".  mask_message looks at digits only through the
  * lengths of their runs and whether a run is a lone "0", so two messages

@@ -13,6 +13,7 @@
 #include "align.h"
 #include "classify.h"
 #include "diagnose_state.h"
+#include "mask.h"
 #include "streams.h"
 #include "timeline.h"
 
@@ -321,6 +322,32 @@ static void learn_heartbeats(struct dx_state *st)
 	free(beats);
 }
 
+/* A progress bar that some log draws at several places (a bar per
+ * request, per epoch, per retry) shows how far something got there, like
+ * a heartbeat, and is no step: matching one of its drawings would tie bad
+ * to whichever drawing came first.  A drawing is a run of bar lines, so
+ * the frames of one bar redrawn on new lines ("shards: 33% | 1/3" ...
+ * "100% | 3/3") stay the steps they are, as does a bar every run draws
+ * once. */
+static void learn_progress_bars(struct dx_state *st)
+{
+	size_t nc = st->nc ? st->nc : 1;
+	uint8_t *bar = xcalloc(nc, 1);
+	uint32_t *drawn = xmalloc(nc * sizeof(*drawn));
+	for (size_t c = 0; c < st->nc; c++)
+		bar[c] = (uint8_t)mask_is_progress_bar(st->ctext[c]);
+	for (size_t l = 0; l < st->nlogs; l++) {
+		memset(drawn, 0, nc * sizeof(*drawn));
+		for (size_t i = 0; i < st->logs[l].nlines; i++) {
+			uint32_t c = st->id[l][i];
+			if (bar[c] && (i == 0 || !bar[st->id[l][i - 1]]) && ++drawn[c] == 2)
+				st->hb[c] = st->bars[c] = 1;
+		}
+	}
+	free(drawn);
+	free(bar);
+}
+
 /* ---- counted steps ---- */
 
 /* A template that counts ("step <int>/<int>", "epoch <int>/<int>",
@@ -625,6 +652,7 @@ void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl
 	st->tb = xcalloc(nc, 1);
 	st->hb = xcalloc(nc, 1);
 	st->ms = xcalloc(nc, 1);
+	st->bars = xcalloc(nc, 1);
 	for (size_t c = 0; c < st->nc; c++) {
 		st->sev[c] = (uint8_t)classify_severity(st->ctext[c], st->clevel[c]);
 		st->tb[c] = (uint8_t)classify_traceback_role(st->ctext[c]);
@@ -633,6 +661,7 @@ void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl
 				      st->ctext[c][strspn(st->ctext[c], " \t")] == '\0');
 	}
 	learn_heartbeats(st);
+	learn_progress_bars(st);
 	st->new_error = xmalloc(nc);
 	for (size_t c = 0; c < st->nc; c++)
 		st->new_error[c] = st->sev[c] == DX_ERROR && is_novel_template(st, c);
@@ -646,7 +675,9 @@ void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl
 			st->ms[c] = 0;
 		if (st->rule[c] >= 0)
 			st->ms[c] = 1;
-		st->weight[c] = st->rule[c] >= 0 ? 8 : st->ms[c] ? 2 : 1;
+		/* A recurring bar is left out of the alignment, as if bad
+		 * and good had not drawn it (see learn_progress_bars). */
+		st->weight[c] = st->rule[c] >= 0 ? 8 : st->ms[c] ? 2 : st->bars[c] ? 0 : 1;
 	}
 	/* What one good log printed once is mostly incidental (every config
 	 * line); when rules name enough of its steps, only those and counted
