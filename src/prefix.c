@@ -1089,6 +1089,49 @@ static inline __attribute__((always_inline)) void program_prefixes(struct cur *c
 	}
 }
 
+/* What is left of a program's header when a capture's or a wrapper's
+ * time stands in for the program's own (a program that logs without one
+ * under journald, or lines a collector stamped again): a rank tag that
+ * closed the header's bracket ("TP3] ", "DP0 TP3 EP3] ": each word a name
+ * and a number), then a level and its source location ("INFO
+ * file.py:12: ", "INFO [file.py:12] ").  The tag goes to h unless it has
+ * one, the level too.  Returns where the message starts, or 0 when
+ * neither is there. */
+static size_t timeless_header(struct cur c, struct header *h)
+{
+	size_t start = c.i, e = c.i;
+	for (;;) {
+		size_t w = e;
+		while (e < c.n && e - start < 40 && is_alpha(c.s[e]))
+			e++;
+		size_t d = e;
+		while (e < c.n && e - start < 40 && is_digit(c.s[e]))
+			e++;
+		if (d == w || e == d || e >= c.n || c.s[e] != ' ')
+			break;
+		e++;
+	}
+	if (e > start && e + 1 < c.n && c.s[e] == ']' && c.s[e + 1] == ' ' && is_digit(c.s[e - 1])) {
+		if (!h->tag_len) {
+			h->tag_off = (uint32_t)start;
+			h->tag_len = (uint32_t)(e - start);
+		}
+		c.i = e + 2;
+	}
+	size_t msg = c.i;
+	int lv = level_word(&c, 0);
+	if (lv && eat(&c, ' ')) {
+		int bracket = eat(&c, '[');
+		if (src_loc(&c) && eat(&c, bracket ? ']' : ':')) {
+			if (!h->level)
+				h->level = (uint8_t)lv;
+			eat(&c, ' ');
+			return c.i;
+		}
+	}
+	return msg > start ? msg : 0;
+}
+
 /* The header of the program whose line a wrapping format (syslog, the
  * journal) carries, when the wrapper gave no level: a gin access line or
  * a glog line reads the same wherever its output went, so it must give
@@ -1123,7 +1166,8 @@ static size_t inner_header(struct cur body, struct header *h)
 			return off;
 		h->level = LV_NONE;
 	}
-	return plain;
+	size_t rest = timeless_header(body, h);
+	return rest ? rest : plain;
 }
 
 /* Try format f on the text at c (after any process prefix).  The parser writes into h itself: going through
@@ -1181,6 +1225,38 @@ static __attribute__((noinline, cold)) size_t capture_stamp(const char *s, size_
 	return d.i + 1;
 }
 
+/* A time since the epoch a capture put before each line, as a collector
+ * or `ts '%.s'` writes it: "1764583200.137 " (seconds with any fraction,
+ * or milliseconds, micro- or nanoseconds), bare or in brackets, then a
+ * blank.  At s[i..n), starting with a digit; its time into h->ts_ms as a
+ * capture's (see capture_stamp), returns where the line goes on, or i. */
+static __attribute__((noinline, cold)) size_t epoch_stamp(const char *s, size_t n, size_t i,
+							  struct header *h)
+{
+	size_t b = i + (s[i] == '['), e = b;
+	while (e < n && e - b < 24 && (is_digit(s[e]) || s[e] == '.'))
+		e++;
+	int64_t ms;
+	size_t end = e + (s[i] == '[');
+	if (end >= n || (s[i] == '[' && s[e] != ']') || (s[end] != ' ' && s[end] != '\t') ||
+	    !record_epoch(s + b, e - b, &ms))
+		return i;
+	h->ts_ms = ms;
+	h->ts_no_year = 0;
+	return end + 1;
+}
+
+/* Whether s[i..n) may start with a time since the epoch: ten digits at
+ * least, the first "1" (2001 to 2033), bare or after a bracket.  Cheap,
+ * for every line that starts with a digit. */
+static inline int epoch_start(const char *s, size_t n, size_t i)
+{
+	i += i < n && s[i] == '[';
+	return n - i > 11 && s[i] == '1' && is_digit(s[i + 5]) && is_digit(s[i + 9]) &&
+	       is_digit(s[i + 1]) && (s[i + 10] == '.' || s[i + 10] == ' ' || is_digit(s[i + 10]) ||
+				      s[i + 10] == ']' || s[i + 10] == '\t');
+}
+
 /* Reset h and take off what a capture put before the line: a byte order
  * mark, compose's or kubectl's prefix. */
 static inline __attribute__((always_inline)) struct cur capture_prefixes(const char *line, size_t len,
@@ -1205,6 +1281,8 @@ static struct cur process_prefixes(const char *line, size_t len, struct header *
 	struct cur c = capture_prefixes(line, len, h);
 	if (__builtin_expect(c.n - c.i > 20 && c.s[c.i + 4] == '-' && c.s[c.i + 13] == ':', 0))
 		c.i = capture_stamp(c.s, c.n, c.i, h);
+	else if (__builtin_expect(epoch_start(c.s, c.n, c.i), 0))
+		c.i = epoch_stamp(c.s, c.n, c.i, h);
 	program_prefixes(&c, h);
 	h->msg_off = (uint32_t)c.i;
 	return c;
@@ -1248,6 +1326,9 @@ static __attribute__((noinline, cold)) void parse_stamped(const struct prefix_or
 	h->ts_ms = stamp;
 	h->level = LV_NONE;
 	h->format = PREFIX_NONE;
+	size_t rest = timeless_header(c, h);
+	if (rest)
+		c.i = rest;
 	/* The runner's annotation after its own time ("##[error]") is the
 	 * line's level, as it is in `gh run view --log`'s lines (iso). */
 	if (at(&c, '#'))

@@ -31,6 +31,7 @@ static const struct {
 	{ "levelname", R_LEVEL }, { "loglevel", R_LEVEL }, { "log.level", R_LEVEL },
 	{ "@l", R_LEVEL },
 	{ "msg", R_MSG }, { "message", R_MSG }, { "@m", R_MSG }, { "event", R_MSG },
+	{ "log", R_MSG },         /* docker's json-file driver: {"log": "line\n", ...} */
 	{ "rank", R_RANK }, { "local_rank", R_RANK }, { "global_rank", R_RANK },
 	{ "node_rank", R_RANK }, { "worker", R_RANK }, { "worker_id", R_RANK },
 	{ "shard", R_RANK }, { "tp_rank", R_RANK }, { "dp_rank", R_RANK },
@@ -65,7 +66,7 @@ struct record {
 /* Seconds (with or without a fraction), milliseconds, microseconds or
  * nanoseconds since the epoch, told apart by their 10, 13, 16 or 19
  * digits (2001 to 2286). */
-static int epoch_value(const char *s, size_t n, int64_t *ms)
+int record_epoch(const char *s, size_t n, int64_t *ms)
 {
 	size_t i = 0;
 	int64_t x = 0;
@@ -108,7 +109,7 @@ static void record_value(struct record *r, int role, const char *line, size_t v,
 			if (iso(&c, &t) && c.i == n && stamp_set(&t, &h))
 				r->ts_ms = h.ts_ms;
 			else if (!quoted)
-				epoch_value(s, n, &r->ts_ms);
+				record_epoch(s, n, &r->ts_ms);
 		}
 		break;
 	case R_LEVEL:

@@ -20,6 +20,11 @@ size_t record_body(struct cur *c, struct header *h);
  * writes a span's fields after the message: into h's tag, unless a
  * process prefix gave one. */
 void record_rank_suffix(const struct cur *c, struct header *h);
+/* s[0, n) as a time since the epoch: seconds (with or without a
+ * fraction), milliseconds, microseconds or nanoseconds, told apart by
+ * their 10, 13, 16 or 19 digits (2001 to 2286).  Into *ms; 0 when it is
+ * none. */
+int record_epoch(const char *s, size_t n, int64_t *ms);
 /* Is k[0, n) a key that names a rank ("rank", "local_rank", "worker"),
  * in any case? */
 int record_is_rank_key(const char *k, size_t n);
