@@ -536,39 +536,44 @@ static void find_attempts(struct dx_state *st)
 	st->attempts = 1;
 	if (st->ngood == 0)
 		return;
+	/* The banner's two lines are one stream's: eight ranks that each
+	 * print the first line are no restart. */
 	const uint32_t *gid = st->id[0];
+	const uint16_t *gs = st->stream[0];
 	uint32_t banner[2];
 	size_t nbanner = 0;
 	for (size_t j = 0; j < st->logs[0].nlines && nbanner < 2; j++)
-		if (!st->hb[gid[j]])
+		if (!st->hb[gid[j]] && (nbanner == 0 || gs[j] == gs[0]))
 			banner[nbanner++] = gid[j];
 	if (nbanner < 2)
 		return;
 	const struct log *bad = &st->logs[st->bad];
 	const uint32_t *id = st->id[st->bad];
+	const uint16_t *bs = st->stream[st->bad];
 	int failed = 0;
-	size_t prev = 0, said = 0;   /* lines said since st->from */
+	size_t prev = 0, said = 0;   /* lines besides the banner since st->from */
 	for (size_t i = 0; i < bad->nlines; i++) {
 		uint32_t c = id[i];
-		said += !st->hb[c];
+		said += !st->hb[c] && c != banner[0] && c != banner[1];
 		if (st->new_error[c])
 			failed = 1;
 		if (c != banner[0] || !failed)
 			continue;
 		size_t k = i + 1;
-		while (k < bad->nlines && st->hb[id[k]])
+		while (k < bad->nlines && (st->hb[id[k]] || bs[k] != bs[i]))
 			k++;
 		if (k < bad->nlines && id[k] == banner[1]) {
 			prev = st->from;
 			st->from = i;
 			st->attempts++;
 			failed = 0;
-			said = 1;
+			said = 0;
 		}
 	}
 	/* A last attempt that printed no more than the banner (the log was
-	 * cut there) shows nothing to compare: the one before is diagnosed. */
-	if (st->attempts > 1 && said <= nbanner)
+	 * cut there; each rank may have printed it) shows nothing to
+	 * compare: the one before is diagnosed. */
+	if (st->attempts > 1 && said == 0)
 		st->from = prev;
 }
 
