@@ -1119,7 +1119,14 @@ static size_t timeless_header(struct cur c, struct header *h)
 		c.i = e + 2;
 	}
 	size_t msg = c.i;
-	int lv = level_word(&c, 0);
+	int lv = at(&c, '[') ? level_shape(&c) : LV_NONE;
+	if (lv) {   /* a bracketed level is one wherever it stands */
+		if (!h->level)
+			h->level = (uint8_t)lv;
+		spaces(&c);
+		return c.i;
+	}
+	lv = level_word(&c, 0);
 	if (lv && eat(&c, ' ')) {
 		int bracket = eat(&c, '[');
 		if (src_loc(&c) && eat(&c, bracket ? ']' : ':')) {
