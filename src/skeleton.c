@@ -270,12 +270,53 @@ int64_t start_banner(const struct dx_state *st, size_t l)
 	return -1;
 }
 
+/* How many of a template's lines counters_rise reads. */
+#define COUNTER_SAMPLE 16
+
+/* Whether template c's lines in log l count: the first integer of each
+ * ("Step at 4 with ...", "check 13312") is larger than the last one's, as
+ * a training loop's steps are, which come as steadily as a heartbeat but
+ * are progress.  Reads up to COUNTER_SAMPLE of them. */
+static int counters_rise(const struct dx_state *st, size_t l, uint32_t c)
+{
+	const struct log *lg = &st->logs[l];
+	struct buf scratch = { 0 };
+	struct masked m = { 0 };
+	uint64_t last = 0;
+	size_t seen = 0;
+	int rise = 1;
+	for (size_t i = 0; i < lg->nlines && seen < COUNTER_SAMPLE && rise; i++) {
+		if (st->id[l][i] != c)
+			continue;
+		struct line ln;
+		struct header h;
+		log_line(lg, i, &ln, &h, &scratch);
+		mask_message(ln.text + h.msg_off, ln.len - h.msg_off, &m);
+		size_t k = 0;
+		while (k < m.nv && m.v[k].type != V_INT)
+			k++;
+		if (k == m.nv)
+			break;
+		const char *msg = ln.text + h.msg_off;
+		uint64_t x = 0;
+		for (uint32_t d = 0; d < m.v[k].len && d < 18; d++)
+			x = x * 10 + (uint64_t)(msg[m.v[k].off + d] - '0');
+		rise = seen == 0 || x > last;
+		last = x;
+		seen++;
+	}
+	masked_free(&m);
+	buf_free(&scratch);
+	return rise && seen >= 2;
+}
+
 /* Templates that recur at a steady pace in some log: heartbeats (health
  * checks, idle throughput reports), even when nothing else is printed in
  * between.  Needs timestamps; classify_is_heartbeat covers the usual ones.
  * A log that holds several runs (a restart loop) repeats each run's lines
  * at the pace of its restarts: a heartbeat beats more than twice as often
- * as a log's first line, its start banner, recurs. */
+ * as a log's first line, its start banner, recurs.  Lines that count
+ * (counters_rise) are steps, however steady. */
 static void learn_heartbeats(struct dx_state *st)
 {
 	size_t nc = st->nc ? st->nc : 1;
@@ -312,8 +353,9 @@ static void learn_heartbeats(struct dx_state *st)
 			beats[c]++;
 		}
 		for (size_t c = 0; c < st->nc; c++)
-			if (beats[c] >= 4 && beats[c] > 2 * runs[l] &&
-			    (last[c] - firstts[c]) / (beats[c] - 1) >= 2000)
+			if (!st->hb[c] && beats[c] >= 4 && beats[c] > 2 * runs[l] &&
+			    (last[c] - firstts[c]) / (beats[c] - 1) >= 2000 &&
+			    !counters_rise(st, l, (uint32_t)c))
 				st->hb[c] = 1;
 	}
 	free(runs);
