@@ -483,6 +483,9 @@ static size_t fmt_journal(struct cur *c, struct header *h)
 static int syslog_host(struct cur c)
 {
 	size_t h0 = c.i;
+	struct cur lv = c;
+	if (level_word(&lv, 0) && lv.i < lv.n && lv.s[lv.i] == ' ')
+		return 0;   /* "INFO target: msg": a level, no host */
 	while (c.i < c.n && (is_alpha(c.s[c.i]) || is_digit(c.s[c.i]) || in_set(c.s[c.i], "._-")))
 		c.i++;
 	if (c.i == h0 || !(is_alpha(c.s[h0]) || is_digit(c.s[h0])) || !spaces(&c))
@@ -1119,6 +1122,8 @@ static size_t timeless_header(struct cur c, struct header *h)
 		c.i = e + 2;
 	}
 	size_t msg = c.i;
+	struct cur padded = c;
+	spaces(&padded);   /* tracing pads its level to five columns */
 	int lv = at(&c, '[') ? level_shape(&c) : LV_NONE;
 	if (lv) {   /* a bracketed level is one wherever it stands */
 		if (!h->level)
@@ -1126,7 +1131,20 @@ static size_t timeless_header(struct cur c, struct header *h)
 		spaces(&c);
 		return c.i;
 	}
+	c = padded;
 	lv = level_word(&c, 0);
+	if (lv && eat(&c, ' ') && tracing_target(&c)) {
+		for (int k = 0; k < 3; k++) {   /* spans and targets, as fmt_tracing */
+			struct cur tg = c;
+			if (!tracing_target(&tg))
+				break;
+			c = tg;
+		}
+		record_rank_suffix(&c, h);
+		if (!h->level)
+			h->level = (uint8_t)lv;
+		return c.i;
+	}
 	if (lv && eat(&c, ' ')) {
 		int bracket = eat(&c, '[');
 		if (src_loc(&c) && eat(&c, bracket ? ']' : ':')) {
@@ -1142,7 +1160,8 @@ static size_t timeless_header(struct cur c, struct header *h)
 /* The header of the program whose line a wrapping format (syslog, the
  * journal) carries, when the wrapper gave no level: a gin access line or
  * a glog line reads the same wherever its output went, so it must give
- * the same message either way.  The wrapper's clock stays, as it is the
+ * the same message either way; so does a `gh run view --log` line, whose
+ * job and step names lead to its time.  The wrapper's clock stays, as it is the
  * one of the file's other lines.  Records were tried (record_body), and
  * formats led by a file or host name are no program's own header.  Only
  * a header that gives a level is taken: a bare time at the start of the
@@ -1156,12 +1175,14 @@ static size_t inner_header(struct cur body, struct header *h)
 	program_prefixes(&body, h);
 	size_t plain = body.i > start ? body.i : 0;
 	int k = byte_class(&body);
-	if (k < 0)
-		return plain;
+	if (k < 0) {
+		size_t rest = timeless_header(body, h);
+		return rest ? rest : plain;
+	}
 	int64_t ts = h->ts_ms;
 	uint8_t no_year = h->ts_no_year;
 	for (int g = 0; g < NFORMATS; g++) {
-		if (formats[g].wraps || formats[g].first == B_NONBLANK ||
+		if (formats[g].wraps || (formats[g].first == B_NONBLANK && formats[g].parse != fmt_tsv_iso) ||
 		    formats[g].parse == record_json || formats[g].parse == record_logfmt ||
 		    !(formats[g].first & (1 << k)))
 			continue;
@@ -1169,8 +1190,8 @@ static size_t inner_header(struct cur body, struct header *h)
 		size_t off = formats[g].parse(&c, h);
 		h->ts_ms = ts;
 		h->ts_no_year = no_year;
-		if (off && h->level)
-			return off;
+		if (off && (h->level || formats[g].parse == fmt_tsv_iso))
+			return off;   /* tabs then a time: no program's text */
 		h->level = LV_NONE;
 	}
 	size_t rest = timeless_header(body, h);
