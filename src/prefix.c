@@ -1373,11 +1373,14 @@ void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
 		return;
 	}
 	int k = byte_class(&c);
-	if (k < 0)
-		return;
-	for (size_t j = 0; j < o->nk[k]; j++)
+	for (size_t j = 0; k >= 0 && j < o->nk[k]; j++)
 		if (try_format(o->fk[k][j], c, h))
 			return;
+	/* A program that writes no time ("INFO file.py:12: msg", Rust's
+	 * tracing without time) still writes the rest of its header. */
+	size_t rest = timeless_header(c, h);
+	if (rest)
+		h->msg_off = (uint32_t)rest;
 }
 
 /* Fill o's per-class lists from o->f. */
