@@ -2,6 +2,8 @@
  * clean lines.  See input.h. */
 #include "input.h"
 
+#include "prefix_record.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <dirent.h>
@@ -801,10 +803,50 @@ static size_t scan_line(const char *s, size_t n, int *special)
 	return i;
 }
 
+static void clean_line(const char *raw, size_t raw_len, int special,
+		       struct line *ln, struct buf *scratch);
+
+/* A JSON-lines record's message is a JSON string: escaped quotes,
+ * \uXXXX for every non-ASCII character, "\r" between a bar's frames, a
+ * "\n" at its end.  The line is read as the record with its message as
+ * text (see record_unwrap), the message cleaned as any line is.  Returns
+ * 0 for a line that is no such record.  Costs two allocations, for the
+ * few logs written as records. */
+static int unwrap_record(const char *raw, size_t raw_len, struct line *ln, struct buf *scratch)
+{
+	size_t e = raw_len;
+	while (e > 0 && (raw[e - 1] == ' ' || raw[e - 1] == '\r'))
+		e--;
+	if (e < 2 || raw[e - 1] != '}' || raw_len > INPUT_LINE_MAX)
+		return 0;
+	struct buf rec = { 0 }, out = { 0 };
+	size_t msg = record_unwrap(raw, e, &rec);
+	if (!msg) {
+		buf_free(&rec);
+		return 0;
+	}
+	struct line sub;
+	input_clean_line(rec.p + msg, rec.len - msg, &sub, scratch);
+	buf_append(&out, rec.p, msg);
+	buf_append(&out, sub.text, sub.len);
+	buf_reset(scratch);
+	buf_append(scratch, out.p, out.len);
+	buf_free(&rec);
+	buf_free(&out);
+	ln->text = scratch->p;
+	ln->len = (uint32_t)scratch->len;
+	ln->frames = sub.frames;
+	ln->flags = sub.flags | LINE_CLEANED;
+	ln->raw_len = raw_len;
+	return 1;
+}
+
 /* input_clean_line, told by scan_line whether raw holds special bytes. */
 static void clean_line(const char *raw, size_t raw_len, int special,
 		       struct line *ln, struct buf *scratch)
 {
+	if (raw_len > 1 && raw[0] == '{' && unwrap_record(raw, raw_len, ln, scratch))
+		return;
 	size_t b = 0, e = raw_len, label = 0;
 	int in_scratch = 0;
 	ln->flags = 0;

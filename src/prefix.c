@@ -1094,12 +1094,16 @@ static inline __attribute__((always_inline)) void program_prefixes(struct cur *c
 
 /* What is left of a program's header when a capture's or a wrapper's
  * time stands in for the program's own (a program that logs without one
- * under journald, or lines a collector stamped again): a rank tag that
- * closed the header's bracket ("TP3] ", "DP0 TP3 EP3] ": each word a name
- * and a number), then a level and its source location ("INFO
- * file.py:12: ", "INFO [file.py:12] ").  The tag goes to h unless it has
- * one, the level too.  Returns where the message starts, or 0 when
- * neither is there. */
+ * under journald, or lines a collector stamped again), or when there is
+ * no time at all: a rank tag that closed the header's bracket ("TP3] ",
+ * "DP0 TP3 EP3] ": each word a name and a number); the time and source
+ * location of a header whose level went to a record's field ("06-13
+ * 14:12:46 [cli_args.py:309] ", vLLM's); then a bracketed level ("[INFO]
+ * ", DeepSpeed's), a level and its source location ("INFO file.py:12: ",
+ * "INFO [file.py:12] "), or a level and tracing targets (" INFO router:
+ * msg rank=0", Rust's tracing without time, whose rank field is the
+ * tag).  The tag goes to h unless it has one, the level too.  Returns
+ * where the message starts, or 0 when none of it is there. */
 static size_t timeless_header(struct cur c, struct header *h)
 {
 	size_t start = c.i, e = c.i;
@@ -1120,6 +1124,14 @@ static size_t timeless_header(struct cur c, struct header *h)
 			h->tag_len = (uint32_t)(e - start);
 		}
 		c.i = e + 2;
+	}
+	struct cur v = c;
+	struct stamp t = { .no_year = 1 };
+	spaces(&v);
+	if (fixed(&v, 2, &t.mo) && eat(&v, '-') && fixed(&v, 2, &t.d) && eat(&v, ' ') &&
+	    clock_time(&v, &t, ".,") && eat(&v, ' ') && eat(&v, '[') && src_loc(&v) && eat(&v, ']')) {
+		eat(&v, ' ');
+		c = v;
 	}
 	size_t msg = c.i;
 	struct cur padded = c;
@@ -1213,7 +1225,25 @@ static inline __attribute__((always_inline)) int try_format(int f, struct cur c,
 		h->level = LV_NONE;
 		return 0;
 	}
-	if (!h->level) {
+	if (formats[f].parse == record_json) {
+		/* A record's message may be a program's whole line, as a
+		 * JSON handler or docker's json-file driver keeps it
+		 * ({"log": "(EngineCore pid=7) INFO ... msg"}): its process
+		 * prefix gives the tag and its header is header, as in a
+		 * plain capture, its level the program's own. */
+		struct cur body = { c.s, c.n, off };
+		uint8_t lv = h->level;
+		h->level = LV_NONE;
+		size_t inner = inner_header(body, h);
+		if (!h->level)
+			h->level = lv;
+		if (inner)
+			off = inner;
+		/* A rank field the message ends in (tracing's span fields
+		 * written after it) names the stream, as in fmt_tracing. */
+		body.i = off;
+		record_rank_suffix(&body, h);
+	} else if (!h->level) {
 		struct cur body = { c.s, c.n, off };
 		size_t inner = record_body(&body, h);
 		if (!inner && formats[f].wraps)

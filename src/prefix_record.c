@@ -61,6 +61,11 @@ struct record {
 	int level;
 	size_t msg, tag, tag_len, first_plain;
 	int has_msg, has_plain;
+	/* JSON: the message string member, from its key's quote to past
+	 * its value's closing quote (0, 0: none, or the value is no
+	 * closed string). */
+	size_t msg_member, msg_member_end;
+	int msg_top;            /* the member is the object's own */
 };
 
 /* Seconds (with or without a fraction), milliseconds, microseconds or
@@ -297,8 +302,14 @@ static int json_object(struct cur *c, int depth, int in_fields, struct record *r
 		} else if (at(c, '"')) {
 			size_t v = c->i + 1;
 			int closed = json_string(c);   /* unclosed: the line was cut */
+			int had_msg = r->has_msg;
 			if (depth == 1 || (role == R_MSG && in_fields) || role == R_RANK)
 				record_value(r, role, c->s, v, c->i - (size_t)closed - v, 1, key - 1, 0);
+			if (r->has_msg && !had_msg && closed) {
+				r->msg_member = key - 1;
+				r->msg_member_end = c->i;
+				r->msg_top = depth == 1;
+			}
 			if (!closed)
 				return 0;
 		} else {
@@ -346,11 +357,159 @@ size_t record_json(struct cur *c, struct header *h)
 	struct record r;
 	record_init(&r);
 	int whole = json_object(c, 1, 0, &r);
-	if (!whole && c->i < c->n)
+	size_t end = c->n;
+	if (whole && !r.has_msg && c->i + 1 < c->n && c->s[c->i] == ' ') {
+		/* "{fields} message": the object is the header (see
+		 * record_unwrap) */
+		r.msg = c->i + 1;
+		r.has_msg = 1;
+	} else if (!whole && c->i < c->n) {
 		return 0;   /* not JSON; a line cut short is read as far as it goes */
+	}
 	if (r.ts_ms == TS_NONE && !r.level && !r.has_msg)
 		return 0;
-	return record_set(&r, c->n, h);
+	return record_set(&r, end, h);
+}
+
+/* The character of JSON escape \uXXXX at s (past the 'u'), or -1. */
+static long json_hex4(const char *s, size_t n)
+{
+	long x = 0;
+	for (size_t k = 0; k < 4; k++) {
+		if (k >= n)
+			return -1;
+		char ch = s[k];
+		int d = is_digit(ch) ? ch - '0' : (ch | 32) >= 'a' && (ch | 32) <= 'f' ? (ch | 32) - 'a' + 10 : -1;
+		if (d < 0)
+			return -1;
+		x = x * 16 + d;
+	}
+	return x;
+}
+
+/* Append the JSON string content s[0, n) to out, unescaped.  A line
+ * break at the end (docker's "log": "text\n") is dropped, one inside
+ * becomes a blank, as does any control character but a tab, a CR and an
+ * escape, which input cleans as it does in any line. */
+static void json_unescape(const char *s, size_t n, struct buf *out)
+{
+	while (n >= 2 && s[n - 2] == '\\' && (s[n - 1] == 'n' || s[n - 1] == 'r'))
+		n -= 2;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '\\' || i + 1 >= n) {
+			buf_putc(out, s[i]);
+			continue;
+		}
+		char e = s[++i];
+		long u;
+		switch (e) {
+		case 't': buf_putc(out, '\t'); break;
+		case 'r': buf_putc(out, '\r'); break;
+		case 'n': case 'b': case 'f': buf_putc(out, ' '); break;
+		case 'u':
+			u = json_hex4(s + i + 1, n - i - 1);
+			if (u < 0) {
+				buf_append(out, "\\u", 2);
+				break;
+			}
+			i += 4;
+			if (u >= 0xd800 && u < 0xdc00 && i + 6 < n && s[i + 1] == '\\' && s[i + 2] == 'u') {
+				long lo = json_hex4(s + i + 3, n - i - 3);
+				if (lo >= 0xdc00 && lo < 0xe000) {
+					u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+					i += 6;
+				}
+			}
+			if (u < 0x20) {   /* input cleans CRs and escapes */
+				buf_putc(out, u == '\t' || u == '\r' || u == 0x1b ? (char)u : ' ');
+			} else if (u < 0x80) {
+				buf_putc(out, (char)u);
+			} else if (u < 0x800) {
+				buf_putc(out, (char)(0xc0 | (u >> 6)));
+				buf_putc(out, (char)(0x80 | (u & 0x3f)));
+			} else if (u < 0x10000) {
+				buf_putc(out, (char)(0xe0 | (u >> 12)));
+				buf_putc(out, (char)(0x80 | ((u >> 6) & 0x3f)));
+				buf_putc(out, (char)(0x80 | (u & 0x3f)));
+			} else {
+				buf_putc(out, (char)(0xf0 | (u >> 18)));
+				buf_putc(out, (char)(0x80 | ((u >> 12) & 0x3f)));
+				buf_putc(out, (char)(0x80 | ((u >> 6) & 0x3f)));
+				buf_putc(out, (char)(0x80 | (u & 0x3f)));
+			}
+			break;
+		default: buf_putc(out, e); break;   /* \" \\ \/ */
+		}
+	}
+}
+
+/* Append the members of s[b, e) (an object's, without its braces) that
+ * have no role (see role_keys) to out, each after a blank: an error's
+ * detail after slog's "msg", not the time, the level or docker's
+ * "stream". */
+static void append_plain_members(const char *s, size_t b, size_t e, struct buf *out)
+{
+	struct cur c = { s, e, b };
+	for (;;) {
+		json_space(&c);
+		size_t m = c.i, key = c.i + 1;
+		if (!json_string(&c))
+			return;
+		size_t key_end = c.i - 1;
+		json_space(&c);
+		if (!eat(&c, ':'))
+			return;
+		json_space(&c);
+		if (at(&c, '"') ? !json_string(&c) : at(&c, '{') || at(&c, '[') ? !json_skip_nested(&c) : 0)
+			return;
+		while (c.i < c.n && !in_set(c.s[c.i], ",}] \t"))
+			c.i++;
+		if (key_role(s + key, key_end - key) == R_NONE &&
+		    !(key_end - key == 6 && memcmp(s + key, "stream", 6) == 0)) {
+			buf_putc(out, ' ');
+			buf_append(out, s + m, c.i - m);
+		}
+		json_space(&c);
+		if (!eat(&c, ','))
+			return;
+	}
+}
+
+size_t record_unwrap(const char *s, size_t n, struct buf *out)
+{
+	struct cur c = { s, n, 0 };
+	struct record r;
+	record_init(&r);
+	if (!json_object(&c, 1, 0, &r) || !r.msg_member_end)
+		return 0;
+	json_space(&c);
+	if (c.i < c.n)
+		return 0;
+	/* The member goes with one comma: the one before it, else after. */
+	size_t b = r.msg_member, e = r.msg_member_end, p = b, q = e;
+	while (p > 0 && (is_space(s[p - 1]) || s[p - 1] == '\r'))
+		p--;
+	while (q < n && is_space(s[q]))
+		q++;
+	if (p > 0 && s[p - 1] == ',')
+		b = p - 1;
+	else if (q < n && s[q] == ',')
+		for (e = q + 1; e < n && is_space(s[e]); e++)
+			;
+	size_t end = n;
+	while (end > 0 && is_space(s[end - 1]))
+		end--;
+	size_t from = out->len;
+	buf_append(out, s, b);
+	buf_append(out, s + e, end - e);
+	buf_putc(out, ' ');
+	size_t msg = out->len - from;
+	json_unescape(s + r.msg, r.msg_member_end - 1 - r.msg, out);
+	/* The members after the message stay after it, as logfmt's do,
+	 * so that differences in them (an error's detail) show. */
+	if (r.msg_top && q < n && s[q] == ',')
+		append_plain_members(s, q + 1, end - 1, out);
+	return msg;
 }
 
 /* The message of a line whose header gave no level may be a structured

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "util.h"
+
 #include "prefix.h"
 #include "prefix_scan.h"
 
@@ -13,6 +15,14 @@
 size_t record_logfmt(struct cur *c, struct header *h);
 /* A JSON object line: as record_logfmt. */
 size_t record_json(struct cur *c, struct header *h);
+/* A JSON-lines record whose message is a string member, s[0, n) (one
+ * whole object), rewritten into out (appended) so that the message reads
+ * as text: the object without that member, a blank, and the message
+ * unescaped ({"ts": 1, "msg": "a \"b\""} gives {"ts": 1} a "b"), CRs
+ * and escapes kept for input to clean.  record_json reads such a line as
+ * the record it was.  Returns where the message starts in what was
+ * appended, or 0, with nothing appended, for any other line. */
+size_t record_unwrap(const char *s, size_t n, struct buf *out);
 /* The message of a line whose header gave no level, when it is itself a
  * logfmt or JSON record: fills in h from its fields. */
 size_t record_body(struct cur *c, struct header *h);
