@@ -565,35 +565,21 @@ int is_novel_template(const struct dx_state *st, uint32_t c)
 
 /* ---- attempts ---- */
 
-/* A log may hold several runs: a service restarted by its supervisor
- * after each failure writes every attempt into one file.  The last one is
- * what went wrong now; it is compared with the good run from its start.
- * A run starts where bad prints the good run's first two lines (its start
- * banner, heartbeats and blank lines aside); a recurrence of the banner
- * starts another attempt only after a new error, so ranks that each print
- * the banner, or a healthy run restarted on purpose, stay one run. */
-static void find_attempts(struct dx_state *st)
+/* How many of the good run's first lines are tried as its start banner:
+ * a prelude may come once before it (a CI runner's group header, a
+ * launcher's echo of its command). */
+#define BANNER_SCAN 8
+
+/* Bad's attempts when a run starts with the lines banner[0], banner[1]
+ * (see find_attempts); where the one to diagnose starts into *from. */
+static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2], size_t *from)
 {
-	st->from = 0;
-	st->attempts = 1;
-	if (st->ngood == 0)
-		return;
-	/* The banner's two lines are one stream's: eight ranks that each
-	 * print the first line are no restart. */
-	const uint32_t *gid = st->id[0];
-	const uint16_t *gs = st->stream[0];
-	uint32_t banner[2];
-	size_t nbanner = 0;
-	for (size_t j = 0; j < st->logs[0].nlines && nbanner < 2; j++)
-		if (!st->hb[gid[j]] && (nbanner == 0 || gs[j] == gs[0]))
-			banner[nbanner++] = gid[j];
-	if (nbanner < 2)
-		return;
 	const struct log *bad = &st->logs[st->bad];
 	const uint32_t *id = st->id[st->bad];
 	const uint16_t *bs = st->stream[st->bad];
 	int failed = 0;
-	size_t prev = 0, said = 0;   /* lines besides the banner since st->from */
+	size_t attempts = 1, prev = 0, said = 0;   /* lines besides the banner since *from */
+	*from = 0;
 	for (size_t i = 0; i < bad->nlines; i++) {
 		uint32_t c = id[i];
 		said += !st->hb[c] && c != banner[0] && c != banner[1];
@@ -605,9 +591,9 @@ static void find_attempts(struct dx_state *st)
 		while (k < bad->nlines && (st->hb[id[k]] || bs[k] != bs[i]))
 			k++;
 		if (k < bad->nlines && id[k] == banner[1]) {
-			prev = st->from;
-			st->from = i;
-			st->attempts++;
+			prev = *from;
+			*from = i;
+			attempts++;
 			failed = 0;
 			said = 0;
 		}
@@ -615,8 +601,47 @@ static void find_attempts(struct dx_state *st)
 	/* A last attempt that printed no more than the banner (the log was
 	 * cut there; each rank may have printed it) shows nothing to
 	 * compare: the one before is diagnosed. */
-	if (st->attempts > 1 && said == 0)
-		st->from = prev;
+	if (attempts > 1 && said == 0)
+		*from = prev;
+	return attempts;
+}
+
+/* A log may hold several runs: a service restarted by its supervisor
+ * after each failure writes every attempt into one file.  The last one is
+ * what went wrong now; it is compared with the good run from its start.
+ * A run starts where bad prints the good run's first two lines (its start
+ * banner, heartbeats, blank lines and a prelude aside); a recurrence of the banner
+ * starts another attempt only after a new error, so ranks that each print
+ * the banner, or a healthy run restarted on purpose, stay one run. */
+static void find_attempts(struct dx_state *st)
+{
+	st->from = 0;
+	st->attempts = 1;
+	if (st->ngood == 0)
+		return;
+	/* The banner is two lines of one stream (eight ranks that each
+	 * print the first line are no restart): the good run's first, or
+	 * after a prelude, the first that bad printed again after failing. */
+	const uint32_t *gid = st->id[0];
+	const uint16_t *gs = st->stream[0];
+	size_t n = st->logs[0].nlines, tried = 0;
+	for (size_t j = 0; j < n && tried < BANNER_SCAN; j++) {
+		if (st->hb[gid[j]])
+			continue;
+		tried++;
+		size_t k = j + 1;
+		while (k < n && (st->hb[gid[k]] || gs[k] != gs[j]))
+			k++;
+		if (k == n)
+			return;
+		uint32_t banner[2] = { gid[j], gid[k] };
+		size_t from, attempts = count_attempts(st, banner, &from);
+		if (attempts > 1) {
+			st->attempts = attempts;
+			st->from = from;
+			return;
+		}
+	}
 }
 
 void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
