@@ -44,13 +44,24 @@ static int says_failure(const char *t)
 	return contains_any(t, w) || has_word(t, "FATAL") || has_word(t, "PANIC");
 }
 
+/* Whether t opens with a program's word for an error: "error ..." (yarn's
+ * "error Command failed"), rustc's "error[E0425]: ...", npm's "npm
+ * error ..." (npm 9 on; npm 8 said "npm ERR!"). */
+static int opens_with_error(const char *t)
+{
+	t += strspn(t, " \t");
+	if (strncmp(t, "npm ", 4) == 0)
+		t += 4;
+	return strncmp(t, "error", 5) == 0 && (t[5] == ' ' || t[5] == '[');
+}
+
 enum classify_severity classify_severity(const char *t, int level)
 {
 	static const char *const err[] = {
 		"Error", "ERROR", "error:", "Exception", "Traceback", "FAILED", "failed",
 		"Fatal", "FATAL", "fatal", "Segmentation fault", "core dumped", "Killed",
 		"out of memory", "terminate called", "what():", "Aborted", "sigquit",
-		"SIGKILL", "panic", ": error ", NULL,
+		"SIGKILL", "panic", ": error ", "ERR!", NULL,
 	};
 	static const char *const warn[] = { "WARN", "Warn", "warn", "deprecat", "Deprecat", NULL };
 	/* The level the program gave wins; words decide only for lines
@@ -63,8 +74,8 @@ enum classify_severity classify_severity(const char *t, int level)
 	if (level != LV_NONE)
 		return classify_traceback_role(t) == CLASSIFY_TB_EXC ? CLASSIFY_ERROR : CLASSIFY_INFO;
 	/* ": error " is a function's own word for it ("llama_model_load:
-	 * error loading model: ..."). */
-	if (contains_any(t, err) || strncmp(t, "error ", 6) == 0)
+	 * error loading model: ..."), "npm ERR!" npm's. */
+	if (contains_any(t, err) || opens_with_error(t))
 		return CLASSIFY_ERROR;
 	if (contains_any(t, warn))
 		return CLASSIFY_WARNING;

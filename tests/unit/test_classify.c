@@ -44,6 +44,12 @@ static void test_severity(void)
 	CHECK_INT(classify_severity("PANIC:  could not write to file \"pg_wal/xlogtemp\"", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("config: PANIC_MODE=off", LV_INFO), CLASSIFY_INFO);
 	CHECK_INT(classify_severity("kernel.panic = 0", LV_INFO), CLASSIFY_INFO);
+	/* A program's own word for an error opening its line. */
+	CHECK_INT(classify_severity("npm ERR! code ELIFECYCLE", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("npm error code 1", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("error[E0425]: cannot find value `x` in this scope", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity("no error in 12 files", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity("the error budget is fine", LV_NONE), CLASSIFY_INFO);
 }
 
 static void test_traceback(void)
