@@ -112,6 +112,12 @@ int classify_is_exception(const char *t)
 	return 0;
 }
 
+int classify_message_follows(const char *t)
+{
+	size_t n = strlen(t);
+	return strstr(t, "' panicked at ") && n && t[n - 1] == ':';
+}
+
 int classify_is_exception_shaped(const char *t)
 {
 	const char *p = t, *name = t;   /* name: the last dotted part */

@@ -45,6 +45,11 @@ enum classify_tb classify_traceback_role(const char *t);
  * Python error: ...", Java's "Exception in thread \"main\" ...". */
 int classify_is_exception(const char *t);
 
+/* Whether exception line t leaves what went wrong to the next line:
+ * Rust since 1.73 prints "thread 'main' panicked at src/x.rs:4:5:" and
+ * the panic's message on the line after it. */
+int classify_message_follows(const char *t);
+
 /* Whether t is a Python frame, 'File "x.py", line 3, in f': the line
  * after it is its source, indented or not (logs pasted into web pages
  * lose the indentation). */

@@ -89,6 +89,8 @@ static int starts_traceback(const struct dx_state *st, size_t i)
 		return 1;
 	if (st->tb[id[i]] != CLASSIFY_TB_EXC)
 		return 0;
+	if (classify_message_follows(st->ctext[id[i]]))
+		return 1;
 	for (size_t j = i + 1; j < nb && j <= i + 2; j++)
 		if (!blank(st->ctext[id[j]]))
 			return st->tb[id[j]] == CLASSIFY_TB_BODY || st->tb[id[j]] == CLASSIFY_TB_CAUSE;
@@ -146,6 +148,13 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 		 * its name ("BackendCompilerFailed: ..."). */
 		if (first == DX_NONE && cause == DX_NONE && j > i + 1 && j < nb &&
 		    classify_is_exception_shaped(st->ctext[id[j]])) {
+			first = last = (int64_t)j;
+			isnew |= is_novel_template(st, id[j]);
+			j++;
+		}
+		/* Rust's panic says what went wrong on the line after it. */
+		if (first != DX_NONE && first == last && j == (size_t)first + 1 && j < nb &&
+		    classify_message_follows(st->ctext[id[first]]) && !blank(st->ctext[id[j]])) {
 			first = last = (int64_t)j;
 			isnew |= is_novel_template(st, id[j]);
 			j++;

@@ -50,6 +50,8 @@ static void test_severity(void)
 	CHECK_INT(classify_severity("error[E0425]: cannot find value `x` in this scope", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity("no error in 12 files", LV_NONE), CLASSIFY_INFO);
 	CHECK_INT(classify_severity("the error budget is fine", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_message_follows("thread 'main' panicked at src/main.rs:10:5:"), 1);
+	CHECK_INT(classify_message_follows("thread 'main' panicked at 'boom', src/main.rs:10:5"), 0);
 }
 
 static void test_traceback(void)
