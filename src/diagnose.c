@@ -167,6 +167,12 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 		while (i > st->from && !used[i - 1] && st->new_error[id[i - 1]] &&
 		       st->stream[st->bad][i - 1] == st->stream[st->bad][i])
 			i--;
+		/* A traceback logged at WARNING (vLLM's "failed to import"
+		 * notices) is a warning: its severity is its lines' highest. */
+		uint8_t sev = DX_INFO;
+		for (size_t k = i; k < j; k++)
+			if (st->sev[id[k]] > sev)
+				sev = st->sev[id[k]];
 		int64_t summary = cause != DX_NONE ? cause : first != DX_NONE ? first : (int64_t)j - 1;
 		/* A chain that ends in Ctrl-C or SIGTERM was stopped from
 		 * outside, whatever it was doing then. */
@@ -178,7 +184,7 @@ static void find_novel(struct dx_state *st, struct diagnosis *d)
 		GROW(d->novel, cap, d->nnovel + 1);
 		d->novel[d->nnovel++] = (struct dx_novel){
 			.line = (int64_t)i, .summary = summary,
-			.nlines = (uint32_t)(j - i), .severity = DX_ERROR, .traceback = 1,
+			.nlines = (uint32_t)(j - i), .severity = sev, .traceback = 1,
 		};
 		d->novel_lines += j - i;
 		for (size_t k = i; k < j; k++) {
