@@ -4,7 +4,7 @@
 # libFuzzer targets fuzz/fuzz_*.c with clang into build-fuzz/ and runs each
 # for FUZZ_TIME seconds (see fuzz/run).
 
-PKGS    := zlib libzstd libpcre2-8 sqlite3
+PKGS    := zlib libzstd libpcre2-8 sqlite3 libpq
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= -g

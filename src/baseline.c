@@ -86,8 +86,11 @@ struct store *baseline_store(const char *opt, int mode)
 	char *path = store_path(opt);
 	int missing;
 	struct store *st = store_open(path, mode, &missing);
-	if (missing)
-		error("no baselines yet in '%s' (see 'ddx help learn')", path);
+	if (missing) {
+		char *shown = store_shown(path);
+		error("no baselines yet in '%s' (see 'ddx help learn')", shown);
+		free(shown);
+	}
 	free(path);
 	return st;
 }

@@ -254,7 +254,9 @@ static int baselines(int argc, char **argv)
 			printf("no baselines yet (see 'ddx help learn')\n");
 		rc = EXIT_SAME;
 	} else if (missing) {
-		error("no baselines yet in '%s' (see 'ddx help learn')", path);
+		char *shown = store_shown(path);
+		error("no baselines yet in '%s' (see 'ddx help learn')", shown);
+		free(shown);
 	} else if (!st) {
 		/* store_open said why */
 	} else if (s == 0) {

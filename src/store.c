@@ -1,4 +1,4 @@
-/* store.c — the baseline store in SQLite.  See store.h.
+/* store.c — the baseline store.  See store.h.
  *
  * Layout (version 3):
  *   baseline(id, name, created, updated)
@@ -10,14 +10,20 @@
  *   failure(id, signature, summary, verdict, name, host, seen, baseline)
  *                                         (version 3)
  * Runs, chunks, templates and config go with their baseline (ON DELETE
- * CASCADE). */
+ * CASCADE).
+ *
+ * Everything here speaks db.h, in SQL both engines run; only the schema
+ * scripts, the keeping of the schema's version and the vetting of a file
+ * (which may come from anywhere) are an engine's own.  An SQLite store is
+ * marked as ddx's (PRAGMA application_id) and keeps its version in PRAGMA
+ * user_version; a PostgreSQL store lives in the schema "ddx" of its
+ * database, its version in ddx.schema_version. */
 #include "store.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +31,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "db.h"
 #include "logmeta.h"
 #include "prefix.h"
 
@@ -38,38 +45,34 @@
 #define ZSTD_LEVEL 6
 /* How long a writer waits for another one before giving up, in ms. */
 #define BUSY_MS 60000
-
-/* A store file may come from anywhere (--store FILE, import), so every
- * query on it is bounded: SQLite's virtual machine may run at most
- * OPS_BASE + OPS_PER_BYTE * (bytes of the files open) operations in one
- * statement, which ddx's own queries, linear in the store, never reach.
- * No string or blob may exceed what ddx writes (a chunk, or a template
- * of at most INPUT_LINE_MAX bytes). */
-#define OPS_BASE 200000000ull
-#define OPS_PER_BYTE 64ull
-#define OPS_TICK 1000            /* operations between two progress calls */
+/* No string or blob may exceed what ddx writes (a chunk, or a template of
+ * at most INPUT_LINE_MAX bytes). */
 #define VALUE_MAX ((int)(2 * CHUNK_RAW))
+/* The PostgreSQL schema a store's tables are in. */
+#define PG_SCHEMA "ddx"
 
 struct store {
-	sqlite3 *db;
-	char *path;
-	int quiet;   /* errors are not reported: a cache being written */
-	const char *importing;   /* the file being imported, to blame */
-	uint64_t budget;   /* operations a statement may run, in OPS_TICKs */
-	uint64_t left;     /* of the budget, for the statement running */
-	int no_memory;     /* a version-2 store read as it is: no failure table */
+	struct db *db;
+	char *path;    /* a file's path or a URL, as given */
+	char *shown;   /* path for messages: a URL without its password */
+	int quiet;     /* errors are not reported: a cache being written */
+	int64_t version;   /* of the schema; an import's may be older */
 };
 
-/* The schema, one script per version; applying scripts[v] moves a store
- * from version v to v + 1.  '@' stands for the schema ("" or "exp."), so
- * that export can create the same tables in an attached file. */
-static const char *const scripts[STORE_VERSION] = {
-	"CREATE TABLE @baseline ("
+/* The schema, one script per version and engine; applying scripts[v]
+ * moves a store from version v to v + 1.  SQLite's strings are TEXT
+ * (which keeps any bytes, compared bytewise); PostgreSQL's are bytea,
+ * since TEXT there refuses bytes that are not UTF-8 and sorts by locale.
+ * PostgreSQL's B-trees cannot hold a long template, so its uniqueness is
+ * kept on a digest; and it gains SQLite's total(), a sum that never
+ * overflows, so that the queries read the same. */
+static const char *const sqlite_scripts[STORE_VERSION] = {
+	"CREATE TABLE baseline ("
 	"  id INTEGER PRIMARY KEY,"
 	"  name TEXT NOT NULL UNIQUE,"
 	"  created INTEGER NOT NULL,"
 	"  updated INTEGER NOT NULL);"
-	"CREATE TABLE @run ("
+	"CREATE TABLE run ("
 	"  id INTEGER PRIMARY KEY,"
 	"  baseline INTEGER NOT NULL REFERENCES baseline(id) ON DELETE CASCADE,"
 	"  name TEXT NOT NULL,"
@@ -82,14 +85,14 @@ static const char *const scripts[STORE_VERSION] = {
 	"  mtime INTEGER NOT NULL,"
 	"  added INTEGER NOT NULL,"
 	"  pipeline TEXT NOT NULL);"
-	"CREATE INDEX @run_hash ON run(baseline, hash);"
-	"CREATE TABLE @chunk ("
+	"CREATE INDEX run_hash ON run(baseline, hash);"
+	"CREATE TABLE chunk ("
 	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
 	"  seq INTEGER NOT NULL,"
 	"  raw_size INTEGER NOT NULL,"
 	"  data BLOB NOT NULL,"
 	"  UNIQUE (run, seq));"
-	"CREATE TABLE @template ("
+	"CREATE TABLE template ("
 	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
 	"  level INTEGER NOT NULL,"
 	"  text TEXT NOT NULL,"
@@ -98,15 +101,15 @@ static const char *const scripts[STORE_VERSION] = {
 	"  PRIMARY KEY (run, level, text)) WITHOUT ROWID;",
 	/* 2: what check needs to pick a baseline beyond template overlap.
 	 * engine is NULL for runs stored before; fill_v2 computes it. */
-	"ALTER TABLE @run ADD COLUMN engine TEXT;"
-	"CREATE TABLE @config ("
+	"ALTER TABLE run ADD COLUMN engine TEXT;"
+	"CREATE TABLE config ("
 	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
 	"  key TEXT NOT NULL,"
 	"  value TEXT NOT NULL,"
 	"  PRIMARY KEY (run, key)) WITHOUT ROWID;",
 	/* 3: the failure memory.  baseline is a name, not a reference: the
 	 * memory of a failure outlives the baseline it was checked with. */
-	"CREATE TABLE @failure ("
+	"CREATE TABLE failure ("
 	"  id INTEGER PRIMARY KEY,"
 	"  signature TEXT NOT NULL,"
 	"  summary TEXT NOT NULL,"
@@ -117,13 +120,69 @@ static const char *const scripts[STORE_VERSION] = {
 	"  baseline TEXT NOT NULL);",
 };
 
-/* The columns of run copied by export and import, by version. */
+static const char *const pg_scripts[STORE_VERSION] = {
+	"CREATE SCHEMA IF NOT EXISTS " PG_SCHEMA ";"
+	"CREATE TABLE schema_version (version BIGINT NOT NULL);"
+	"CREATE FUNCTION total_step(float8, bigint) RETURNS float8"
+	"  LANGUAGE sql IMMUTABLE STRICT AS 'SELECT $1 + $2';"
+	"CREATE AGGREGATE total(bigint) (SFUNC = total_step, STYPE = float8, INITCOND = '0');"
+	"CREATE TABLE baseline ("
+	"  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+	"  name BYTEA NOT NULL UNIQUE,"
+	"  created BIGINT NOT NULL,"
+	"  updated BIGINT NOT NULL);"
+	"CREATE TABLE run ("
+	"  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+	"  baseline BIGINT NOT NULL REFERENCES baseline(id) ON DELETE CASCADE,"
+	"  name BYTEA NOT NULL,"
+	"  hash BYTEA NOT NULL,"
+	"  size BIGINT NOT NULL,"
+	"  lines BIGINT NOT NULL,"
+	"  first_ts BIGINT,"
+	"  last_ts BIGINT,"
+	"  format BYTEA NOT NULL,"
+	"  mtime BIGINT NOT NULL,"
+	"  added BIGINT NOT NULL,"
+	"  pipeline BYTEA NOT NULL);"
+	"CREATE INDEX run_hash ON run(baseline, hash);"
+	"CREATE TABLE chunk ("
+	"  run BIGINT NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	"  seq BIGINT NOT NULL,"
+	"  raw_size BIGINT NOT NULL,"
+	"  data BYTEA NOT NULL,"
+	"  UNIQUE (run, seq));"
+	"CREATE TABLE template ("
+	"  run BIGINT NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	"  level BIGINT NOT NULL,"
+	"  text BYTEA NOT NULL,"
+	"  count BIGINT NOT NULL,"
+	"  first_line BIGINT NOT NULL);"
+	"CREATE UNIQUE INDEX template_key ON template (run, level, sha256(text));",
+	"ALTER TABLE run ADD COLUMN engine BYTEA;"
+	"CREATE TABLE config ("
+	"  run BIGINT NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	"  key BYTEA NOT NULL,"
+	"  value BYTEA NOT NULL);"
+	"CREATE UNIQUE INDEX config_key ON config (run, sha256(key));",
+	"CREATE TABLE failure ("
+	"  id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+	"  signature BYTEA NOT NULL,"
+	"  summary BYTEA NOT NULL,"
+	"  verdict BYTEA NOT NULL,"
+	"  name BYTEA NOT NULL,"
+	"  host BYTEA NOT NULL,"
+	"  seen BIGINT NOT NULL,"
+	"  baseline BYTEA NOT NULL);",
+};
+
+/* The columns of run, by version. */
 #define RUN_COLS_V1 "name, hash, size, lines, first_ts, last_ts, format, mtime, added, pipeline"
 
-/* The tables of each version and their columns, as scripts[] makes them:
- * a store's schema must be exactly this before anything else is asked of
- * it.  A view or trigger in a crafted store would run a query of its
- * author's (a recursive one spins forever) where ddx reads a table. */
+/* The tables of each version of an SQLite store and their columns, as
+ * sqlite_scripts[] makes them: a file's schema must be exactly this
+ * before anything else is asked of it.  A view or trigger in a crafted
+ * store would run a query of its author's (a recursive one spins
+ * forever) where ddx reads a table. */
 static const struct {
 	const char *name;
 	int since, until;        /* versions that have it */
@@ -158,191 +217,158 @@ static int db_error(struct store *st, const char *what)
 {
 	if (st->quiet)
 		return -1;
-	int code = sqlite3_errcode(st->db);
-	const char *file = st->importing ? st->importing : st->path;
-	if (code == SQLITE_INTERRUPT)
+	const char *msg = db_errmsg(st->db);
+	switch (db_err(st->db)) {
+	case DB_EWORK:
 		return error("'%s': not a ddx store this ddx can read (a query on it ran past "
-			     "the work its size allows)", file);
-	if (code == SQLITE_TOOBIG)
+			     "the work its size allows)", st->shown);
+	case DB_ETOOBIG:
 		return error("'%s': not a ddx store this ddx can read (a value of over %d bytes)",
-			     file, VALUE_MAX);
-	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-		return error("'%s': %s: the store is locked by another process", st->path, what);
-	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
-		return error("'%s': not a ddx store (corrupt: %s)", st->path, sqlite3_errmsg(st->db));
-	return error("'%s': %s: %s", st->path, what, sqlite3_errmsg(st->db));
-}
-
-/* SQLite's progress handler: interrupts a statement past its budget. */
-static int over_budget(void *ctx)
-{
-	struct store *st = ctx;
-	if (st->left == 0)
-		return 1;
-	st->left--;
-	return 0;
-}
-
-/* Give the statement about to run the whole budget. */
-static void fresh_budget(struct store *st)
-{
-	st->left = st->budget;
-}
-
-/* Bound every statement on st by the size of the file at path, added to
- * what the files open already allow. */
-static void add_budget(struct store *st, const char *path)
-{
-	struct stat sb;
-	uint64_t bytes = stat(path, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size : 0;
-	if (!st->budget)
-		st->budget = OPS_BASE / OPS_TICK;
-	st->budget += bytes * OPS_PER_BYTE / OPS_TICK;
-	sqlite3_progress_handler(st->db, OPS_TICK, over_budget, st);
-	sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, VALUE_MAX);
-	fresh_budget(st);
+			     st->shown, VALUE_MAX);
+	case DB_EBUSY:
+		return error("'%s': %s: the store is locked by another process", st->shown, what);
+	case DB_ECORRUPT:
+		return error("'%s': not a ddx store (corrupt: %s)", st->shown, msg);
+	case DB_EDOWN:
+		return error("'%s': %s: lost the connection to the server (%s)", st->shown, what, msg);
+	default:
+		return error("'%s': %s: %s", st->shown, what, msg);
+	}
 }
 
 static int exec(struct store *st, const char *sql)
 {
-	fresh_budget(st);
-	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_error(st, "store error");
-	return 0;
+	return db_exec(st->db, sql) < 0 ? db_error(st, "store error") : 0;
 }
 
-/* Run script with '@' replaced by prefix. */
-static int exec_script(struct store *st, const char *script, const char *prefix)
+static int begin_write(struct store *st)
 {
-	struct buf b = { 0 };
-	for (const char *p = script; *p; p++)
-		if (*p == '@')
-			buf_append(&b, prefix, strlen(prefix));
-		else
-			buf_putc(&b, *p);
-	int r = exec(st, b.p);
-	buf_free(&b);
-	return r;
+	return db_begin_write(st->db) < 0 ? db_error(st, "store error") : 0;
 }
 
-static sqlite3_stmt *prepare(struct store *st, const char *sql)
+static int commit(struct store *st)
 {
-	sqlite3_stmt *s = NULL;
-	fresh_budget(st);
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+	return db_commit(st->db) < 0 ? db_error(st, "store error") : 0;
+}
+
+static struct db_stmt *prepare(struct store *st, const char *sql)
+{
+	struct db_stmt *s = db_prepare(st->db, sql);
+	if (!s)
 		db_error(st, "store error");
-		return NULL;
-	}
 	return s;
 }
 
 /* Step a statement that returns no rows, and finalize it. */
-static int step_done(struct store *st, sqlite3_stmt *s)
+static int step_done(struct store *st, struct db_stmt *s)
 {
-	int rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return db_error(st, "store error");
-	return 0;
+	int rc = db_step(s);
+	db_finalize(s);
+	return rc == DB_DONE ? 0 : db_error(st, "store error");
+}
+
+/* Step a statement that returns one id (INSERT ... RETURNING id), and
+ * finalize it; -1 on error. */
+static int64_t step_id(struct store *st, struct db_stmt *s)
+{
+	int64_t id = db_step(s) == DB_ROW ? db_col_int(s, 0) : -1;
+	db_finalize(s);
+	if (id < 0)
+		db_error(st, "store error");
+	return id;
 }
 
 /* One integer from a query without parameters; -1 on error. */
 static int64_t query_int(struct store *st, const char *sql)
 {
-	sqlite3_stmt *s = prepare(st, sql);
+	struct db_stmt *s = prepare(st, sql);
 	if (!s)
 		return -1;
 	int64_t v = -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
+	if (db_step(s) == DB_ROW)
+		v = db_col_int(s, 0);
 	else
 		db_error(st, "store error");
-	sqlite3_finalize(s);
+	db_finalize(s);
 	return v;
 }
 
-/* Run sql with one integer parameter bound to every '?'. */
+/* Run sql with parameter $1 bound to id. */
 static int exec_id(struct store *st, const char *sql, int64_t id)
 {
-	sqlite3_stmt *s = prepare(st, sql);
+	struct db_stmt *s = prepare(st, sql);
 	if (!s)
 		return -1;
-	for (int i = 1; i <= sqlite3_bind_parameter_count(s); i++)
-		sqlite3_bind_int64(s, i, id);
+	db_bind_int(s, 1, id);
 	return step_done(st, s);
 }
 
-static void bind_text(sqlite3_stmt *s, int i, const char *p, size_t n)
-{
-	sqlite3_bind_text64(s, i, p, n, SQLITE_TRANSIENT, SQLITE_UTF8);
-}
-
-static void bind_str(sqlite3_stmt *s, int i, const char *p)
+static void bind_str(struct db_stmt *s, int i, const char *p)
 {
 	if (p)
-		bind_text(s, i, p, strlen(p));
+		db_bind_text(s, i, p, strlen(p));
 	else
-		sqlite3_bind_null(s, i);
+		db_bind_null(s, i);
 }
 
 /* A text column; "" for a NULL, which a store file made by anything but
  * ddx may hold where ddx's schema says NOT NULL. */
-static const char *col_str(sqlite3_stmt *s, int i, struct arena *a)
+static const char *col_str(struct db_stmt *s, int i, struct arena *a)
 {
-	const char *p = (const char *)sqlite3_column_text(s, i);
+	const char *p = db_col_text(s, i);
 	if (!p)
 		return "";
-	return arena_strndup(a, p, (size_t)sqlite3_column_bytes(s, i));
+	return arena_strndup(a, p, db_col_bytes(s, i));
 }
 
 /* A content hash, stored as hex text; 0 for a NULL. */
-static uint64_t col_hash(sqlite3_stmt *s, int i)
+static uint64_t col_hash(struct db_stmt *s, int i)
 {
-	const char *p = (const char *)sqlite3_column_text(s, i);
+	const char *p = db_col_text(s, i);
 	return p ? strtoull(p, NULL, 16) : 0;
 }
 
 /* A store file may hold any value where ddx wrote a count or a time: each
  * is read within the range ddx can have written, so that no sum or
  * difference of them overflows and no date fails to format.  Counts and
- * sizes: 0 to 2^53 (sums too, which SQLite's total() makes without
- * overflowing).  Times: the years 0 to 9999. */
+ * sizes: 0 to 2^53 (sums too, which total() makes without overflowing).
+ * Times: the years 0 to 9999. */
 #define COUNT_MAX ((uint64_t)1 << 53)
 #define SECONDS_MAX 253402300799ll    /* 9999-12-31 23:59:59 UTC */
 #define SECONDS_MIN -62167219200ll    /* 0000-01-01 00:00:00 UTC */
 
-static uint64_t col_count(sqlite3_stmt *s, int i)
+static uint64_t col_count(struct db_stmt *s, int i)
 {
-	if (sqlite3_column_type(s, i) == SQLITE_INTEGER) {
-		int64_t v = sqlite3_column_int64(s, i);
+	if (db_col_type(s, i) == DB_INT) {
+		int64_t v = db_col_int(s, i);
 		return v < 0 ? 0 : (uint64_t)v > COUNT_MAX ? COUNT_MAX : (uint64_t)v;
 	}
-	double v = sqlite3_column_double(s, i);
+	double v = db_col_double(s, i);
 	return !(v > 0) ? 0 : v >= (double)COUNT_MAX ? COUNT_MAX : (uint64_t)v;
 }
 
 /* A time in s; 0 when out of range. */
-static int64_t col_seconds(sqlite3_stmt *s, int i)
+static int64_t col_seconds(struct db_stmt *s, int i)
 {
-	int64_t v = sqlite3_column_int64(s, i);
+	int64_t v = db_col_int(s, i);
 	return v < SECONDS_MIN || v > SECONDS_MAX ? 0 : v;
 }
 
 /* A log timestamp in ms; TS_NONE for NULL or out of range. */
-static int64_t col_ts(sqlite3_stmt *s, int i)
+static int64_t col_ts(struct db_stmt *s, int i)
 {
-	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+	if (db_col_type(s, i) == DB_NULL)
 		return TS_NONE;
-	int64_t v = sqlite3_column_int64(s, i);
+	int64_t v = db_col_int(s, i);
 	return v < SECONDS_MIN * 1000 || v > SECONDS_MAX * 1000 ? TS_NONE : v;
 }
 
-static void bind_ts(sqlite3_stmt *s, int i, int64_t ts)
+static void bind_ts(struct db_stmt *s, int i, int64_t ts)
 {
 	if (ts == TS_NONE)
-		sqlite3_bind_null(s, i);
+		db_bind_null(s, i);
 	else
-		sqlite3_bind_int64(s, i, ts);
+		db_bind_int(s, i, ts);
 }
 
 char *store_path(const char *opt)
@@ -465,7 +491,7 @@ static int fill_v2(struct store *st);
  * to become a store; -1 after saying why it is no store this ddx can
  * use.  Asked of SQLite, where the header may be stale (a WAL holds the
  * newer one). */
-static int64_t store_version(struct store *st)
+static int64_t file_version(struct store *st)
 {
 	int64_t app = query_int(st, "PRAGMA application_id");
 	int64_t ver = query_int(st, "PRAGMA user_version");
@@ -473,11 +499,46 @@ static int64_t store_version(struct store *st)
 	if (app < 0 || ver < 0 || ntables < 0)
 		return -1;
 	if (app != APP_ID && (app != 0 || ver != 0 || ntables > 0))
-		return error("'%s': not a ddx store (an SQLite database of another application)", st->path);
+		return error("'%s': not a ddx store (an SQLite database of another application)", st->shown);
+	return app == APP_ID ? ver : 0;
+}
+
+/* The schema version of the store on a server, 0 when it has none yet. */
+static int64_t server_version(struct store *st)
+{
+	int64_t has = query_int(st, "SELECT to_regclass('schema_version') IS NOT NULL");
+	if (has <= 0)
+		return has;
+	return query_int(st, "SELECT coalesce(max(version), 0) FROM schema_version");
+}
+
+/* The schema version of st, either engine's; -1 after an error, and for
+ * a store newer than this ddx. */
+static int64_t store_version(struct store *st)
+{
+	int64_t ver = db_is_pg(st->db) ? server_version(st) : file_version(st);
 	if (ver > STORE_VERSION)
 		return error("'%s': not a ddx store this ddx can read (schema version %lld; "
-			     "this ddx knows up to %d: upgrade ddx)", st->path, (long long)ver, STORE_VERSION);
-	return app == APP_ID ? ver : 0;
+			     "this ddx knows up to %d: upgrade ddx)", st->shown, (long long)ver, STORE_VERSION);
+	return ver;
+}
+
+/* Create the schema of STORE_VERSION from version ver, and mark it so,
+ * inside the write transaction begun. */
+static int create_schema(struct store *st, int64_t ver)
+{
+	int pg = db_is_pg(st->db);
+	for (int64_t v = ver; v < STORE_VERSION; v++)
+		if (exec(st, pg ? pg_scripts[v] : sqlite_scripts[v]) < 0)
+			return -1;
+	char sql[96];
+	if (pg)
+		snprintf(sql, sizeof(sql), "DELETE FROM schema_version;"
+			 " INSERT INTO schema_version VALUES (%d)", STORE_VERSION);
+	else
+		snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
+			 APP_ID, STORE_VERSION);
+	return exec(st, sql);
 }
 
 /* Bring the store to STORE_VERSION inside one write transaction; a second
@@ -485,62 +546,49 @@ static int64_t store_version(struct store *st)
  * do. */
 static int migrate(struct store *st)
 {
-	if (exec(st, "BEGIN IMMEDIATE") < 0)
+	if (begin_write(st) < 0)
 		return -1;
 	int64_t ver = store_version(st);
-	if (ver < 0)
-		goto fail;
-	for (int64_t v = ver; v < STORE_VERSION; v++)
-		if (exec_script(st, scripts[v], "") < 0)
-			goto fail;
-	if (ver < 2 && ver > 0 && fill_v2(st) < 0)
-		goto fail;
-	char sql[96];
-	snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
-		 APP_ID, STORE_VERSION);
-	if (exec(st, sql) < 0 || exec(st, "COMMIT") < 0)
-		goto fail;
+	if (ver < 0 || create_schema(st, ver) < 0 || (ver < 2 && ver > 0 && fill_v2(st) < 0) ||
+	    commit(st) < 0) {
+		db_rollback(st->db);
+		return -1;
+	}
+	st->version = STORE_VERSION;
 	return 0;
-fail:
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
 }
 
-/* Whether table in schema ("main", "imp") has exactly the columns cols
- * (space- and comma-separated, in order), none of them hidden or
- * generated: 1 yes, 0 no, -1 after an error. */
-static int same_columns(struct store *st, const char *schema, const char *table, const char *cols)
+/* Whether table has exactly the columns cols (space- and
+ * comma-separated, in order), none of them hidden or generated: 1 yes, 0
+ * no, -1 after an error. */
+static int same_columns(struct store *st, const char *table, const char *cols)
 {
-	sqlite3_stmt *s = prepare(st, "SELECT name, hidden FROM pragma_table_xinfo(?, ?) ORDER BY cid");
+	struct db_stmt *s = prepare(st, "SELECT name, hidden FROM pragma_table_xinfo($1) ORDER BY cid");
 	if (!s)
 		return -1;
 	bind_str(s, 1, table);
-	bind_str(s, 2, schema);
 	int rc, same = 1;
 	const char *p = cols;
-	while (same && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(s, 0);
+	while (same && (rc = db_step(s)) == DB_ROW) {
+		const char *name = db_col_text(s, 0);
 		p += strspn(p, " ,");
 		size_t n = strcspn(p, " ,");
-		same = name && sqlite3_column_int(s, 1) == 0 && n == strlen(name) && strncmp(p, name, n) == 0;
+		same = name && db_col_int(s, 1) == 0 && n == strlen(name) && strncmp(p, name, n) == 0;
 		p += n;
 	}
-	if (same && rc != SQLITE_DONE)
+	if (same && rc != DB_DONE)
 		same = db_error(st, "cannot read the schema");
-	sqlite3_finalize(s);
+	db_finalize(s);
 	return same == 1 && p[strspn(p, " ,")] != '\0' ? 0 : same;
 }
 
-/* Whether the schema ("main" or "imp") of a store of version ver is
- * exactly ddx's: its tables with their columns, their indexes, and
- * nothing else (no view, no trigger, no virtual table).  shown names the
- * file in errors, which quote nothing of the file's.  Returns -1 after
- * saying what is wrong. */
-static int check_tables(struct store *st, const char *schema, int64_t ver, const char *shown)
+/* Whether the schema of an SQLite store of version ver is exactly ddx's:
+ * its tables with their columns, their indexes, and nothing else (no
+ * view, no trigger, no virtual table).  Errors quote nothing of the
+ * file's.  Returns -1 after saying what is wrong. */
+static int check_tables(struct store *st, int64_t ver)
 {
-	char sql[96];
-	snprintf(sql, sizeof(sql), "SELECT type, name, tbl_name, sql FROM %s.sqlite_master", schema);
-	sqlite3_stmt *s = prepare(st, sql);
+	struct db_stmt *s = prepare(st, "SELECT type, name, tbl_name, sql FROM sqlite_master");
 	if (!s)
 		return -1;
 	size_t ntables = sizeof(tables) / sizeof(tables[0]), found = 0, expected = 0;
@@ -548,11 +596,11 @@ static int check_tables(struct store *st, const char *schema, int64_t ver, const
 		expected += tables[i].since <= ver && ver <= tables[i].until;
 	const char *bad = NULL, *table = "";
 	int rc;
-	while (!bad && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *type = (const char *)sqlite3_column_text(s, 0);
-		const char *name = (const char *)sqlite3_column_text(s, 1);
-		const char *tbl = (const char *)sqlite3_column_text(s, 2);
-		const char *def = (const char *)sqlite3_column_text(s, 3);
+	while (!bad && (rc = db_step(s)) == DB_ROW) {
+		const char *type = db_col_text(s, 0);
+		const char *name = db_col_text(s, 1);
+		const char *tbl = db_col_text(s, 2);
+		const char *def = db_col_text(s, 3);
 		size_t k = 0;
 		while (tbl && k < ntables && !(strcmp(tables[k].name, tbl) == 0 &&
 					       tables[k].since <= ver && ver <= tables[k].until))
@@ -565,9 +613,9 @@ static int check_tables(struct store *st, const char *schema, int64_t ver, const
 			bad = "a table ddx does not make";
 		} else if (strcmp(type, "table") == 0) {
 			int same = strcmp(name, tbl) == 0 && def && strncmp(def, "CREATE TABLE", 12) == 0 ?
-				   same_columns(st, schema, name, tables[k].columns) : 0;
+				   same_columns(st, name, tables[k].columns) : 0;
 			if (same < 0) {
-				sqlite3_finalize(s);
+				db_finalize(s);
 				return -1;
 			}
 			if (!same) {
@@ -585,14 +633,14 @@ static int check_tables(struct store *st, const char *schema, int64_t ver, const
 			bad = "an entry of unknown type";
 		}
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	if (bad)
-		return error("'%s': not a ddx store this ddx can read (its schema has %s%s)", shown, bad,
-			     table);
-	if (rc != SQLITE_DONE)
+		return error("'%s': not a ddx store this ddx can read (its schema has %s%s)", st->shown,
+			     bad, table);
+	if (rc != DB_DONE)
 		return db_error(st, "cannot read the schema");
 	if (found != expected)
-		return error("'%s': not a ddx store this ddx can read (tables are missing)", shown);
+		return error("'%s': not a ddx store this ddx can read (tables are missing)", st->shown);
 	return 0;
 }
 
@@ -601,12 +649,10 @@ static int check_tables(struct store *st, const char *schema, int64_t ver, const
  * further in shows up in the query that meets it. */
 static int check_schema(struct store *st)
 {
-	sqlite3_stmt *s = NULL;
-	int rc = sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master", -1, &s, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : db_error(st, "cannot open the store");
+	struct db_stmt *s = db_prepare(st->db, "SELECT count(*) FROM sqlite_master");
+	int rc = s ? db_step(s) : -1;
+	db_finalize(s);
+	return rc == DB_ROW ? 0 : db_error(st, "cannot open the store");
 }
 
 /* Put the store in WAL mode.  SQLite answers BUSY at once, without its
@@ -616,9 +662,11 @@ static int check_schema(struct store *st)
 static int wal(struct store *st)
 {
 	for (int waited = 0;; waited += 20) {
-		int rc = sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
-		if (rc != SQLITE_BUSY || waited >= BUSY_MS)
-			return rc == SQLITE_OK ? 0 : exec(st, "PRAGMA journal_mode = WAL");
+		int rc = db_exec(st->db, "PRAGMA journal_mode = WAL");
+		if (rc == 0)
+			return 0;
+		if (db_err(st->db) != DB_EBUSY || waited >= BUSY_MS)
+			return db_error(st, "store error");
 		nanosleep(&(struct timespec){ 0, 20 * 1000000L }, NULL);
 	}
 }
@@ -636,30 +684,82 @@ static size_t url_scheme(const char *path)
 	return strncmp(path + n, "://", 3) == 0 ? n : 0;
 }
 
-/* Keep the WAL and its index after the last connection closes, so that a
- * reader finds them and need write nothing: on a full disk, creating the
- * index fails, and `ddx baselines` would say "disk I/O error". */
-static void persist_wal(sqlite3 *db)
+/* Whether path names a PostgreSQL database, as libpq's URLs do. */
+static int is_pg(const char *path)
 {
-	int on = 1;
-	sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &on);
-	/* Emptied, though, once copied back: a learn of a large log would
-	 * otherwise leave a WAL its size behind. */
-	sqlite3_exec(db, "PRAGMA journal_size_limit = 0", NULL, NULL, NULL);
+	size_t n = url_scheme(path);
+	return (n == 10 && strncmp(path, "postgresql", n) == 0) ||
+	       (n == 8 && strncmp(path, "postgres", n) == 0);
 }
 
-struct store *store_open(const char *path, int mode, int *missing)
+char *store_shown(const char *path)
 {
-	struct stat sb;
-	*missing = 0;
-	/* A URL names a database server ddx cannot talk to: taken as a
-	 * path, it would become a folder "postgresql:" here. */
 	size_t scheme = url_scheme(path);
-	if (scheme) {
-		error("'%s': no such store: ddx keeps baselines in an SQLite file, and has no "
-		      "'%.*s' back-end (give a file's path)", path, (int)scheme, path);
+	if (!scheme)
+		return xstrdup(path);
+	struct buf b = { 0 };
+	const char *p = path + scheme + 3;
+	buf_append(&b, path, scheme + 3);
+	/* user:password@ in the authority: the password goes. */
+	size_t auth = strcspn(p, "/?#");
+	const char *at = memrchr(p, '@', auth);
+	const char *colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
+	if (colon) {
+		buf_append(&b, p, (size_t)(colon - p));
+		buf_printf(&b, ":***");
+		p = at;
+	}
+	/* And so does a password=... among the parameters. */
+	while (*p) {
+		size_t n = strcspn(p, "?&");
+		buf_append(&b, p, n);
+		p += n;
+		if (!*p)
+			break;
+		buf_putc(&b, *p++);
+		if (strncmp(p, "password=", 9) == 0) {
+			buf_printf(&b, "password=***");
+			p += strcspn(p, "&#");
+		}
+	}
+	return b.p;
+}
+
+static struct store *new_store(const char *path, const char *shown)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	st->path = xstrdup(path);
+	st->shown = store_shown(shown);
+	return st;
+}
+
+/* Open the store on a PostgreSQL server; as store_open. */
+static struct store *open_server(const char *url, int mode, int *missing)
+{
+	struct store *st = new_store(url, url);
+	st->db = db_pg_open(url, PG_SCHEMA, BUSY_MS);
+	if (db_err(st->db)) {
+		error("cannot open '%s': %s", st->shown, db_errmsg(st->db));
+		store_close(st);
 		return NULL;
 	}
+	st->version = store_version(st);
+	if (st->version == 0 && mode != STORE_WRITE) {
+		*missing = 1;
+		store_close(st);
+		return NULL;
+	}
+	if (st->version < 0 || (st->version != STORE_VERSION && migrate(st) < 0)) {
+		store_close(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* Open the store in an SQLite file; as store_open. */
+static struct store *open_file(const char *path, int mode, int *missing)
+{
+	struct stat sb;
 	/* A reader opens the file read-only, unless it must be changed to
 	 * be read: migrated, or recovered from a WAL. */
 	int readonly = 0;
@@ -693,50 +793,59 @@ struct store *store_open(const char *path, int mode, int *missing)
 		if (mode == STORE_READ && r == 1 && version == 2 && access(path, W_OK) < 0)
 			readonly = 2;
 	}
-	struct store *st = xcalloc(1, sizeof(*st));
-	st->path = xstrdup(path);
-	/* CREATE for an exporter, whose file exists by now: export attaches
-	 * a new file, which takes the main connection's flags. */
-	int flags = (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-		    SQLITE_OPEN_NOMUTEX;
-	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
-		error("cannot open '%s': %s", path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
+	struct store *st = new_store(path, path);
+	st->db = db_sqlite_open(path, readonly ? DB_READONLY : DB_CREATE, BUSY_MS, VALUE_MAX);
+	if (db_err(st->db)) {
+		error("cannot open '%s': %s", path, db_errmsg(st->db));
 		store_close(st);
 		return NULL;
 	}
-	sqlite3_busy_timeout(st->db, BUSY_MS);
-	sqlite3_extended_result_codes(st->db, 0);
-	persist_wal(st->db);
 	/* The file is checked before anything is written to it.  WAL:
 	 * readers never block the writer (a reader leaves the journal mode
-	 * alone: an exported store stays one file).  synchronous=FULL: a
-	 * committed learn survives a power cut too, not only a kill. */
-	add_budget(st, path);
-	int64_t ver = -1;
-	if (exec(st, "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON") < 0 ||
-	    check_schema(st) < 0 || (ver = store_version(st)) < 0 ||
-	    (ver > 0 && check_tables(st, "main", ver, path) < 0) ||
+	 * alone: an exported store stays one file). */
+	if (check_schema(st) < 0 || (st->version = store_version(st)) < 0 ||
+	    (st->version > 0 && check_tables(st, st->version) < 0) ||
 	    (mode == STORE_WRITE && wal(st) < 0) ||
-	    (ver != STORE_VERSION && !(readonly == 2 && ver == 2) && migrate(st) < 0)) {
+	    (st->version != STORE_VERSION && !(readonly == 2 && st->version == 2) &&
+	     migrate(st) < 0)) {
 		store_close(st);
 		return NULL;
 	}
-	st->no_memory = readonly == 2 && ver == 2;
 	return st;
+}
+
+struct store *store_open(const char *path, int mode, int *missing)
+{
+	*missing = 0;
+	if (is_pg(path))
+		return open_server(path, mode, missing);
+	/* Any other URL names a back-end ddx lacks: taken as a path, it
+	 * would become a folder "postgresql:" here. */
+	size_t scheme = url_scheme(path);
+	if (scheme) {
+		char *shown = store_shown(path);
+		error("'%s': no such store: ddx keeps baselines in an SQLite file or a PostgreSQL "
+		      "database, and has no '%.*s' back-end (give a file's path or a postgresql:// "
+		      "URL)", shown, (int)scheme, path);
+		free(shown);
+		return NULL;
+	}
+	return open_file(path, mode, missing);
 }
 
 void store_close(struct store *st)
 {
 	if (!st)
 		return;
-	sqlite3_close(st->db);
+	db_close(st->db);
 	free(st->path);
+	free(st->shown);
 	free(st);
 }
 
 int store_list(struct store *st, struct baseline **out, size_t *n, struct arena *a)
 {
-	sqlite3_stmt *s = prepare(st,
+	struct db_stmt *s = prepare(st,
 		"SELECT b.id, b.name, b.created, b.updated,"
 		" (SELECT count(*) FROM run WHERE baseline = b.id),"
 		" (SELECT total(size) FROM run WHERE baseline = b.id),"
@@ -751,10 +860,10 @@ int store_list(struct store *st, struct baseline **out, size_t *n, struct arena 
 	struct baseline *v = NULL;
 	size_t cap = 0, k = 0;
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		GROW(v, cap, k + 1);
 		struct baseline *b = &v[k++];
-		b->id = sqlite3_column_int64(s, 0);
+		b->id = db_col_int(s, 0);
 		b->name = col_str(s, 1, a);
 		b->created = col_seconds(s, 2);
 		b->updated = col_seconds(s, 3);
@@ -762,10 +871,10 @@ int store_list(struct store *st, struct baseline **out, size_t *n, struct arena 
 		b->size = col_count(s, 5);
 		b->stored = col_count(s, 6);
 		b->lines = col_count(s, 7);
-		b->engine = sqlite3_column_type(s, 8) == SQLITE_NULL ? "other" : col_str(s, 8, a);
+		b->engine = db_col_type(s, 8) == DB_NULL ? "other" : col_str(s, 8, a);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
+	db_finalize(s);
+	if (rc != DB_DONE) {
 		free(v);
 		return db_error(st, "cannot list baselines");
 	}
@@ -790,63 +899,70 @@ int store_find(struct store *st, const char *name, struct baseline *b, struct ar
 	return found;
 }
 
+/* The templates of run r->id, and its configuration when the store has
+ * any (version 2). */
 static int load_detail(struct store *st, struct run *r, struct arena *a)
 {
-	sqlite3_stmt *s = prepare(st, "SELECT level, text, count, first_line FROM template"
-				      " WHERE run = ? ORDER BY first_line, level, text");
+	struct db_stmt *s = prepare(st, "SELECT level, text, count, first_line FROM template"
+				       " WHERE run = $1 ORDER BY first_line, level, text");
 	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, r->id);
+	db_bind_int(s, 1, r->id);
 	size_t cap = 0;
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		GROW(r->tmpl, cap, r->ntmpl + 1);
 		struct run_tmpl *t = &r->tmpl[r->ntmpl++];
-		t->level = sqlite3_column_int(s, 0);
-		if (t->level < LV_NONE || t->level > LV_FATAL)
-			t->level = LV_NONE;
+		int64_t level = db_col_int(s, 0);
+		t->level = level < LV_NONE || level > LV_FATAL ? LV_NONE : (int)level;
 		t->text = col_str(s, 1, a);
-		t->len = (size_t)sqlite3_column_bytes(s, 1);
+		t->len = db_col_bytes(s, 1);
 		t->count = col_count(s, 2);
 		t->first_line = col_count(s, 3);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
+	db_finalize(s);
+	if (rc != DB_DONE)
 		return db_error(st, "cannot read templates");
-	s = prepare(st, "SELECT key, value FROM config WHERE run = ? ORDER BY key");
+	if (st->version < 2)
+		return 0;
+	s = prepare(st, "SELECT key, value FROM config WHERE run = $1 ORDER BY key");
 	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, r->id);
+	db_bind_int(s, 1, r->id);
 	cap = 0;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		GROW(r->cfg, cap, r->ncfg + 1);
 		r->cfg[r->ncfg].key = col_str(s, 0, a);
 		r->cfg[r->ncfg++].value = col_str(s, 1, a);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
+	db_finalize(s);
+	if (rc != DB_DONE)
 		return db_error(st, "cannot read configuration");
 	return 0;
 }
 
-int store_runs(struct store *st, int64_t baseline, int want_detail,
-	       struct run **out, size_t *n, struct arena *a)
+/* The runs whose column key ("baseline" or "id") is v; as store_runs. */
+static int read_runs(struct store *st, const char *key, int64_t v, int want_detail,
+		     struct run **out, size_t *n, struct arena *a)
 {
-	sqlite3_stmt *s = prepare(st,
-		"SELECT id, name, hash, size, lines, first_ts, last_ts, mtime, added, format,"
-		" engine, pipeline, (SELECT total(length(data)) FROM chunk WHERE run = run.id)"
-		" FROM run WHERE baseline = ? ORDER BY id");
+	/* A version-1 store (an import) has no engine yet. */
+	char sql[320];
+	snprintf(sql, sizeof(sql),
+		 "SELECT id, name, hash, size, lines, first_ts, last_ts, mtime, added, format,"
+		 " %s, pipeline, (SELECT total(length(data)) FROM chunk WHERE run = r.id)"
+		 " FROM run r WHERE %s = $1 ORDER BY id", st->version < 2 ? "NULL" : "engine", key);
+	struct db_stmt *s = prepare(st, sql);
 	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, baseline);
-	struct run *v = NULL;
+	db_bind_int(s, 1, v);
+	struct run *runs = NULL;
 	size_t cap = 0, k = 0;
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		GROW(v, cap, k + 1);
-		struct run *r = &v[k++];
+	while ((rc = db_step(s)) == DB_ROW) {
+		GROW(runs, cap, k + 1);
+		struct run *r = &runs[k++];
 		memset(r, 0, sizeof(*r));
-		r->id = sqlite3_column_int64(s, 0);
+		r->id = db_col_int(s, 0);
 		r->name = col_str(s, 1, a);
 		r->hash = col_hash(s, 2);
 		r->size = col_count(s, 3);
@@ -860,19 +976,25 @@ int store_runs(struct store *st, int64_t baseline, int want_detail,
 		r->pipeline = col_str(s, 11, a);
 		r->stored = col_count(s, 12);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		free(v);
+	db_finalize(s);
+	if (rc != DB_DONE) {
+		free(runs);
 		return db_error(st, "cannot read runs");
 	}
 	for (size_t i = 0; want_detail && i < k; i++)
-		if (load_detail(st, &v[i], a) < 0) {
-			store_runs_free(v, k);
+		if (load_detail(st, &runs[i], a) < 0) {
+			store_runs_free(runs, k);
 			return -1;
 		}
-	*out = v;
+	*out = runs;
 	*n = k;
 	return 0;
+}
+
+int store_runs(struct store *st, int64_t baseline, int want_detail,
+	       struct run **out, size_t *n, struct arena *a)
+{
+	return read_runs(st, "baseline", baseline, want_detail, out, n, a);
 }
 
 void store_runs_free(struct run *runs, size_t n)
@@ -914,31 +1036,29 @@ void store_run_release(struct run *r)
 	r->nchunks = 0;
 }
 
-/* The chunks of run id in schema ("main" or "imp"), compressed. */
-static int load_chunks(struct store *st, const char *schema, int64_t id,
-		       struct chunk **out, size_t *n)
+/* The chunks of run id, compressed. */
+static int load_chunks(struct store *st, int64_t id, struct chunk **out, size_t *n)
 {
-	char sql[128];
-	snprintf(sql, sizeof(sql), "SELECT raw_size, data FROM %s.chunk WHERE run = ? ORDER BY seq", schema);
-	sqlite3_stmt *s = prepare(st, sql);
+	struct db_stmt *s = prepare(st, "SELECT raw_size, data FROM chunk WHERE run = $1 ORDER BY seq");
 	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, id);
+	db_bind_int(s, 1, id);
 	struct chunk *v = NULL;
 	size_t cap = 0, k = 0;
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		GROW(v, cap, k + 1);
 		v[k].raw_size = (size_t)col_count(s, 0);
-		v[k].size = (size_t)sqlite3_column_bytes(s, 1);
+		const void *data = db_col_blob(s, 1);
+		v[k].size = db_col_bytes(s, 1);
 		v[k].data = xmalloc(v[k].size ? v[k].size : 1);
 		if (v[k].size)
-			memcpy(v[k].data, sqlite3_column_blob(s, 1), v[k].size);
+			memcpy(v[k].data, data, v[k].size);
 		k++;
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	struct run tmp = { .chunks = v, .nchunks = k };
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		store_run_release(&tmp);
 		return db_error(st, "cannot read a stored run");
 	}
@@ -948,13 +1068,13 @@ static int load_chunks(struct store *st, const char *schema, int64_t id,
 }
 
 /* Decompress one chunk into out (raw_size bytes, malloc'd). */
-static int unchunk(const char *path, const struct chunk *c, char **out)
+static int unchunk(const char *shown, const struct chunk *c, char **out)
 {
 	/* No chunk of ddx's is larger: a store from elsewhere must not make
 	 * it allocate whatever raw_size says. */
 	if (c->raw_size > CHUNK_RAW) {
 		*out = NULL;
-		return error("'%s': a stored run is corrupt (a chunk of %zu bytes)", path,
+		return error("'%s': a stored run is corrupt (a chunk of %zu bytes)", shown,
 			     c->raw_size);
 	}
 	*out = xmalloc(c->raw_size ? c->raw_size : 1);
@@ -962,7 +1082,7 @@ static int unchunk(const char *path, const struct chunk *c, char **out)
 	if (ZSTD_isError(r) || r != c->raw_size) {
 		free(*out);
 		*out = NULL;
-		return error("'%s': a stored run is corrupt (%s)", path,
+		return error("'%s': a stored run is corrupt (%s)", shown,
 			     ZSTD_isError(r) ? ZSTD_getErrorName(r) : "wrong size");
 	}
 	return 0;
@@ -983,7 +1103,7 @@ static int same_content(struct store *st, const struct chunk *a, size_t na,
 		if (a[i].size == b[i].size && memcmp(a[i].data, b[i].data, a[i].size) == 0)
 			continue;
 		char *x, *y = NULL;
-		if (unchunk(st->path, &a[i], &x) < 0 || unchunk(st->path, &b[i], &y) < 0) {
+		if (unchunk(st->shown, &a[i], &x) < 0 || unchunk(st->shown, &b[i], &y) < 0) {
 			free(x);
 			return -1;
 		}
@@ -1003,147 +1123,150 @@ static int has_content(struct store *st, int64_t baseline, uint64_t hash, uint64
 {
 	char hex[17];
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)hash);
-	sqlite3_stmt *s = prepare(st, "SELECT id FROM run WHERE baseline = ? AND hash = ? AND size = ?");
+	struct db_stmt *s = prepare(st, "SELECT id FROM run WHERE baseline = $1 AND hash = $2 AND size = $3");
 	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, baseline);
+	db_bind_int(s, 1, baseline);
 	bind_str(s, 2, hex);
-	sqlite3_bind_int64(s, 3, (sqlite3_int64)size);
+	db_bind_int(s, 3, (int64_t)size);
 	int rc, found = 0;
-	while (!found && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (!found && (rc = db_step(s)) == DB_ROW) {
 		struct run other = { 0 };
-		if (load_chunks(st, "main", sqlite3_column_int64(s, 0), &other.chunks, &other.nchunks) < 0) {
+		if (load_chunks(st, db_col_int(s, 0), &other.chunks, &other.nchunks) < 0) {
 			found = -1;
 			break;
 		}
 		found = same_content(st, chunks, nchunks, other.chunks, other.nchunks);
 		store_run_release(&other);
 	}
-	if (!found && rc != SQLITE_DONE)
+	if (!found && rc != DB_DONE)
 		found = db_error(st, "cannot read runs");
-	sqlite3_finalize(s);
+	db_finalize(s);
 	return found;
 }
 
 /* The id of baseline name, created if missing; -1 on error. */
 static int64_t baseline_id(struct store *st, const char *name, int64_t now)
 {
-	sqlite3_stmt *s = prepare(st, "INSERT INTO baseline (name, created, updated) VALUES (?, ?, ?)"
-				      " ON CONFLICT (name) DO NOTHING");
+	struct db_stmt *s = prepare(st, "INSERT INTO baseline (name, created, updated) VALUES ($1, $2, $3)"
+				       " ON CONFLICT (name) DO NOTHING");
 	if (!s)
 		return -1;
 	bind_str(s, 1, name);
-	sqlite3_bind_int64(s, 2, now);
-	sqlite3_bind_int64(s, 3, now);
-	if (step_done(st, s) < 0 || !(s = prepare(st, "SELECT id FROM baseline WHERE name = ?")))
+	db_bind_int(s, 2, now);
+	db_bind_int(s, 3, now);
+	if (step_done(st, s) < 0 || !(s = prepare(st, "SELECT id FROM baseline WHERE name = $1")))
 		return -1;
 	bind_str(s, 1, name);
 	int64_t id = -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		id = sqlite3_column_int64(s, 0);
+	if (db_step(s) == DB_ROW)
+		id = db_col_int(s, 0);
 	else
 		db_error(st, "cannot create the baseline");
-	sqlite3_finalize(s);
+	db_finalize(s);
 	return id;
 }
 
 /* Record that baseline id changed now. */
 static int touch(struct store *st, int64_t id, int64_t now)
 {
-	sqlite3_stmt *s = prepare(st, "UPDATE baseline SET updated = ? WHERE id = ?");
+	struct db_stmt *s = prepare(st, "UPDATE baseline SET updated = $1 WHERE id = $2");
 	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, now);
-	sqlite3_bind_int64(s, 2, id);
+	db_bind_int(s, 1, now);
+	db_bind_int(s, 2, id);
 	return step_done(st, s);
 }
 
 static int insert_chunks(struct store *st, int64_t run, const struct chunk *c, size_t n)
 {
-	sqlite3_stmt *s = prepare(st, "INSERT INTO chunk (run, seq, raw_size, data) VALUES (?, ?, ?, ?)");
+	struct db_stmt *s = prepare(st, "INSERT INTO chunk (run, seq, raw_size, data) VALUES ($1, $2, $3, $4)");
 	if (!s)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		sqlite3_bind_int64(s, 1, run);
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)i);
-		sqlite3_bind_int64(s, 3, (sqlite3_int64)c[i].raw_size);
-		sqlite3_bind_blob64(s, 4, c[i].data, c[i].size, SQLITE_STATIC);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			sqlite3_finalize(s);
+		db_bind_int(s, 1, run);
+		db_bind_int(s, 2, (int64_t)i);
+		db_bind_int(s, 3, (int64_t)c[i].raw_size);
+		db_bind_blob(s, 4, c[i].data, c[i].size);
+		if (db_step(s) != DB_DONE) {
+			db_finalize(s);
 			return db_error(st, "cannot store a run");
 		}
-		sqlite3_reset(s);
+		db_reset(s);
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	return 0;
 }
 
 static int insert_config(struct store *st, int64_t run, const struct kv *cfg, size_t n)
 {
-	sqlite3_stmt *s = prepare(st, "INSERT OR IGNORE INTO config (run, key, value) VALUES (?, ?, ?)");
+	struct db_stmt *s = prepare(st, "INSERT INTO config (run, key, value) VALUES ($1, $2, $3)"
+				       " ON CONFLICT DO NOTHING");
 	if (!s)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		sqlite3_bind_int64(s, 1, run);
+		db_bind_int(s, 1, run);
 		bind_str(s, 2, cfg[i].key);
 		bind_str(s, 3, cfg[i].value);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			sqlite3_finalize(s);
+		if (db_step(s) != DB_DONE) {
+			db_finalize(s);
 			return db_error(st, "cannot store the configuration");
 		}
-		sqlite3_reset(s);
+		db_reset(s);
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	return 0;
 }
 
 static int insert_templates(struct store *st, const struct run *r)
 {
-	sqlite3_stmt *s = prepare(st, "INSERT INTO template (run, level, text, count, first_line)"
-				      " VALUES (?, ?, ?, ?, ?)");
+	struct db_stmt *s = prepare(st, "INSERT INTO template (run, level, text, count, first_line)"
+				       " VALUES ($1, $2, $3, $4, $5)");
 	if (!s)
 		return -1;
 	for (size_t i = 0; i < r->ntmpl; i++) {
 		const struct run_tmpl *t = &r->tmpl[i];
-		sqlite3_bind_int64(s, 1, r->id);
-		sqlite3_bind_int(s, 2, t->level);
-		bind_text(s, 3, t->text, t->len);
-		sqlite3_bind_int64(s, 4, (sqlite3_int64)t->count);
-		sqlite3_bind_int64(s, 5, (sqlite3_int64)t->first_line);
-		if (sqlite3_step(s) != SQLITE_DONE) {
-			sqlite3_finalize(s);
+		db_bind_int(s, 1, r->id);
+		db_bind_int(s, 2, t->level);
+		db_bind_text(s, 3, t->text, t->len);
+		db_bind_int(s, 4, (int64_t)t->count);
+		db_bind_int(s, 5, (int64_t)t->first_line);
+		if (db_step(s) != DB_DONE) {
+			db_finalize(s);
 			return db_error(st, "cannot store the templates");
 		}
-		sqlite3_reset(s);
+		db_reset(s);
 	}
-	sqlite3_finalize(s);
+	db_finalize(s);
 	return 0;
 }
 
+/* Store r, chunks, templates and configuration, in baseline; sets
+ * r->id.  r->engine NULL stores none (a version-1 import's, which
+ * fill_v2 computes). */
 static int insert_run(struct store *st, int64_t baseline, struct run *r)
 {
 	char hex[17];
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)r->hash);
-	sqlite3_stmt *s = prepare(st,
+	struct db_stmt *s = prepare(st,
 		"INSERT INTO run (baseline, " RUN_COLS_V1 ", engine)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+		" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id");
 	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, baseline);
+	db_bind_int(s, 1, baseline);
 	bind_str(s, 2, r->name);
 	bind_str(s, 3, hex);
-	sqlite3_bind_int64(s, 4, (sqlite3_int64)r->size);
-	sqlite3_bind_int64(s, 5, (sqlite3_int64)r->lines);
+	db_bind_int(s, 4, (int64_t)r->size);
+	db_bind_int(s, 5, (int64_t)r->lines);
 	bind_ts(s, 6, r->first_ts);
 	bind_ts(s, 7, r->last_ts);
 	bind_str(s, 8, r->format);
-	sqlite3_bind_int64(s, 9, r->mtime);
-	sqlite3_bind_int64(s, 10, r->added);
+	db_bind_int(s, 9, r->mtime);
+	db_bind_int(s, 10, r->added);
 	bind_str(s, 11, r->pipeline);
 	bind_str(s, 12, r->engine);
-	if (step_done(st, s) < 0)
+	if ((r->id = step_id(st, s)) < 0)
 		return -1;
-	r->id = sqlite3_last_insert_rowid(st->db);
 	if (insert_chunks(st, r->id, r->chunks, r->nchunks) < 0 || insert_templates(st, r) < 0)
 		return -1;
 	return insert_config(st, r->id, r->cfg, r->ncfg);
@@ -1199,7 +1322,7 @@ int store_learn(struct store *st, const char *name, struct run *runs, size_t n, 
 	/* Everything that needs no store is done before the write lock is
 	 * taken: other learns wait on it. */
 	char *dup = xcalloc(n ? n : 1, 1);
-	if (mark_repeats(st, runs, n, dup) < 0 || exec(st, "BEGIN IMMEDIATE") < 0) {
+	if (mark_repeats(st, runs, n, dup) < 0 || begin_write(st) < 0) {
 		free(dup);
 		return -1;
 	}
@@ -1219,12 +1342,12 @@ int store_learn(struct store *st, const char *name, struct run *runs, size_t n, 
 			goto fail;
 		++*added;
 	}
-	if ((*added && touch(st, b, now) < 0) || exec(st, "COMMIT") < 0)
+	if ((*added && touch(st, b, now) < 0) || commit(st) < 0)
 		goto fail;
 	free(dup);
 	return 0;
 fail:
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	db_rollback(st->db);
 	for (size_t i = 0; i < n; i++)
 		runs[i].id = 0;
 	*added = 0;
@@ -1235,39 +1358,35 @@ fail:
 int store_refresh(struct store *st, const struct run *r)
 {
 	/* A reader's connection is read-only: the templates are written
-	 * through one of their own, if the file can be written at all (a
+	 * through one of their own, if the store can be written at all (a
 	 * store shipped read-only beside a deployment keeps its templates,
 	 * and check remakes them each time).  Quietly: what fails here only
-	 * costs the next check some time. */
-	if (access(st->path, W_OK) < 0)
+	 * costs the next check some time; nor does a check wait long behind
+	 * a learn for it. */
+	struct store w = { .path = st->path, .shown = st->shown, .quiet = 1, .version = st->version };
+	if (db_is_pg(st->db))
+		w.db = db_pg_open(st->path, PG_SCHEMA, 1000);
+	else if (access(st->path, W_OK) == 0)
+		w.db = db_sqlite_open(st->path, 0, 1000, VALUE_MAX);
+	else
 		return -1;
-	struct store w = { .path = st->path, .quiet = 1 };
-	if (sqlite3_open_v2(st->path, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
-	    SQLITE_OK) {
-		sqlite3_close(w.db);
-		return -1;
-	}
-	persist_wal(w.db);
-	add_budget(&w, w.path);
-	/* Nor does a check wait long behind a learn for it. */
-	sqlite3_busy_timeout(w.db, 1000);
-	sqlite3_stmt *s;
+	struct db_stmt *s;
 	int rc = -1;
-	if (exec(&w, "PRAGMA foreign_keys = ON; BEGIN IMMEDIATE") < 0)
+	if (db_err(w.db) || begin_write(&w) < 0)
 		goto out;
-	if (!(s = prepare(&w, "UPDATE run SET pipeline = ? WHERE id = ?")))
+	if (!(s = prepare(&w, "UPDATE run SET pipeline = $1 WHERE id = $2")))
 		goto rollback;
 	bind_str(s, 1, r->pipeline);
-	sqlite3_bind_int64(s, 2, r->id);
-	if (step_done(&w, s) == 0 && exec_id(&w, "DELETE FROM template WHERE run = ?", r->id) == 0 &&
-	    insert_templates(&w, r) == 0 && exec(&w, "COMMIT") == 0) {
+	db_bind_int(s, 2, r->id);
+	if (step_done(&w, s) == 0 && exec_id(&w, "DELETE FROM template WHERE run = $1", r->id) == 0 &&
+	    insert_templates(&w, r) == 0 && commit(&w) == 0) {
 		rc = 0;
 		goto out;
 	}
 rollback:
-	sqlite3_exec(w.db, "ROLLBACK", NULL, NULL, NULL);
+	db_rollback(w.db);
 out:
-	sqlite3_close(w.db);
+	db_close(w.db);
 	return rc;
 }
 
@@ -1276,26 +1395,26 @@ out:
 static int each_chunk(struct store *st, int64_t id, int (*put)(void *ctx, const char *p, size_t n),
 		      void *ctx)
 {
-	sqlite3_stmt *s = prepare(st, "SELECT raw_size, data FROM chunk WHERE run = ? ORDER BY seq");
+	struct db_stmt *s = prepare(st, "SELECT raw_size, data FROM chunk WHERE run = $1 ORDER BY seq");
 	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, id);
+	db_bind_int(s, 1, id);
 	int rc, r = 0;
-	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (r == 0 && (rc = db_step(s)) == DB_ROW) {
 		struct chunk c = {
 			.raw_size = (size_t)col_count(s, 0),
-			.data = (void *)sqlite3_column_blob(s, 1),
-			.size = (size_t)sqlite3_column_bytes(s, 1),
+			.data = (void *)db_col_blob(s, 1),
 		};
+		c.size = db_col_bytes(s, 1);
 		char *raw;
-		r = unchunk(st->path, &c, &raw);
+		r = unchunk(st->shown, &c, &raw);
 		if (r == 0)
 			r = put(ctx, raw, c.raw_size);
 		free(raw);
 	}
-	if (r == 0 && rc != SQLITE_DONE)
+	if (r == 0 && rc != DB_DONE)
 		r = db_error(st, "cannot read a stored run");
-	sqlite3_finalize(s);
+	db_finalize(s);
 	return r;
 }
 
@@ -1338,260 +1457,247 @@ int store_run_read(struct store *st, int64_t id, char **data, size_t *size)
 
 int store_remove(struct store *st, const char *name)
 {
-	if (exec(st, "BEGIN IMMEDIATE") < 0)
+	if (begin_write(st) < 0)
 		return -1;
-	sqlite3_stmt *s = prepare(st, "DELETE FROM baseline WHERE name = ?");
+	struct db_stmt *s = prepare(st, "DELETE FROM baseline WHERE name = $1 RETURNING id");
 	if (!s)
 		goto fail;
 	bind_str(s, 1, name);
-	if (step_done(st, s) < 0)
+	int rc = db_step(s);
+	db_finalize(s);
+	if (rc < 0) {
+		db_error(st, "store error");
 		goto fail;
-	int removed = sqlite3_changes(st->db) > 0;
-	if (exec(st, "COMMIT") < 0)
+	}
+	if (commit(st) < 0)
 		goto fail;
-	return removed;
+	return rc == DB_ROW;
 fail:
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	db_rollback(st->db);
 	return -1;
 }
 
-
-/* Attach file as schema `as`; errors name shown, the file the user
- * named. */
-static int attach(struct store *st, const char *file, const char *as, const char *shown)
+/* Copy run id of one store into baseline into of another, unless its
+ * content is there (when dedupe), with its chunks, templates and
+ * configuration.  The run is checked whole first: damage in an import
+ * surfaces now rather than when the baseline is used.  *nr counts the
+ * runs added. */
+static int copy_run(struct store *from, int64_t id, struct store *to, int64_t into, int dedupe,
+		    size_t *nr)
 {
-	char sql[64];
-	snprintf(sql, sizeof(sql), "ATTACH DATABASE ? AS %s", as);
-	sqlite3_stmt *s = prepare(st, sql);
-	if (!s)
+	struct arena a = { 0 };
+	struct run *run;
+	size_t n;
+	if (read_runs(from, "id", id, 1, &run, &n, &a) < 0) {
+		arena_free(&a);
 		return -1;
-	bind_str(s, 1, file);
-	int rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	/* errstr, not errmsg: the message names the file we chose. */
-	if (rc != SQLITE_DONE)
-		return error("cannot open '%s': %s", shown, sqlite3_errstr(sqlite3_errcode(st->db)));
-	return 0;
+	}
+	int r = n == 1 ? load_chunks(from, run->id, &run->chunks, &run->nchunks) : 0;
+	uint64_t total = 0;
+	for (size_t k = 0; n == 1 && k < run->nchunks && r == 0; k++) {
+		char *raw;
+		r = unchunk(from->shown, &run->chunks[k], &raw);
+		free(raw);
+		total += run->chunks[k].raw_size;
+	}
+	if (n == 1 && r == 0 && total != run->size)
+		r = error("'%s': a stored run is corrupt (%llu bytes, %llu expected)", from->shown,
+			  (unsigned long long)total, (unsigned long long)run->size);
+	if (n == 1 && r == 0) {
+		/* A version-1 store knows no engine: fill_v2 computes it. */
+		if (from->version < 2)
+			run->engine = NULL;
+		int dup = dedupe ? has_content(to, into, run->hash, run->size, run->chunks,
+					       run->nchunks) : 0;
+		if (dup < 0)
+			r = -1;
+		else if (!dup && (r = insert_run(to, into, run)) == 0)
+			++*nr;
+	}
+	store_runs_free(run, n);
+	arena_free(&a);
+	return r;
 }
 
 int store_export(struct store *st, const char *name, const char *file, const char *into)
 {
+	/* The store is held still while the baseline is copied (a learn or
+	 * rm meanwhile waits): the copy is the baseline at one moment. */
+	if (begin_write(st) < 0)
+		return -1;
 	struct arena a = { 0 };
 	struct baseline b;
 	int found = store_find(st, name, &b, &a);
-	arena_free(&a);
-	if (found <= 0)
+	if (found <= 0) {
+		db_rollback(st->db);
+		arena_free(&a);
 		return found;
-	if (attach(st, into, "exp", file) < 0)
-		return -1;
-	int r = -1;
-	char sql[96];
+	}
 	/* A plain rollback-journal file: one file to hand over, no -wal. */
-	if (exec(st, "PRAGMA exp.journal_mode = DELETE") < 0 || exec(st, "BEGIN IMMEDIATE") < 0)
+	struct store *out = new_store(into, file);
+	out->db = db_sqlite_open(into, DB_CREATE, BUSY_MS, VALUE_MAX);
+	out->version = STORE_VERSION;
+	int r = -1;
+	size_t nr = 0;
+	if (db_err(out->db)) {
+		error("cannot open '%s': %s", file, db_errmsg(out->db));
 		goto out;
-	for (int v = 0; v < STORE_VERSION; v++)
-		if (exec_script(st, scripts[v], "exp.") < 0)
-			goto rollback;
-	snprintf(sql, sizeof(sql), "PRAGMA exp.application_id = %d; PRAGMA exp.user_version = %d",
-		 APP_ID, STORE_VERSION);
-	if (exec(st, sql) < 0 ||
-	    exec_id(st, "INSERT INTO exp.baseline SELECT id, name, created, updated"
-			" FROM main.baseline WHERE id = ?", b.id) < 0 ||
-	    exec_id(st, "INSERT INTO exp.run (id, baseline, " RUN_COLS_V1 ", engine)"
-			" SELECT id, baseline, " RUN_COLS_V1 ", engine FROM main.run WHERE baseline = ?",
-		    b.id) < 0 ||
-	    exec_id(st, "INSERT INTO exp.chunk SELECT run, seq, raw_size, data FROM main.chunk"
-			" WHERE run IN (SELECT id FROM main.run WHERE baseline = ?)", b.id) < 0 ||
-	    exec_id(st, "INSERT INTO exp.template SELECT run, level, text, count, first_line"
-			" FROM main.template WHERE run IN (SELECT id FROM main.run WHERE baseline = ?)",
-		    b.id) < 0 ||
-	    exec_id(st, "INSERT INTO exp.config SELECT run, key, value FROM main.config"
-			" WHERE run IN (SELECT id FROM main.run WHERE baseline = ?)", b.id) < 0 ||
-	    exec(st, "COMMIT") < 0)
-		goto rollback;
+	}
+	if (exec(out, "PRAGMA journal_mode = DELETE") < 0 || begin_write(out) < 0)
+		goto out;
+	struct db_stmt *s;
+	int64_t id = -1;
+	if (create_schema(out, 0) == 0 &&
+	    (s = prepare(out, "INSERT INTO baseline (name, created, updated) VALUES ($1, $2, $3)"
+			      " RETURNING id"))) {
+		bind_str(s, 1, b.name);
+		db_bind_int(s, 2, b.created);
+		db_bind_int(s, 3, b.updated);
+		id = step_id(out, s);
+	}
+	struct run *runs = NULL;
+	size_t n = 0;
+	int ok = id >= 0 && store_runs(st, b.id, 0, &runs, &n, &a) == 0;
+	for (size_t i = 0; i < n && ok; i++)
+		ok = copy_run(st, runs[i].id, out, id, 0, &nr) == 0;
+	store_runs_free(runs, n);
+	if (!ok || commit(out) < 0) {
+		db_rollback(out->db);
+		goto out;
+	}
 	r = 1;
-	goto out;
-rollback:
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 out:
-	sqlite3_exec(st->db, "DETACH DATABASE exp", NULL, NULL, NULL);
+	/* Nothing was written to st: this only lets go of it. */
+	db_rollback(st->db);
+	store_close(out);
+	arena_free(&a);
 	return r;
 }
 
-/* Whether the attached import is a ddx store this ddx reads, undamaged;
- * sets *version to its schema version. */
-static int import_check(struct store *st, const char *file, int64_t *version)
+/* Open file, to be imported, read-only: it must be a ddx store this ddx
+ * reads, undamaged.  It is never migrated: an older one is read as it
+ * is. */
+static struct store *open_import(const char *file)
 {
-	int64_t app = query_int(st, "PRAGMA imp.application_id");
-	*version = query_int(st, "PRAGMA imp.user_version");
-	if (app < 0 || *version < 0)
-		return -1;
-	if (app != APP_ID || *version < 1)
-		return error("'%s': not a ddx store (no ddx baseline in it)", file);
-	if (*version > STORE_VERSION)
-		return error("'%s': not a ddx store this ddx can read (schema version %lld; "
-			     "this ddx knows up to %d: upgrade ddx)", file, (long long)*version, STORE_VERSION);
-	if (check_tables(st, "imp", *version, file) < 0)
-		return -1;
-	sqlite3_stmt *s = prepare(st, "PRAGMA imp.quick_check");
+	uint32_t header_version;
+	int h = check_header(file, &header_version);
+	if (h <= 0) {
+		if (h == 0)
+			error("'%s': not a ddx store (empty)", file);
+		return NULL;
+	}
+	struct store *in = new_store(file, file);
+	in->db = db_sqlite_open(file, DB_READONLY, BUSY_MS, VALUE_MAX);
+	if (db_err(in->db)) {
+		error("cannot open '%s': %s", file, db_errmsg(in->db));
+		goto fail;
+	}
+	int64_t app = query_int(in, "PRAGMA application_id");
+	in->version = query_int(in, "PRAGMA user_version");
+	if (app < 0 || in->version < 0)
+		goto fail;
+	if (app != APP_ID || in->version < 1) {
+		error("'%s': not a ddx store (no ddx baseline in it)", file);
+		goto fail;
+	}
+	if (in->version > STORE_VERSION) {
+		error("'%s': not a ddx store this ddx can read (schema version %lld; "
+		      "this ddx knows up to %d: upgrade ddx)", file, (long long)in->version, STORE_VERSION);
+		goto fail;
+	}
+	if (check_tables(in, in->version) < 0)
+		goto fail;
+	struct db_stmt *s = prepare(in, "PRAGMA quick_check");
 	if (!s)
-		return -1;
-	const char *verdict = sqlite3_step(s) == SQLITE_ROW ?
-			      (const char *)sqlite3_column_text(s, 0) : NULL;
+		goto fail;
+	const char *verdict = db_step(s) == DB_ROW ? db_col_text(s, 0) : NULL;
 	int ok = verdict && strcmp(verdict, "ok") == 0;
-	sqlite3_finalize(s);
-	if (!ok)
-		return error("'%s': not a ddx store (corrupt: it fails SQLite's integrity check)", file);
-	return 0;
-}
-
-/* Copy run id of the import into baseline, unless its content is there. */
-static int import_run(struct store *st, const char *file, int64_t id, int64_t baseline,
-		      int64_t version, size_t *nr)
-{
-	sqlite3_stmt *s = prepare(st, "SELECT hash, size FROM imp.run WHERE id = ?");
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_finalize(s);
-		return db_error(st, "cannot read the import");
+	db_finalize(s);
+	if (!ok) {
+		error("'%s': not a ddx store (corrupt: it fails SQLite's integrity check)", file);
+		goto fail;
 	}
-	uint64_t hash = col_hash(s, 0);
-	uint64_t size = col_count(s, 1);
-	sqlite3_finalize(s);
-	struct run r = { 0 };
-	if (load_chunks(st, "imp", id, &r.chunks, &r.nchunks) < 0)
-		return -1;
-	/* Damage surfaces now rather than when the baseline is used. */
-	uint64_t total = 0;
-	for (size_t i = 0; i < r.nchunks; i++) {
-		char *raw;
-		if (unchunk(file, &r.chunks[i], &raw) < 0) {
-			store_run_release(&r);
-			return -1;
-		}
-		free(raw);
-		total += r.chunks[i].raw_size;
-	}
-	if (total != size) {
-		store_run_release(&r);
-		return error("'%s': a stored run is corrupt (%llu bytes, %llu expected)", file,
-			     (unsigned long long)total, (unsigned long long)size);
-	}
-	int dup = has_content(st, baseline, hash, size, r.chunks, r.nchunks);
-	store_run_release(&r);
-	if (dup)
-		return dup < 0 ? -1 : 0;
-	s = prepare(st, version >= 2 ?
-		"INSERT INTO run (baseline, " RUN_COLS_V1 ", engine)"
-		" SELECT ?, " RUN_COLS_V1 ", engine FROM imp.run WHERE id = ?" :
-		"INSERT INTO run (baseline, " RUN_COLS_V1 ")"
-		" SELECT ?, " RUN_COLS_V1 " FROM imp.run WHERE id = ?");
-	if (!s)
-		return -1;
-	sqlite3_bind_int64(s, 1, baseline);
-	sqlite3_bind_int64(s, 2, id);
-	if (step_done(st, s) < 0)
-		return -1;
-	int64_t nid = sqlite3_last_insert_rowid(st->db);
-	const char *copies[] = {
-		"INSERT INTO chunk SELECT ?, seq, raw_size, data FROM imp.chunk WHERE run = ?",
-		"INSERT INTO template SELECT ?, level, text, count, first_line FROM imp.template WHERE run = ?",
-		"INSERT INTO config SELECT ?, key, value FROM imp.config WHERE run = ?",
-	};
-	for (size_t i = 0; i < (version >= 2 ? 3u : 2u); i++) {
-		s = prepare(st, copies[i]);
-		if (!s)
-			return -1;
-		sqlite3_bind_int64(s, 1, nid);
-		sqlite3_bind_int64(s, 2, id);
-		if (step_done(st, s) < 0)
-			return -1;
-	}
-	++*nr;
-	return 0;
+	return in;
+fail:
+	store_close(in);
+	return NULL;
 }
 
 int store_import(struct store *st, const char *file, size_t *nb, size_t *nr)
 {
 	*nb = *nr = 0;
-	uint32_t header_version;
-	int h = check_header(file, &header_version);
-	if (h <= 0)
-		return h < 0 ? -1 : error("'%s': not a ddx store (empty)", file);
-	if (attach(st, file, "imp", file) < 0)
+	struct store *in = open_import(file);
+	if (!in)
 		return -1;
-	add_budget(st, file);
-	st->importing = file;
-	int64_t version;
 	int r = -1;
-	if (import_check(st, file, &version) < 0 || exec(st, "BEGIN IMMEDIATE") < 0)
+	if (begin_write(st) < 0)
 		goto out;
-	sqlite3_stmt *s = prepare(st, "SELECT b.id, b.name, r.id FROM imp.baseline b"
-				      " LEFT JOIN imp.run r ON r.baseline = b.id ORDER BY b.name, r.id");
+	/* One statement walks the whole import, so that its work is bounded
+	 * as one (a crafted file may make it quadratic); each run is then
+	 * read by its id. */
+	struct db_stmt *s = prepare(in, "SELECT b.id, b.name, r.id FROM baseline b"
+				       " LEFT JOIN run r ON r.baseline = b.id ORDER BY b.name, r.id");
 	if (!s)
 		goto rollback;
 	int64_t last = -1, into = -1, now = now_s();
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (sqlite3_column_int64(s, 0) != last) {
-			last = sqlite3_column_int64(s, 0);
-			const char *text = (const char *)sqlite3_column_text(s, 1);
-			if (!text) {
+	while ((rc = db_step(s)) == DB_ROW) {
+		if (db_col_int(s, 0) != last) {
+			last = db_col_int(s, 0);
+			const char *name = db_col_text(s, 1);
+			if (!name) {
 				error("'%s': not a ddx store (a baseline without a name)", file);
 				break;
 			}
-			char *name = xstrdup(text);
-			into = baseline_id(st, name, now);
-			free(name);
+			char *copy = xstrdup(name);
+			into = baseline_id(st, copy, now);
+			free(copy);
 			if (into < 0)
 				break;
 			++*nb;
 		}
 		size_t before = *nr;
-		if (sqlite3_column_type(s, 2) != SQLITE_NULL &&
-		    import_run(st, file, sqlite3_column_int64(s, 2), into, version, nr) < 0)
+		if (db_col_type(s, 2) != DB_NULL &&
+		    copy_run(in, db_col_int(s, 2), st, into, 1, nr) < 0)
 			break;
 		if (*nr > before && touch(st, into, now) < 0)
 			break;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		if (rc != SQLITE_ROW)
-			db_error(st, "cannot read the import");
+	db_finalize(s);
+	if (rc != DB_DONE) {
+		if (rc != DB_ROW)
+			db_error(in, "cannot read the import");
 		goto rollback;
 	}
-	if ((version < 2 && fill_v2(st) < 0) || exec(st, "COMMIT") < 0)
+	if ((in->version < 2 && fill_v2(st) < 0) || commit(st) < 0)
 		goto rollback;
 	r = 0;
 	goto out;
 rollback:
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	db_rollback(st->db);
 	*nb = *nr = 0;
 out:
-	sqlite3_exec(st->db, "DETACH DATABASE imp", NULL, NULL, NULL);
-	st->importing = NULL;
+	store_close(in);
 	return r;
 }
 
 static int fill_v2(struct store *st)
 {
-	sqlite3_stmt *s = prepare(st, "SELECT id, format FROM run WHERE engine IS NULL");
+	struct db_stmt *s = prepare(st, "SELECT id, format FROM run WHERE engine IS NULL");
 	if (!s)
 		return -1;
 	struct arena a = { 0 };
 	struct run *v = NULL;
 	size_t cap = 0, n = 0;
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		GROW(v, cap, n + 1);
 		memset(&v[n], 0, sizeof(v[n]));
-		v[n].id = sqlite3_column_int64(s, 0);
+		v[n].id = db_col_int(s, 0);
 		v[n++].format = col_str(s, 1, &a);
 	}
-	sqlite3_finalize(s);
-	int r = rc == SQLITE_DONE ? 0 : db_error(st, "cannot migrate the store");
+	db_finalize(s);
+	int r = rc == DB_DONE ? 0 : db_error(st, "cannot migrate the store");
 	for (size_t i = 0; i < n && r == 0; i++) {
 		char *content = NULL;
 		size_t size = 0;
@@ -1604,9 +1710,9 @@ static int fill_v2(struct store *st)
 			r = insert_config(st, v[i].id, v[i].cfg, v[i].ncfg);
 		}
 		free(content);
-		if (r == 0 && (s = prepare(st, "UPDATE run SET engine = ? WHERE id = ?")) != NULL) {
+		if (r == 0 && (s = prepare(st, "UPDATE run SET engine = $1 WHERE id = $2")) != NULL) {
 			bind_str(s, 1, v[i].engine);
-			sqlite3_bind_int64(s, 2, v[i].id);
+			db_bind_int(s, 2, v[i].id);
 			r = step_done(st, s);
 		} else if (r == 0) {
 			r = -1;
@@ -1617,7 +1723,8 @@ static int fill_v2(struct store *st)
 	return r;
 }
 
-/* The failure memory (version 3).  Plain SQL, parameters in order. */
+/* The failure memory (version 3).  A store of version 2 read as it is
+ * (see open_file) has none. */
 
 int store_failure_seen(struct store *st, const char *key, struct failure_seen *out,
 		       struct arena *a)
@@ -1626,30 +1733,30 @@ int store_failure_seen(struct store *st, const char *key, struct failure_seen *o
 	out->first = 0;
 	out->nruns = 0;
 	out->now = now_s();
-	if (st->no_memory)
+	if (st->version < 3)
 		return error("'%s': no failure memory: the store is of schema version 2 and read-only "
-			     "(a learn into it upgrades it)", st->path);
-	sqlite3_stmt *s = prepare(st, "SELECT count(*), min(seen) FROM failure WHERE signature = ?");
+			     "(a learn into it upgrades it)", st->shown);
+	struct db_stmt *s = prepare(st, "SELECT count(*), min(seen) FROM failure WHERE signature = $1");
 	if (!s)
 		return -1;
 	bind_str(s, 1, key);
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_finalize(s);
+	if (db_step(s) != DB_ROW) {
+		db_finalize(s);
 		return db_error(st, "cannot read the failure memory");
 	}
 	out->count = col_count(s, 0);
 	out->first = col_seconds(s, 1);
-	sqlite3_finalize(s);
-	s = prepare(st, "SELECT name, host, baseline, seen FROM failure WHERE signature = ?"
-			" ORDER BY seen DESC, id DESC LIMIT ?");
+	db_finalize(s);
+	s = prepare(st, "SELECT name, host, baseline, seen FROM failure WHERE signature = $1"
+			" ORDER BY seen DESC, id DESC LIMIT $2");
 	if (!s)
 		return -1;
 	/* A run checked again names no new run: the latest of each name
 	 * and host, among a few more records than are shown. */
 	bind_str(s, 1, key);
-	sqlite3_bind_int(s, 2, SEEN_RUNS_MAX * 8);
+	db_bind_int(s, 2, SEEN_RUNS_MAX * 8);
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW && out->nruns < SEEN_RUNS_MAX) {
+	while ((rc = db_step(s)) == DB_ROW && out->nruns < SEEN_RUNS_MAX) {
 		struct failure_run *r = &out->runs[out->nruns];
 		r->name = col_str(s, 0, a);
 		r->host = col_str(s, 1, a);
@@ -1663,8 +1770,8 @@ int store_failure_seen(struct store *st, const char *key, struct failure_seen *o
 		r->seen = col_seconds(s, 3);
 		out->nruns++;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+	db_finalize(s);
+	if (rc != DB_DONE && rc != DB_ROW)
 		return db_error(st, "cannot read the failure memory");
 	return 0;
 }
@@ -1674,44 +1781,40 @@ int store_failure_record(struct store *st, const struct failure *f)
 	/* A reader's connection is read-only: the record is written
 	 * through one of its own, as store_refresh does, quietly: the one
 	 * line said is the one below. */
-	if (access(st->path, W_OK) < 0)
-		return error("'%s': failure not recorded: %s", st->path, strerror(errno));
-	struct store w = { .path = st->path, .quiet = 1 };
-	sqlite3_stmt *s = NULL;
-	int ok = sqlite3_open_v2(st->path, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-				 NULL) == SQLITE_OK;
-	if (ok) {
-		persist_wal(w.db);
-		add_budget(&w, w.path);
-		sqlite3_busy_timeout(w.db, BUSY_MS);
-		ok = exec(&w, "BEGIN IMMEDIATE") == 0 &&
-		     (s = prepare(&w, "INSERT INTO failure (signature, summary, verdict, name, host,"
-				      " seen, baseline) VALUES (?, ?, ?, ?, ?, ?, ?)")) != NULL;
-	}
+	struct store w = { .path = st->path, .shown = st->shown, .quiet = 1, .version = st->version };
+	if (db_is_pg(st->db))
+		w.db = db_pg_open(st->path, PG_SCHEMA, BUSY_MS);
+	else if (access(st->path, W_OK) == 0)
+		w.db = db_sqlite_open(st->path, 0, BUSY_MS, VALUE_MAX);
+	else
+		return error("'%s': failure not recorded: %s", st->shown, strerror(errno));
+	struct db_stmt *s = NULL;
+	int ok = !db_err(w.db) && begin_write(&w) == 0 &&
+		 (s = prepare(&w, "INSERT INTO failure (signature, summary, verdict, name, host,"
+				  " seen, baseline) VALUES ($1, $2, $3, $4, $5, $6, $7)")) != NULL;
 	if (ok) {
 		bind_str(s, 1, f->key);
 		bind_str(s, 2, f->summary);
 		bind_str(s, 3, f->verdict);
 		bind_str(s, 4, f->name);
 		bind_str(s, 5, f->host);
-		sqlite3_bind_int64(s, 6, f->seen);
+		db_bind_int(s, 6, f->seen);
 		bind_str(s, 7, f->baseline);
-		ok = step_done(&w, s) == 0 && exec(&w, "COMMIT") == 0;
+		ok = step_done(&w, s) == 0 && commit(&w) == 0;
 	}
 	if (!ok) {
-		error("'%s': failure not recorded: %s", st->path,
-		      w.db ? sqlite3_errmsg(w.db) : "out of memory");
-		sqlite3_exec(w.db, "ROLLBACK", NULL, NULL, NULL);
+		error("'%s': failure not recorded: %s", st->shown, db_errmsg(w.db));
+		db_rollback(w.db);
 	}
-	sqlite3_close(w.db);
+	db_close(w.db);
 	return ok ? 0 : -1;
 }
 
-/* Bind the conditions of store_failures' queries from index i on: the
- * time, then the baseline when there is one. */
-static void bind_since(sqlite3_stmt *s, int i, int64_t since, const char *baseline)
+/* Bind the conditions of store_failures' queries from parameter $i on:
+ * the time, then the baseline when there is one. */
+static void bind_since(struct db_stmt *s, int i, int64_t since, const char *baseline)
 {
-	sqlite3_bind_int64(s, i, since);
+	db_bind_int(s, i, since);
 	if (baseline)
 		bind_str(s, i + 1, baseline);
 }
@@ -1722,20 +1825,19 @@ int store_failures(struct store *st, const char *baseline, int64_t within,
 	*out = NULL;
 	*n = 0;
 	int64_t since = within < 0 ? INT64_MIN : now_s() - within;
-	if (st->no_memory)
+	if (st->version < 3)
 		return 0;
-	const char *cond = baseline ? "seen >= ? AND baseline = ?" : "seen >= ?";
 	char sql[512];
 	snprintf(sql, sizeof(sql), "SELECT signature, count(*), min(seen), max(seen) FROM failure"
 		 " WHERE %s GROUP BY signature ORDER BY count(*) DESC, max(seen) DESC, signature",
-		 cond);
-	sqlite3_stmt *s = prepare(st, sql);
+		 baseline ? "seen >= $1 AND baseline = $2" : "seen >= $1");
+	struct db_stmt *s = prepare(st, sql);
 	if (!s)
 		return -1;
 	bind_since(s, 1, since, baseline);
 	size_t cap = 0;
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = db_step(s)) == DB_ROW) {
 		GROW(*out, cap, *n + 1);
 		struct failure_sig *f = &(*out)[(*n)++];
 		memset(f, 0, sizeof(*f));
@@ -1744,45 +1846,46 @@ int store_failures(struct store *st, const char *baseline, int64_t within,
 		f->first = col_seconds(s, 2);
 		f->last = col_seconds(s, 3);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
+	db_finalize(s);
+	if (rc != DB_DONE)
 		return db_error(st, "cannot read the failure memory");
 	/* The latest record of each, and its baselines. */
+	const char *cond = baseline ? "seen >= $2 AND baseline = $3" : "seen >= $2";
 	snprintf(sql, sizeof(sql), "SELECT summary, verdict, host, name FROM failure"
-		 " WHERE signature = ? AND %s ORDER BY seen DESC, id DESC LIMIT 1", cond);
+		 " WHERE signature = $1 AND %s ORDER BY seen DESC, id DESC LIMIT 1", cond);
 	char sql2[256];
 	snprintf(sql2, sizeof(sql2), "SELECT DISTINCT baseline FROM failure"
-		 " WHERE signature = ? AND %s ORDER BY baseline", cond);
+		 " WHERE signature = $1 AND %s ORDER BY baseline", cond);
 	for (size_t i = 0; i < *n; i++) {
 		struct failure_sig *f = &(*out)[i];
 		if (!(s = prepare(st, sql)))
 			return -1;
 		bind_str(s, 1, f->key);
 		bind_since(s, 2, since, baseline);
-		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if ((rc = db_step(s)) == DB_ROW) {
 			f->summary = col_str(s, 0, a);
 			f->verdict = col_str(s, 1, a);
 			f->last_host = col_str(s, 2, a);
 			f->last_name = col_str(s, 3, a);
 		}
-		sqlite3_finalize(s);
-		if (rc != SQLITE_ROW || !(s = prepare(st, sql2)))
-			return rc != SQLITE_ROW ? db_error(st, "cannot read the failure memory") : -1;
+		db_finalize(s);
+		if (rc != DB_ROW || !(s = prepare(st, sql2)))
+			return rc != DB_ROW ? db_error(st, "cannot read the failure memory") : -1;
 		bind_str(s, 1, f->key);
 		bind_since(s, 2, since, baseline);
 		const char **names = NULL;
 		size_t nn = 0, ncap = 0;
-		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		while ((rc = db_step(s)) == DB_ROW) {
 			GROW(names, ncap, nn + 1);
 			names[nn++] = col_str(s, 0, a);
 		}
-		sqlite3_finalize(s);
+		db_finalize(s);
 		f->baselines = arena_alloc(a, (nn ? nn : 1) * sizeof(*names));
 		if (nn)
 			memcpy(f->baselines, names, nn * sizeof(*names));
 		f->nbaselines = nn;
 		free(names);
-		if (rc != SQLITE_DONE)
+		if (rc != DB_DONE)
 			return db_error(st, "cannot read the failure memory");
 	}
 	return 0;

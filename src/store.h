@@ -1,5 +1,5 @@
-/* store.h — the baseline store: known-good runs kept by name in one
- * SQLite file, with what was learned from them.
+/* store.h — the baseline store: known-good runs kept by name, with what
+ * was learned from them, in an SQLite file or a PostgreSQL database.
  *
  * A baseline is a name and one or more runs.  A run keeps the log's bytes
  * (as read: decompressed, byte-identical), compressed with zstd in chunks,
@@ -8,14 +8,26 @@
  * Reports can therefore quote the good run's lines long after its file is
  * gone, and `ddx check` can pick a baseline without reading any log.
  *
- * This is the only file that talks to SQLite.  The schema has a version
- * (PRAGMA user_version) and the file is marked as ddx's (PRAGMA
- * application_id), so a foreign database is refused rather than written
- * to.  Older stores are migrated when opened.  Every write is one
- * transaction (BEGIN IMMEDIATE ... COMMIT): a crash or a kill loses at
- * most the write in progress, never what was stored before.  The store is
- * in WAL mode with a busy timeout, so concurrent learns queue up instead
- * of failing. */
+ * One interface, two back-ends.  A path is an SQLite file, the embedded
+ * default; a postgresql:// (or postgres://) URL is a database a team
+ * shares, through libpq.  store.c holds the logic, in SQL both engines
+ * run (db.h); db_sqlite.c and db_pg.c are the only files that talk to an
+ * engine.  Both keep the same tables and a schema version, and migrate an
+ * older store when it is opened.  An export is always an SQLite file, so
+ * that baselines move between back-ends as between files.
+ *
+ * An SQLite file is marked as ddx's (PRAGMA application_id), so a foreign
+ * database is refused rather than written to, and every query on a file
+ * is bounded (a store file may come from anywhere).  PostgreSQL keeps the
+ * tables in the schema "ddx" of the database named.
+ *
+ * Every write is one transaction, holding the store's one write lock
+ * (BEGIN IMMEDIATE in SQLite, an advisory lock in PostgreSQL): a crash or
+ * a kill -- of ddx, or of the connection -- loses at most the write in
+ * progress, never what was stored before, and concurrent learns queue up
+ * (for up to a minute) instead of failing or interleaving.  Readers never
+ * wait for writers.  A server that cannot be reached or goes away is an
+ * error naming the store, never its password. */
 #ifndef DDX_STORE_H
 #define DDX_STORE_H
 
@@ -73,25 +85,29 @@ struct baseline {
 	const char *engine;         /* of most runs */
 };
 
-/* How a store is opened.  STORE_READ: read-only (SQLITE_OPEN_READONLY,
- * unless an older store must be migrated first), so reading needs no
- * disk space.  STORE_WRITE: read-write, created when missing.
- * STORE_EXPORT: read, on a connection that may create other files (the
- * export's). */
+/* How a store is opened.  STORE_READ: read-only (a file opened
+ * SQLITE_OPEN_READONLY, unless an older store must be migrated first), so
+ * reading needs no disk space.  STORE_WRITE: read-write, created when
+ * missing.  STORE_EXPORT: read, on a connection that may hold the write
+ * lock (export holds the store still while it copies). */
 enum { STORE_READ = 0, STORE_WRITE = 1, STORE_EXPORT = 2 };
 
-/* The store's path: opt if given, else $DDX_STORE, else
+/* The store's path or URL: opt if given, else $DDX_STORE, else
  * $XDG_DATA_HOME/ddx/baselines.db, else ~/.local/share/ddx/baselines.db.
  * Returns a malloc'd string. */
 char *store_path(const char *opt);
+/* path as messages name it: a URL's password (user:PASSWORD@,
+ * password=PASSWORD) becomes "***".  Returns a malloc'd string. */
+char *store_shown(const char *path);
 
-/* Open the store at path.  STORE_WRITE creates it (and its directory)
- * when missing; STORE_READ does not, and *missing is then set to 1 and
- * NULL returned without a message, so callers can say "no baselines".  A
- * file that is not a ddx store is refused without being modified:
- * "'x.db': not a ddx store (reason)"; so is a URL ("postgresql://..."),
- * which names a back-end ddx lacks.  An older store is migrated.
- * Returns NULL after error(). */
+/* Open the store at path.  STORE_WRITE creates it (a file and its
+ * directory; a database's tables) when missing; STORE_READ does not, and
+ * *missing is then set to 1 and NULL returned without a message, so
+ * callers can say "no baselines".  A file that is not a ddx store is
+ * refused without being modified: "'x.db': not a ddx store (reason)"; so
+ * is a URL of another scheme than postgresql, which names a back-end ddx
+ * lacks.  A server that cannot be reached: "cannot open 'URL': why".  An
+ * older store is migrated.  Returns NULL after error(). */
 struct store *store_open(const char *path, int mode, int *missing);
 /* Close st; NULL is fine. */
 void store_close(struct store *st);
@@ -136,14 +152,17 @@ int store_run_read(struct store *st, int64_t id, char **data, size_t *size);
 int store_remove(struct store *st, const char *name);
 
 /* Write baseline name alone into the empty file into, which becomes a
- * ddx store (so `ddx --store FILE baselines` reads it); messages name it
+ * ddx store in SQLite, whichever st's back-end (so `ddx --store FILE
+ * baselines` reads it, and `baselines import` anywhere); messages name it
  * file, where the caller puts it once complete (see outfile.h: into is
  * its temporary file, and into-journal the journal written beside it).
- * 1 written, 0 no such baseline, -1 error. */
+ * Learns and removals wait meanwhile.  1 written, 0 no such baseline, -1
+ * error. */
 int store_export(struct store *st, const char *name, const char *file, const char *into);
-/* Add every baseline of the store file to st, merging runs into
+/* Add every baseline of the SQLite store file to st, merging runs into
  * baselines of the same name as learn would, in one transaction.  file is
- * validated as a ddx store first, and only read. *nb counts the baselines
+ * validated as a ddx store first, and only read (an older one is not
+ * migrated, its runs are, on their way in). *nb counts the baselines
  * in it, *nr the runs added. */
 int store_import(struct store *st, const char *file, size_t *nb, size_t *nr);
 

@@ -1,0 +1,320 @@
+/* db_pg.c — db.h on a PostgreSQL server, through libpq.
+ *
+ * Each statement is sent whole when first stepped (PQexecParams), its
+ * parameters and results in binary: integers as int8, strings and blobs
+ * as bytea, so that no byte is escaped or refused as bad UTF-8.  The
+ * rows come back at once and are stepped through here.  The server runs
+ * every statement in a transaction of its own unless the store began one:
+ * a client that dies mid-write leaves nothing of it behind.
+ *
+ * Writers serialise on one advisory lock (WRITE_LOCK), taken by
+ * db_begin_write and released by the end of the transaction, as SQLite's
+ * BEGIN IMMEDIATE does: a learn that reads whether a run is stored and
+ * then stores it sees no other learn's write in between. */
+#include "db.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* The advisory lock's key: "ddx1" (0x64647831), as the SQLite store's
+ * application id. */
+#define WRITE_LOCK "1684305969"
+/* The most parameters a statement of the store's has, and then some. */
+#define MAX_PARAMS 16
+/* Type oids (pg_type.h, stable across versions). */
+enum { BOOLOID = 16, BYTEAOID = 17, INT8OID = 20, INT2OID = 21, INT4OID = 23, TEXTOID = 25,
+       FLOAT4OID = 700, FLOAT8OID = 701, VARCHAROID = 1043 };
+
+struct pg {
+	struct db base;
+	PGconn *c;
+};
+
+struct pg_stmt {
+	struct db_stmt base;
+	char *sql;
+	int nparams;
+	Oid types[MAX_PARAMS];
+	const char *values[MAX_PARAMS];
+	int lengths[MAX_PARAMS];
+	int formats[MAX_PARAMS];
+	unsigned char ints[MAX_PARAMS][8];
+	PGresult *res;     /* NULL until stepped */
+	int row, nrows;
+};
+
+static const struct db_ops pg_ops;
+
+static struct pg *pg(struct db *db)
+{
+	return (struct pg *)db;
+}
+
+static struct pg_stmt *ps(struct db_stmt *s)
+{
+	return (struct pg_stmt *)s;
+}
+
+/* Record why res (or the connection, for a NULL res) failed.  A lost
+ * connection, or a server shutting down (SQLSTATE class 08 and 57P), is
+ * DB_EDOWN; a lock waited on past lock_timeout, a deadlock or a
+ * serialisation failure, DB_EBUSY. */
+static int pg_fail(struct pg *p, const PGresult *res)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	enum db_err e = DB_EOTHER;
+	if (PQstatus(p->c) == CONNECTION_BAD || (state && (strncmp(state, "08", 2) == 0 ||
+							    strncmp(state, "57P", 3) == 0)))
+		e = DB_EDOWN;
+	else if (state && (strcmp(state, "55P03") == 0 || strcmp(state, "40P01") == 0 ||
+			   strcmp(state, "40001") == 0))
+		e = DB_EBUSY;
+	return db_fail(&p->base, e, msg && *msg ? msg : PQerrorMessage(p->c));
+}
+
+/* Run res's command and keep whether it worked; res is cleared. */
+static int pg_done(struct pg *p, PGresult *res)
+{
+	ExecStatusType st = PQresultStatus(res);
+	int r = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? 0 : pg_fail(p, res);
+	PQclear(res);
+	return r;
+}
+
+static int pg_exec(struct db *db, const char *sql)
+{
+	return pg_done(pg(db), PQexec(pg(db)->c, sql));
+}
+
+static struct db_stmt *pg_prepare(struct db *db, const char *sql)
+{
+	struct pg_stmt *s = xcalloc(1, sizeof(*s));
+	s->base.db = db;
+	s->sql = xstrdup(sql);
+	return &s->base;
+}
+
+static void pg_bind(struct db_stmt *st, int i, int type, int64_t v, const void *p, size_t n)
+{
+	struct pg_stmt *s = ps(st);
+	if (i < 1 || i > MAX_PARAMS || n > INT32_MAX)
+		BUG("a parameter out of range");
+	int k = i - 1;
+	if (s->nparams < i)
+		s->nparams = i;
+	s->formats[k] = 1;
+	if (type == DB_INT) {
+		for (int b = 0; b < 8; b++)
+			s->ints[k][b] = (unsigned char)((uint64_t)v >> (56 - 8 * b));
+		s->types[k] = INT8OID;
+		s->values[k] = (const char *)s->ints[k];
+		s->lengths[k] = 8;
+	} else if (type == DB_NULL) {
+		/* Of whatever type the statement gives it. */
+		s->types[k] = 0;
+		s->values[k] = NULL;
+		s->lengths[k] = 0;
+	} else {
+		s->types[k] = BYTEAOID;
+		/* libpq reads a zero-length value from a non-NULL pointer. */
+		s->values[k] = p ? p : "";
+		s->lengths[k] = (int)n;
+	}
+}
+
+static int pg_step(struct db_stmt *st)
+{
+	struct pg_stmt *s = ps(st);
+	struct pg *p = pg(st->db);
+	if (!s->res) {
+		s->res = PQexecParams(p->c, s->sql, s->nparams, s->types, s->values, s->lengths,
+				      s->formats, 1);
+		ExecStatusType rs = PQresultStatus(s->res);
+		if (rs != PGRES_TUPLES_OK && rs != PGRES_COMMAND_OK) {
+			pg_fail(p, s->res);
+			PQclear(s->res);
+			s->res = NULL;
+			return -1;
+		}
+		s->row = -1;
+		s->nrows = PQntuples(s->res);
+	}
+	if (s->row + 1 >= s->nrows) {
+		s->row = s->nrows;
+		return DB_DONE;
+	}
+	s->row++;
+	return DB_ROW;
+}
+
+static void pg_reset(struct db_stmt *st)
+{
+	PQclear(ps(st)->res);
+	ps(st)->res = NULL;
+}
+
+static void pg_finalize(struct db_stmt *st)
+{
+	pg_reset(st);
+	free(ps(st)->sql);
+	free(st);
+}
+
+/* Whether column i of the current row is there; a statement stepped past
+ * its rows, or a column it lacks, reads as NULL. */
+static int has(struct pg_stmt *s, int i)
+{
+	return s->res && s->row >= 0 && s->row < s->nrows && i >= 0 && i < PQnfields(s->res) &&
+	       !PQgetisnull(s->res, s->row, i);
+}
+
+static uint64_t be(const char *p, int n)
+{
+	uint64_t v = 0;
+	for (int b = 0; b < n; b++)
+		v = v << 8 | (unsigned char)p[b];
+	return v;
+}
+
+static int pg_col_type(struct db_stmt *st, int i)
+{
+	struct pg_stmt *s = ps(st);
+	if (!has(s, i))
+		return DB_NULL;
+	switch (PQftype(s->res, i)) {
+	case BOOLOID: case INT2OID: case INT4OID: case INT8OID: return DB_INT;
+	case FLOAT4OID: case FLOAT8OID: return DB_FLOAT;
+	case TEXTOID: case VARCHAROID: return DB_TEXT;
+	default: return DB_BLOB;
+	}
+}
+
+/* A number of the current row, converted as SQLite converts: a float's
+ * integer part, 0 for what is no number. */
+static double pg_col_double(struct db_stmt *st, int i);
+
+static int64_t pg_col_int(struct db_stmt *st, int i)
+{
+	struct pg_stmt *s = ps(st);
+	int type = pg_col_type(st, i);
+	if (type == DB_FLOAT) {
+		double d = pg_col_double(st, i);
+		return d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
+	}
+	if (type != DB_INT)
+		return 0;
+	const char *p = PQgetvalue(s->res, s->row, i);
+	int n = PQgetlength(s->res, s->row, i);
+	if (n != 1 && n != 2 && n != 4 && n != 8)
+		return 0;
+	uint64_t v = be(p, n);
+	/* Sign-extend the narrower integers. */
+	if (n < 8 && PQftype(s->res, i) != BOOLOID && v >> (8 * n - 1))
+		v |= ~(uint64_t)0 << (8 * n);
+	return (int64_t)v;
+}
+
+static double pg_col_double(struct db_stmt *st, int i)
+{
+	struct pg_stmt *s = ps(st);
+	int type = pg_col_type(st, i);
+	if (type == DB_INT)
+		return (double)pg_col_int(st, i);
+	if (type != DB_FLOAT)
+		return 0;
+	const char *p = PQgetvalue(s->res, s->row, i);
+	int n = PQgetlength(s->res, s->row, i);
+	if (n == 8) {
+		uint64_t v = be(p, 8);
+		double d;
+		memcpy(&d, &v, sizeof(d));
+		return d;
+	}
+	if (n == 4) {
+		uint32_t v = (uint32_t)be(p, 4);
+		float f;
+		memcpy(&f, &v, sizeof(f));
+		return f;
+	}
+	return 0;
+}
+
+static const void *pg_col_blob(struct db_stmt *st, int i)
+{
+	struct pg_stmt *s = ps(st);
+	/* libpq ends every value with a NUL, binary ones too. */
+	return has(s, i) ? PQgetvalue(s->res, s->row, i) : "";
+}
+
+static size_t pg_col_bytes(struct db_stmt *st, int i)
+{
+	struct pg_stmt *s = ps(st);
+	return has(s, i) ? (size_t)PQgetlength(s->res, s->row, i) : 0;
+}
+
+static void pg_close(struct db *db)
+{
+	PQfinish(pg(db)->c);
+	free(db);
+}
+
+static const struct db_ops pg_ops = {
+	.close = pg_close,
+	.exec = pg_exec,
+	.begin_write = "BEGIN; SELECT pg_advisory_xact_lock(" WRITE_LOCK ")",
+	.prepare = pg_prepare,
+	.bind = pg_bind,
+	.step = pg_step,
+	.reset = pg_reset,
+	.finalize = pg_finalize,
+	.col_type = pg_col_type,
+	.col_int = pg_col_int,
+	.col_double = pg_col_double,
+	.col_blob = pg_col_blob,
+	.col_bytes = pg_col_bytes,
+};
+
+int db_is_pg(const struct db *db)
+{
+	return db->ops == &pg_ops;
+}
+
+static void quiet(void *ctx, const char *message)
+{
+	(void)ctx;
+	(void)message;
+}
+
+struct db *db_pg_open(const char *url, const char *schema, int wait_ms)
+{
+	struct pg *p = xcalloc(1, sizeof(*p));
+	p->base.ops = &pg_ops;
+	/* What the URL does not say: a server that does not answer is
+	 * given up on (a URL's connect_timeout wins), and the session shows
+	 * as ddx's in pg_stat_activity. */
+	const char *keys[] = { "connect_timeout", "dbname", "fallback_application_name", NULL };
+	const char *vals[] = { "30", url, "ddx", NULL };
+	p->c = PQconnectdbParams(keys, vals, 1);
+	if (!p->c) {
+		db_fail(&p->base, DB_EDOWN, "out of memory");
+		return &p->base;
+	}
+	if (PQstatus(p->c) != CONNECTION_OK) {
+		db_fail(&p->base, DB_EDOWN, PQerrorMessage(p->c));
+		return &p->base;
+	}
+	/* The server's notices and warnings are not the user's concern. */
+	PQsetNoticeProcessor(p->c, quiet, NULL);
+	char *escaped = PQescapeIdentifier(p->c, schema, strlen(schema));
+	char *sql = xasprintf("SET search_path TO %s; SET lock_timeout = %d",
+			      escaped ? escaped : "ddx", wait_ms);
+	PQfreemem(escaped);
+	pg_exec(&p->base, sql);
+	free(sql);
+	return &p->base;
+}
