@@ -74,7 +74,14 @@ static int pg_fail(struct pg *p, const PGresult *res)
 	else if (state && (strcmp(state, "55P03") == 0 || strcmp(state, "40P01") == 0 ||
 			   strcmp(state, "40001") == 0))
 		e = DB_EBUSY;
-	return db_fail(&p->base, e, msg && *msg ? msg : PQerrorMessage(p->c));
+	if (!msg || !*msg) {
+		/* libpq's own words, which may start with the severity. */
+		msg = PQerrorMessage(p->c);
+		for (const char *sev = "FATAL:  \0ERROR:  \0"; *sev; sev += strlen(sev) + 1)
+			if (strncmp(msg, sev, strlen(sev)) == 0)
+				msg += strlen(sev);
+	}
+	return db_fail(&p->base, e, msg);
 }
 
 /* Run res's command and keep whether it worked; res is cleared. */
