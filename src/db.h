@@ -53,8 +53,9 @@ enum {
 struct db *db_sqlite_open(const char *path, int flags, int wait_ms, int value_max);
 /* Connect to the PostgreSQL server a libpq URL names, with tables looked
  * for in schema (created by the caller).  A writer waits up to wait_ms
- * for another.  Never NULL: check db_err. */
-struct db *db_pg_open(const char *url, const char *schema, int wait_ms);
+ * for another; a value of over value_max bytes is an error.  Never NULL:
+ * check db_err. */
+struct db *db_pg_open(const char *url, const char *schema, int wait_ms, int value_max);
 /* Close db; NULL is fine. */
 void db_close(struct db *db);
 

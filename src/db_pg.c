@@ -32,6 +32,7 @@ enum { BOOLOID = 16, BYTEAOID = 17, INT8OID = 20, INT2OID = 21, INT4OID = 23, TE
 struct pg {
 	struct db base;
 	PGconn *c;
+	int value_max;
 };
 
 struct pg_stmt {
@@ -156,6 +157,11 @@ static int pg_step(struct db_stmt *st)
 		return DB_DONE;
 	}
 	s->row++;
+	/* The store reads no value larger than it writes, from a server as
+	 * from a file. */
+	for (int i = 0; i < PQnfields(s->res); i++)
+		if (PQgetlength(s->res, s->row, i) > p->value_max)
+			return db_fail(&p->base, DB_ETOOBIG, "a value too large");
 	return DB_ROW;
 }
 
@@ -297,10 +303,11 @@ static void quiet(void *ctx, const char *message)
 	(void)message;
 }
 
-struct db *db_pg_open(const char *url, const char *schema, int wait_ms)
+struct db *db_pg_open(const char *url, const char *schema, int wait_ms, int value_max)
 {
 	struct pg *p = xcalloc(1, sizeof(*p));
 	p->base.ops = &pg_ops;
+	p->value_max = value_max;
 	/* What the URL does not say: a server that does not answer is
 	 * given up on (a URL's connect_timeout wins), and the session shows
 	 * as ddx's in pg_stat_activity. */

@@ -737,7 +737,7 @@ static struct store *new_store(const char *path, const char *shown)
 static struct store *open_server(const char *url, int mode, int *missing)
 {
 	struct store *st = new_store(url, url);
-	st->db = db_pg_open(url, PG_SCHEMA, BUSY_MS);
+	st->db = db_pg_open(url, PG_SCHEMA, BUSY_MS, VALUE_MAX);
 	if (db_err(st->db)) {
 		error("cannot open '%s': %s", st->shown, db_errmsg(st->db));
 		store_close(st);
@@ -1365,7 +1365,7 @@ int store_refresh(struct store *st, const struct run *r)
 	 * a learn for it. */
 	struct store w = { .path = st->path, .shown = st->shown, .quiet = 1, .version = st->version };
 	if (db_is_pg(st->db))
-		w.db = db_pg_open(st->path, PG_SCHEMA, 1000);
+		w.db = db_pg_open(st->path, PG_SCHEMA, 1000, VALUE_MAX);
 	else if (access(st->path, W_OK) == 0)
 		w.db = db_sqlite_open(st->path, 0, 1000, VALUE_MAX);
 	else
@@ -1783,7 +1783,7 @@ int store_failure_record(struct store *st, const struct failure *f)
 	 * line said is the one below. */
 	struct store w = { .path = st->path, .shown = st->shown, .quiet = 1, .version = st->version };
 	if (db_is_pg(st->db))
-		w.db = db_pg_open(st->path, PG_SCHEMA, BUSY_MS);
+		w.db = db_pg_open(st->path, PG_SCHEMA, BUSY_MS, VALUE_MAX);
 	else if (access(st->path, W_OK) == 0)
 		w.db = db_sqlite_open(st->path, 0, BUSY_MS, VALUE_MAX);
 	else
