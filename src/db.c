@@ -39,20 +39,22 @@ int db_exec(struct db *db, const char *sql)
 
 int db_begin_write(struct db *db)
 {
-	return db->ops->exec(db, db->ops->begin_write);
+	return db->ops->begin_write(db);
 }
 
 int db_commit(struct db *db)
 {
-	return db->ops->exec(db, "COMMIT");
+	return db->ops->commit(db);
 }
 
 void db_rollback(struct db *db)
 {
-	struct db kept = *db;
-	db->ops->exec(db, "ROLLBACK");
-	db->err = kept.err;
-	memcpy(db->msg, kept.msg, sizeof(db->msg));
+	enum db_err err = db->err;
+	char msg[sizeof(db->msg)];
+	memcpy(msg, db->msg, sizeof(msg));
+	db->ops->rollback(db);
+	db->err = err;
+	memcpy(db->msg, msg, sizeof(msg));
 }
 
 struct db_stmt *db_prepare(struct db *db, const char *sql)

@@ -105,7 +105,9 @@ size_t db_col_bytes(struct db_stmt *s, int i);
 struct db_ops {
 	void (*close)(struct db *db);
 	int (*exec)(struct db *db, const char *sql);
-	const char *begin_write;   /* SQL that begins a write transaction */
+	int (*begin_write)(struct db *db);
+	int (*commit)(struct db *db);
+	void (*rollback)(struct db *db);
 	struct db_stmt *(*prepare)(struct db *db, const char *sql);
 	/* type DB_INT: v; DB_TEXT, DB_BLOB: p and n; DB_NULL: nothing. */
 	void (*bind)(struct db_stmt *s, int i, int type, int64_t v, const void *p, size_t n);

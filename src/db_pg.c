@@ -7,10 +7,13 @@
  * every statement in a transaction of its own unless the store began one:
  * a client that dies mid-write leaves nothing of it behind.
  *
- * Writers serialise on one advisory lock (WRITE_LOCK), taken by
- * db_begin_write and released by the end of the transaction, as SQLite's
- * BEGIN IMMEDIATE does: a learn that reads whether a run is stored and
- * then stores it sees no other learn's write in between. */
+ * Writers serialise on one advisory lock (WRITE_LOCK), as SQLite's BEGIN
+ * IMMEDIATE does: a learn that reads whether a run is stored and then
+ * stores it sees no other learn's write in between.  The lock is the
+ * session's, taken before the transaction begins and let go after it
+ * ends (and by the server when the client dies): a transaction begun
+ * before the wait would see the catalog as it was then, and a store made
+ * meanwhile by the lock's previous holder would look missing. */
 #include "db.h"
 
 #include <libpq-fe.h>
@@ -97,6 +100,38 @@ static int pg_done(struct pg *p, PGresult *res)
 static int pg_exec(struct db *db, const char *sql)
 {
 	return pg_done(pg(db), PQexec(pg(db)->c, sql));
+}
+
+/* Let go of the write lock; a failure here (the connection lost) has let
+ * go of it already. */
+static void unlock(struct db *db)
+{
+	PQclear(PQexec(pg(db)->c, "SELECT pg_advisory_unlock(" WRITE_LOCK ")"));
+}
+
+static int pg_begin_write(struct db *db)
+{
+	if (pg_exec(db, "SELECT pg_advisory_lock(" WRITE_LOCK ")") < 0)
+		return -1;
+	if (pg_exec(db, "BEGIN") < 0) {
+		unlock(db);
+		return -1;
+	}
+	return 0;
+}
+
+static int pg_commit(struct db *db)
+{
+	if (pg_exec(db, "COMMIT") < 0)
+		return -1;
+	unlock(db);
+	return 0;
+}
+
+static void pg_rollback(struct db *db)
+{
+	pg_exec(db, "ROLLBACK");
+	unlock(db);
 }
 
 static struct db_stmt *pg_prepare(struct db *db, const char *sql)
@@ -279,7 +314,9 @@ static void pg_close(struct db *db)
 static const struct db_ops pg_ops = {
 	.close = pg_close,
 	.exec = pg_exec,
-	.begin_write = "BEGIN; SELECT pg_advisory_xact_lock(" WRITE_LOCK ")",
+	.begin_write = pg_begin_write,
+	.commit = pg_commit,
+	.rollback = pg_rollback,
 	.prepare = pg_prepare,
 	.bind = pg_bind,
 	.step = pg_step,

@@ -68,6 +68,21 @@ static int lite_exec(struct db *db, const char *sql)
 	return sqlite3_exec(l->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : lite_fail(l);
 }
 
+static int lite_begin_write(struct db *db)
+{
+	return lite_exec(db, "BEGIN IMMEDIATE");
+}
+
+static int lite_commit(struct db *db)
+{
+	return lite_exec(db, "COMMIT");
+}
+
+static void lite_rollback(struct db *db)
+{
+	lite_exec(db, "ROLLBACK");
+}
+
 static struct db_stmt *lite_prepare(struct db *db, const char *sql)
 {
 	struct lite *l = lite(db);
@@ -166,7 +181,9 @@ static void lite_close(struct db *db)
 static const struct db_ops lite_ops = {
 	.close = lite_close,
 	.exec = lite_exec,
-	.begin_write = "BEGIN IMMEDIATE",
+	.begin_write = lite_begin_write,
+	.commit = lite_commit,
+	.rollback = lite_rollback,
 	.prepare = lite_prepare,
 	.bind = lite_bind,
 	.step = lite_step,
