@@ -122,6 +122,27 @@ static void test_path(void)
 	unsetenv("DDX_STORE");
 }
 
+/* A URL's password never reaches a message; anything else is kept. */
+static void test_shown(void)
+{
+	static const char *const cases[][2] = {
+		{ "/var/lib/ddx.db", "/var/lib/ddx.db" },
+		{ "postgresql://ci@db.example/ddx", "postgresql://ci@db.example/ddx" },
+		{ "postgresql://ci:s3cret@db.example:5433/ddx", "postgresql://ci:***@db.example:5433/ddx" },
+		{ "postgres://ci:p@ss:w@rd@db/ddx", "postgres://ci:***@db/ddx" },
+		{ "postgresql://ci:x@/ddx?host=/run/pg&password=s3cret&sslmode=require",
+		  "postgresql://ci:***@/ddx?host=/run/pg&password=***&sslmode=require" },
+		{ "postgresql:///ddx?password=s3cret", "postgresql:///ddx?password=***" },
+		{ "postgresql://db/ddx?xpassword=1", "postgresql://db/ddx?xpassword=1" },
+		{ "s3://key:secret@bucket/x", "s3://key:***@bucket/x" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *p = store_shown(cases[i][0]);
+		CHECK_STR(p, cases[i][1]);
+		free(p);
+	}
+}
+
 /* Learn, read back byte for byte, and run the pipeline on what came back:
  * the same lines, templates and timestamps as from the original file. */
 static void test_round_trip(void)
@@ -403,6 +424,7 @@ int main(void)
 		return 1;
 	}
 	test_path();
+	test_shown();
 	test_round_trip();
 	test_foreign();
 	test_failures();
