@@ -191,7 +191,8 @@ const struct cmd cmd_learn_entry = {
 	"  --force      learn such runs all the same; the store does not mark\n"
 	"               them, but check and diff --baseline check the runs\n"
 	"               again and leave them out of the comparison\n"
-	"  --store PATH the store (default: $DDX_STORE, else\n"
+	"  --store PATH the store: a file, or a postgresql://USER@HOST/DB\n"
+	"               URL for a team's (default: $DDX_STORE, else\n"
 	"               $XDG_DATA_HOME/ddx/baselines.db, else\n"
 	"               ~/.local/share/ddx/baselines.db)\n"
 	"  -j, --jobs N use N threads (default: the CPUs, at most 8)\n",
