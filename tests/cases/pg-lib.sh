@@ -17,6 +17,8 @@ pg_start() {
 		echo "skipped: no PostgreSQL server binaries (initdb, pg_ctl)" >&2
 		exit 77
 	fi
+	# initdb writes to /dev/null as the user it runs as.
+	[ -c /dev/null ] || { echo "pg-lib: /dev/null is no device (something replaced it)" >&2; exit 1; }
 	PGDIR=$1/pg
 	PGSOCK=$1/pg/sock
 	PGPORT=$((20000 + RANDOM % 20000))
