@@ -315,7 +315,8 @@ static void culprit_why(FILE *f, const struct dx_culprit *c)
 }
 
 /* "TP2 stopped first, at "Preparing warmup batch" (line 143); TP0, TP1,
- * TP3 then timed out waiting for it." */
+ * TP3 then timed out waiting for it."  For a folder run the place is its
+ * file's: (rank2.log:31). */
 static void culprit_sentence(FILE *f, const struct diagnosis *d)
 {
 	const struct dx_culprit *c = &d->culprit;
@@ -326,7 +327,13 @@ static void culprit_sentence(FILE *f, const struct diagnosis *d)
 	      : c->how == DX_CULPRIT_LAUNCHER ? " stopped first, as the launcher says: \""
 					      : " stopped first, at \"", f);
 	put_msg(f, d->bad_log, c->line, 60);
-	fprintf(f, "\" (line %lld)", (long long)c->line + 1);
+	size_t line;
+	const char *file = c->line >= 0 ? log_origin(d->bad_log, (size_t)c->line, &line) : NULL;
+	fputs("\" (", f);
+	if (file)
+		put_text(f, file, strlen(file)), fprintf(f, ":%zu)", line);
+	else
+		fprintf(f, "line %lld)", (long long)c->line + 1);
 	if (c->how == DX_CULPRIT_OWN_STEP)
 		fputs(", a step no other rank took", f);
 	culprit_peers(f, c);
@@ -855,6 +862,12 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		json_str(f, d->culprit.rank);
 		fprintf(f, ", \"line\": ");
 		json_line(f, d->culprit.line);
+		size_t line;
+		const char *file = d->culprit.line >= 0 ? log_origin(d->bad_log, (size_t)d->culprit.line, &line) : NULL;
+		fprintf(f, ", \"file\": ");
+		json_str(f, file);
+		fprintf(f, ", \"file_line\": ");
+		json_line(f, file ? (int64_t)line - 1 : -1);
 		fprintf(f, ", \"why\": ");
 		char *why = NULL;
 		size_t len = 0;
