@@ -52,6 +52,7 @@
 #include "report_proc.h"
 #include "report.h"
 #include "rules.h"
+#include "terminal.h"
 
 /* An analysis waits this many times its predecessor's cost after it. */
 #define THROTTLE 9
@@ -467,7 +468,7 @@ static int finish_bad(struct watch *w, const char *kind, const char *detail)
 	w->d.silent_s = wall_clock_s() - w->last_progress;
 	/* The processes in full, not the summary diff gives: a watchdog
 	 * may kill them next, and then nobody can look any more. */
-	report_text(stdout, &w->d, w->logs, w->ngood + 1, NULL);
+	report_text(stdout, &w->d, w->logs, w->ngood + 1, NULL, (size_t)term_width());
 	if (live && live->nprocs) {
 		putchar('\n');
 		report_proc_text(stdout, live);

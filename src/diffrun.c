@@ -21,6 +21,7 @@
 #include "report.h"
 #include "rules.h"
 #include "signature.h"
+#include "terminal.h"
 
 /* --now: "+SECONDS" after bad's last line, or a time in the logs' clock
  * ("2026-02-23 00:55:24", "2026-02-23T00:55:24"), taken as UTC like the
@@ -240,7 +241,7 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	if (a->json)
 		report_json(stdout, &d, ref, nref, live);
 	else if (report_stream(a) == stdout)
-		report_text(stdout, &d, ref, nref, live);
+		report_text(stdout, &d, ref, nref, live, (size_t)term_width());
 	int rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
 	if (a->html_out.f) {
 		if (html_diff_page(a->html_out.f, &d, ref, nref, live) < 0) {

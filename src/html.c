@@ -604,7 +604,7 @@ static char *plain_text(const struct plain *p, size_t *len)
 	int color = use_color;
 	use_color = 0;
 	if (p->d)
-		report_text(mem, p->d, p->logs, p->nlogs, NULL);
+		report_text(mem, p->d, p->logs, p->nlogs, NULL, 0);
 	else
 		report_proc_text(mem, p->live);
 	use_color = color;

@@ -17,9 +17,13 @@
 #include "signature.h"
 #include "terminal.h"
 
-/* Quoted lines are cut to this many bytes in text (never in JSON): the
- * terminal's width (120 off a terminal) less the indent. */
-#define TEXT_WIDTH ((size_t)term_width() - 10)
+/* Every line of the text report fits in this many columns: the
+ * terminal's (120 off a terminal).  Quoted log text (never cut in JSON)
+ * is cut to what its line leaves it, so a line that quotes keeps what
+ * follows the quote; a line still too wide is cut at its end. */
+static size_t text_width = 120;
+/* A quote is cut to no fewer columns than this before its line is. */
+#define QUOTE_MIN 12
 #define NEXT_MAX 12
 #define NOVEL_MAX 10
 #define CHANGED_MAX 20
@@ -36,18 +40,79 @@ static void quote_line(struct quote *q, const struct log *lg, int64_t i)
 	log_line(lg, (size_t)i, &q->ln, &q->h, &q->scratch);
 }
 
-/* Untrusted text, cut to width bytes at a UTF-8 boundary with "…". */
+/* Untrusted text as put_text writes it, cut to width columns (see
+ * put_fitted). */
 static void put_short(FILE *f, const char *s, size_t n, size_t width)
 {
-	if (n <= width) {
-		put_text(f, s, n);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
 		return;
+	put_text(m, s, n);
+	if (fclose(m) == 0)
+		put_fitted(f, text, len, width);
+	free(text);
+}
+
+/* Columns of the widest line of s[0..n). */
+static size_t widest(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n;) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		size_t k = nl ? (size_t)(nl - s) : n, c = text_cols(s + i, k - i);
+		w = c > w ? c : w;
+		i = k + 1;
 	}
-	size_t k = width - 1;
-	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
-		k--;
-	put_text(f, s, k);
-	fputs("…", f);
+	return w;
+}
+
+/* The columns a line leaves its quote after used columns of its own. */
+static size_t left(size_t used)
+{
+	return text_width > used + QUOTE_MIN ? text_width - used : QUOTE_MIN;
+}
+
+/* What a line that quotes log text needs: the row it is about. */
+struct row {
+	const struct diagnosis *d;
+	const struct ms_key *ix;
+	size_t k;
+};
+typedef void render_fn(FILE *f, const struct row *r, size_t quote);
+
+/* Render a line (or sentence) with its quotes cut to the most columns,
+ * at most quote, that keep its lines within text_width. */
+static void put_fitting(FILE *f, render_fn *render, const struct row *r, size_t quote)
+{
+	size_t lo = quote < QUOTE_MIN ? quote : QUOTE_MIN, hi = quote, q = quote;
+	char *text = NULL;
+	size_t len = 0;
+	for (;;) {
+		FILE *m = open_memstream(&text, &len);
+		if (!m)
+			return;
+		render(m, r, q);
+		if (fclose(m) != 0) {
+			free(text);
+			return;
+		}
+		if (q == lo || widest(text, len) <= text_width) {
+			lo = q;
+			if (q == hi)
+				break;
+		} else {
+			hi = q - 1;
+		}
+		if (lo >= hi && q == lo)
+			break;
+		q = lo >= hi ? lo : (lo + hi + 1) / 2;
+		free(text);
+		text = NULL;
+	}
+	fwrite(text, 1, len, f);
+	free(text);
 }
 
 /* Where line i of a run read from a folder is: "FILE:LINE" after pre,
@@ -122,7 +187,7 @@ static void put_next(FILE *f, const struct diagnosis *d, int64_t j)
 		fmt_seconds(t + 1, sizeof(t) - 1, s);
 	}
 	fprintf(f, "    %-9s %5lld  ", t, (long long)j + 1);
-	put_msg(f, d->good_log, j, TEXT_WIDTH - 20);
+	put_msg(f, d->good_log, j, left(21));
 	fputc('\n', f);
 }
 
@@ -170,8 +235,10 @@ static int next_named(const struct diagnosis *d, const struct ms_key *ix, int64_
 	return m && m->name != NULL;
 }
 
-static void verdict_sentence(FILE *f, const struct diagnosis *d)
+/* The verdict: quotes cut to q columns, the crash's to q + 20. */
+static void verdict_sentence(FILE *f, const struct row *r, size_t q)
 {
+	const struct diagnosis *d = r->d;
 	const struct log *bad = d->bad_log, *good = d->good_log;
 	static const char *const word[] = { "MATCHES", "FINISHED", "STOPPED", "CRASHED", "DIVERGED" };
 	fprintf(f, "%s", C_BOLD);
@@ -181,7 +248,7 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
 		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
 		if (fin)
-			put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), 60);
+			put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), q);
 		fprintf(f, "\"");
 		if (d->verdict == DX_DIFFERENT && !d->nnovel && !d->nchanged && !d->nslow)
 			fprintf(f, ") but the good runs are in doubt (see the warnings)");
@@ -196,10 +263,10 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 		fprintf(f, " at line %lld", (long long)c->line + 1);
 		put_origin(f, bad, c->line, " (", ")");
 		fputs(": ", f);
-		put_msg(f, bad, c->summary, 80);
+		put_msg(f, bad, c->summary, q + 20);
 		if (d->bad_line >= 0) {
 			fprintf(f, " (after \"");
-			put_msg(f, bad, d->bad_line, 60);
+			put_msg(f, bad, d->bad_line, q);
 			fprintf(f, "\", line %lld)", (long long)d->bad_line + 1);
 		}
 	} else if (bad->nlines == 0) {
@@ -208,7 +275,7 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 		fprintf(f, " from its first line: nothing in it follows the good run");
 	} else {
 		fprintf(f, " after \"");
-		put_msg(f, bad, d->bad_line, 60);
+		put_msg(f, bad, d->bad_line, q);
 		fprintf(f, "\" (line %lld of %zu", (long long)d->bad_line + 1, bad->nlines);
 		put_origin(f, bad, d->bad_line, ", ", "");
 		fputc(')', f);
@@ -216,7 +283,7 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 	if (d->verdict != DX_CRASHED && d->waiting.first >= 0) {
 		/* A stall, not another path: say what it waits for. */
 		fprintf(f, ", waiting: \"");
-		put_msg(f, bad, d->waiting.first, 80);
+		put_msg(f, bad, d->waiting.first, q + 20);
 		fprintf(f, "\" %llu times", (unsigned long long)d->waiting.count);
 		if (!isnan(d->waiting.span_s)) {
 			fprintf(f, " over ");
@@ -225,7 +292,7 @@ static void verdict_sentence(FILE *f, const struct diagnosis *d)
 	}
 	if (fin && fin->good_line > d->good_line) {
 		fprintf(f, "; good runs went on to \"");
-		put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), 60);
+		put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), q);
 		fprintf(f, "\"");
 		double s = offset(good, d->good_line, fin->good_line);
 		if (!isnan(s)) {
@@ -248,7 +315,7 @@ static long rank_step(const struct diagnosis *d, const struct ms_key *ix, const 
 
 /* "TP3 stopped first, at "weights loaded"": the ranks whose last
  * milestone comes earliest in the good run. */
-static void ranks_behind(FILE *f, const struct diagnosis *d, const struct ms_key *ix)
+static void ranks_behind(FILE *f, const struct diagnosis *d, const struct ms_key *ix, size_t q)
 {
 	long lo = LONG_MAX, hi = -2;
 	size_t nlo = 0, nhi = 0, first = 0, last = 0;
@@ -270,7 +337,7 @@ static void ranks_behind(FILE *f, const struct diagnosis *d, const struct ms_key
 		fputs("Only ", f);
 		put_text_padded(f, d->ranks[last].name, 0);
 		fputs(" got as far as \"", f);
-		put_short(f, n, strlen(n), 60);
+		put_short(f, n, strlen(n), q);
 		fprintf(f, "\".");
 		return;
 	}
@@ -283,7 +350,7 @@ static void ranks_behind(FILE *f, const struct diagnosis *d, const struct ms_key
 		fprintf(f, "before any milestone.");
 	} else {
 		fprintf(f, "at \"");
-		put_short(f, n, strlen(n), 60);
+		put_short(f, n, strlen(n), q);
 		fprintf(f, "\".");
 	}
 }
@@ -317,7 +384,7 @@ static void culprit_why(FILE *f, const struct dx_culprit *c)
 /* "TP2 stopped first, at "Preparing warmup batch" (line 143); TP0, TP1,
  * TP3 then timed out waiting for it."  For a folder run the place is its
  * file's: (rank2.log:31). */
-static void culprit_sentence(FILE *f, const struct diagnosis *d)
+static void culprit_sentence(FILE *f, const struct diagnosis *d, size_t q)
 {
 	const struct dx_culprit *c = &d->culprit;
 	put_text_padded(f, c->rank, 0);
@@ -326,7 +393,7 @@ static void culprit_sentence(FILE *f, const struct diagnosis *d)
 	      : c->how == DX_CULPRIT_SILENT   ? " never failed; it last printed \""
 	      : c->how == DX_CULPRIT_LAUNCHER ? " stopped first, as the launcher says: \""
 					      : " stopped first, at \"", f);
-	put_msg(f, d->bad_log, c->line, 60);
+	put_msg(f, d->bad_log, c->line, q);
 	size_t line;
 	const char *file = c->line >= 0 ? log_origin(d->bad_log, (size_t)c->line, &line) : NULL;
 	fputs("\" (", f);
@@ -340,8 +407,9 @@ static void culprit_sentence(FILE *f, const struct diagnosis *d)
 	fputc('.', f);
 }
 
-static void second_sentence(FILE *f, const struct diagnosis *d, const struct ms_key *ix)
+static void second_sentence(FILE *f, const struct row *r, size_t q)
 {
+	const struct diagnosis *d = r->d;
 	int any = 0;
 	if (d->verdict == DX_STOPPED && !isnan(d->silent_s)) {
 		/* Heartbeats after the last step: the log is not silent, but
@@ -365,7 +433,7 @@ static void second_sentence(FILE *f, const struct diagnosis *d, const struct ms_
 	}
 	if (d->culprit.rank && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
 		fprintf(f, "%s", any ? " " : "");
-		culprit_sentence(f, d);
+		culprit_sentence(f, d, q);
 		any = 1;
 	} else if (d->ranks_alike && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
 		fprintf(f, "%s", any ? " " : "");
@@ -378,7 +446,7 @@ static void second_sentence(FILE *f, const struct diagnosis *d, const struct ms_
 		else if (failed == 1)
 			fputs("Only ", f), put_text_padded(f, d->ranks[who].name, 0), fputs(" raised an error.", f);
 		else
-			ranks_behind(f, d, ix);
+			ranks_behind(f, d, r->ix, q);
 		any = 1;
 	}
 	if (any)
@@ -395,7 +463,17 @@ static void section(FILE *f, const char *name)
 static void live_section(FILE *f, const struct live_report *r)
 {
 	section(f, "live");
-	put_text(f, r->verdict, strlen(r->verdict));
+	/* A sentence, whose last word is the verdict: wrapped, not cut,
+	 * under the section's column. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (m) {
+		put_text(m, r->verdict, strlen(r->verdict));
+		if (fclose(m) == 0)
+			put_wrapped(f, text, len, text_width, 15, 15);
+		free(text);
+	}
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nprocs && i < LIVE_MAX; i++) {
 		const struct proc_info *p = &r->procs[i];
@@ -412,7 +490,7 @@ static void live_section(FILE *f, const struct live_report *r)
 		else
 			fprintf(f, "cpu +%.2f s   ", p->cpu_s_delta);
 		const char *cmd = p->cmdline ? p->cmdline : p->comm;
-		put_short(f, cmd, strlen(cmd), TEXT_WIDTH - 50);
+		put_short(f, cmd, strlen(cmd), left(47 + 2 * (size_t)p->depth));
 		fputc('\n', f);
 	}
 	if (r->nprocs > LIVE_MAX)
@@ -422,13 +500,89 @@ static void live_section(FILE *f, const struct live_report *r)
 	fprintf(f, "` for each process in full)\n");
 }
 
-void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-		 const struct live_report *live)
+/* "    LINE  SEVERITY MESSAGE (traceback from line N) at FILE:LINE". */
+static void novel_row(FILE *f, const struct row *r, size_t q)
+{
+	const struct dx_novel *n = &r->d->novel[r->k];
+	const struct log *bad = r->d->bad_log;
+	fprintf(f, "    %5lld  %s%-7s%s ", (long long)n->summary + 1,
+		n->severity == DX_ERROR ? C_RED : n->severity == DX_WARNING ? C_YELLOW : C_DIM,
+		dx_severity_name(n->severity), C_RESET);
+	put_msg(f, bad, n->summary, q);
+	if (n->traceback)
+		fprintf(f, " (traceback from line %lld)", (long long)n->line + 1);
+	else if (n->nlines > 1)
+		fprintf(f, " (%u lines)", n->nlines);
+	put_origin(f, bad, n->summary, " at ", "");
+	fputc('\n', f);
+}
+
+/* "    12 s (good at most 3.0 s) on TP1 from line A to B: MESSAGE". */
+static void slow_row(FILE *f, const struct row *r, size_t q)
+{
+	const struct dx_slow *s = &r->d->slow[r->k];
+	fprintf(f, "    ");
+	put_duration(f, s->bad_s);
+	fprintf(f, " (good at most ");
+	put_duration(f, s->good_s);
+	fprintf(f, ")");
+	if (s->stream && *s->stream) {
+		fputs(" on ", f);
+		put_text_padded(f, s->stream, 0);
+	}
+	fprintf(f, " from line %lld to %lld: ", (long long)s->from_bad + 1, (long long)s->to_bad + 1);
+	put_msg(f, r->d->bad_log, s->to_bad, q);
+	fputc('\n', f);
+}
+
+/* The ranks section when every rank stopped at the same point. */
+static void ranks_same_row(FILE *f, const struct row *r, size_t q)
+{
+	const struct diagnosis *d = r->d;
+	int64_t lo = d->ranks[0].last_line, hi = lo;
+	for (size_t k = 1; k < d->nranks; k++) {
+		lo = d->ranks[k].last_line < lo ? d->ranks[k].last_line : lo;
+		hi = d->ranks[k].last_line > hi ? d->ranks[k].last_line : hi;
+	}
+	section(f, "ranks");
+	fprintf(f, "all %zu (", d->nranks);
+	put_text_padded(f, d->ranks[0].name, 0);
+	fputs("..", f);
+	put_text_padded(f, d->ranks[d->nranks - 1].name, 0);
+	fputs(") last printed \"", f);
+	put_msg(f, d->bad_log, d->ranks[0].last_line, q);
+	fprintf(f, "\" (lines %lld-%lld)\n", (long long)lo + 1, (long long)hi + 1);
+}
+
+/* One rank of the ranks section: how far it got. */
+static void rank_row(FILE *f, const struct row *row, size_t q)
+{
+	const struct dx_rank *r = &row->d->ranks[row->k];
+	fputs("    ", f);
+	put_text_padded(f, r->name, 16);
+	fprintf(f, " last line %5lld  ", (long long)r->last_line + 1);
+	if (r->last_milestone >= 0) {
+		fprintf(f, "milestone %5lld ", (long long)r->last_milestone + 1);
+		put_msg(f, row->d->bad_log, r->last_milestone, q);
+	} else {
+		fprintf(f, "no milestone");
+	}
+	if (r->errors)
+		fprintf(f, "  %s%u new errors from line %lld%s", C_RED, r->errors,
+			(long long)r->first_error + 1, C_RESET);
+	fputc('\n', f);
+}
+
+/* The report, its lines not yet fitted to text_width. */
+static void report_lines(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
+			 const struct live_report *live)
 {
 	const struct log *bad = d->bad_log, *good = d->good_log;
 	struct ms_key *ix = ms_index(d);
-	verdict_sentence(f, d);
-	second_sentence(f, d, ix);
+	struct row r = { .d = d, .ix = ix };
+	size_t q = text_width / 2 < 60 ? text_width / 2 : 60;   /* a sentence's quotes */
+	verdict_sentence(f, &r, q);
+	second_sentence(f, &r, q);
 	if (d->seen) {
 		struct buf b = { 0 };
 		signature_seen_sentence(d->seen, &b);
@@ -457,9 +611,9 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		fprintf(f, ":%lld (%.0f%% of the good run)\n", (long long)d->good_line + 1,
 			100.0 * d->good_fraction);
 		fprintf(f, "    %sbad  %5lld%s │ ", C_RED, (long long)d->bad_line + 1, C_RESET);
-		put_line(f, bad, d->bad_line, TEXT_WIDTH);
+		put_line(f, bad, d->bad_line, left(17));
 		fprintf(f, "\n    %sgood %5lld%s │ ", C_GREEN, (long long)d->good_line + 1, C_RESET);
-		put_line(f, good, d->good_line, TEXT_WIDTH);
+		put_line(f, good, d->good_line, left(17));
 		fputc('\n', f);
 	}
 	if (d->nnext && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
@@ -497,10 +651,10 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 			fprintf(f, ", a traceback of %u lines ending at line %lld", c->nlines,
 				(long long)c->summary + 1);
 		fprintf(f, "\n    %5lld │ ", (long long)c->line + 1);
-		put_line(f, bad, c->line, TEXT_WIDTH);
+		put_line(f, bad, c->line, left(12));
 		if (c->summary != c->line) {
 			fprintf(f, "\n    %5lld │ ", (long long)c->summary + 1);
-			put_line(f, bad, c->summary, TEXT_WIDTH);
+			put_line(f, bad, c->summary, left(12));
 		}
 		fputc('\n', f);
 	}
@@ -517,12 +671,14 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 				fprintf(f, " (bad line %lld, good line %lld)\n", (long long)c->bad_line + 1,
 					(long long)c->good_line + 1);
 		}
+		/* "    KEY GOOD -> BAD": the values share what the key leaves. */
+		size_t q = left(37) / 2 < 40 ? left(37) / 2 : 40;
 		fputs("    ", f);
 		put_text_padded(f, c->key, 28);
 		fputc(' ', f);
-		put_short(f, c->good, strlen(c->good), 40);
+		put_short(f, c->good, strlen(c->good), q);
 		fprintf(f, " -> ");
-		put_short(f, c->bad, strlen(c->bad), 40);
+		put_short(f, c->bad, strlen(c->bad), q);
 		fputc('\n', f);
 	}
 	if (d->nchanged > CHANGED_MAX)
@@ -531,79 +687,62 @@ void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		section(f, "new in bad");
 		fprintf(f, "%zu templates, %zu lines (errors and warnings first)\n", d->novel_templates,
 			d->novel_lines);
-		for (size_t k = 0; k < d->nnovel && k < NOVEL_MAX; k++) {
-			const struct dx_novel *n = &d->novel[k];
-			fprintf(f, "    %5lld  %s%-7s%s ", (long long)n->summary + 1,
-				n->severity == DX_ERROR ? C_RED : n->severity == DX_WARNING ? C_YELLOW : C_DIM,
-				dx_severity_name(n->severity), C_RESET);
-			put_msg(f, bad, n->summary, TEXT_WIDTH - 20);
-			if (n->traceback)
-				fprintf(f, " (traceback from line %lld)", (long long)n->line + 1);
-			else if (n->nlines > 1)
-				fprintf(f, " (%u lines)", n->nlines);
-			put_origin(f, bad, n->summary, " at ", "");
-			fputc('\n', f);
-		}
+		for (size_t k = 0; k < d->nnovel && k < NOVEL_MAX; k++)
+			put_fitting(f, novel_row, &(struct row){ .d = d, .k = k }, left(19));
 		if (d->nnovel > NOVEL_MAX)
 			fprintf(f, "    ... %zu more\n", d->nnovel - NOVEL_MAX);
 	}
 	if (d->nslow) {
 		section(f, "slow steps");
 		fputc('\n', f);
-		for (size_t k = 0; k < d->nslow; k++) {
-			const struct dx_slow *s = &d->slow[k];
-			fprintf(f, "    ");
-			put_duration(f, s->bad_s);
-			fprintf(f, " (good at most ");
-			put_duration(f, s->good_s);
-			fprintf(f, ")");
-			if (s->stream && *s->stream) {
-				fputs(" on ", f);
-				put_text_padded(f, s->stream, 0);
-			}
-			fprintf(f, " from line %lld to %lld: ", (long long)s->from_bad + 1, (long long)s->to_bad + 1);
-			put_msg(f, bad, s->to_bad, 60);
-			fputc('\n', f);
-		}
+		for (size_t k = 0; k < d->nslow; k++)
+			put_fitting(f, slow_row, &(struct row){ .d = d, .k = k }, 60);
 	}
-	if (d->nranks > 1) {
+	if (d->nranks > 1 && d->ranks_same) {
+		put_fitting(f, ranks_same_row, &(struct row){ .d = d }, 50);
+	} else if (d->nranks > 1) {
 		section(f, "ranks");
-		if (d->ranks_same) {
-			int64_t lo = d->ranks[0].last_line, hi = lo;
-			for (size_t k = 1; k < d->nranks; k++) {
-				lo = d->ranks[k].last_line < lo ? d->ranks[k].last_line : lo;
-				hi = d->ranks[k].last_line > hi ? d->ranks[k].last_line : hi;
-			}
-			fprintf(f, "all %zu (", d->nranks);
-			put_text_padded(f, d->ranks[0].name, 0);
-			fputs("..", f);
-			put_text_padded(f, d->ranks[d->nranks - 1].name, 0);
-			fputs(") last printed \"", f);
-			put_msg(f, bad, d->ranks[0].last_line, 50);
-			fprintf(f, "\" (lines %lld-%lld)\n", (long long)lo + 1, (long long)hi + 1);
-		} else {
-			fputc('\n', f);
-			for (size_t k = 0; k < d->nranks; k++) {
-				const struct dx_rank *r = &d->ranks[k];
-				fputs("    ", f);
-				put_text_padded(f, r->name, 16);
-				fprintf(f, " last line %5lld  ", (long long)r->last_line + 1);
-				if (r->last_milestone >= 0) {
-					fprintf(f, "milestone %5lld ", (long long)r->last_milestone + 1);
-					put_msg(f, bad, r->last_milestone, 50);
-				} else {
-					fprintf(f, "no milestone");
-				}
-				if (r->errors)
-					fprintf(f, "  %s%u new errors from line %lld%s", C_RED, r->errors,
-						(long long)r->first_error + 1, C_RESET);
-				fputc('\n', f);
-			}
-		}
+		fputc('\n', f);
+		for (size_t k = 0; k < d->nranks; k++)
+			put_fitting(f, rank_row, &(struct row){ .d = d, .k = k }, 50);
 	}
 	if (live && live->nprocs)
 		live_section(f, live);
 	free(ix);
+}
+
+void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
+		 const struct live_report *live, size_t width)
+{
+	text_width = width ? width : 120;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return;
+	report_lines(m, d, logs, nlogs, live);
+	/* The opening sentences, up to the first blank line, are wrapped at
+	 * blanks (the second line of a sentence indented) on a terminal, and
+	 * stay a line each off one; the rest, rows of columns, are cut. */
+	int prose = 1, wrap = term_sized();
+	if (fclose(m) == 0)
+		for (size_t i = 0; i < len;) {
+			const char *nl = memchr(text + i, '\n', len - i);
+			size_t k = nl ? (size_t)(nl - text) : len;
+			prose &= k > i;
+			if (!width)
+				fwrite(text + i, 1, k - i, f);
+			else if (prose && wrap)
+				put_wrapped(f, text + i, k - i, width, 0, 2);
+			else if (prose)
+				fwrite(text + i, 1, k - i, f);
+			else
+				put_fitted(f, text + i, k - i, width);
+			if (nl)
+				fputc('\n', f);
+			i = k + 1;
+		}
+	free(text);
 }
 
 /* ---- JSON ---- */

@@ -2,6 +2,7 @@
 #include "terminal.h"
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,25 +12,133 @@
 
 #include "util.h"
 
-enum { WIDTH_DEFAULT = 120, WIDTH_MIN = 80, WIDTH_MAX = 512 };
+enum { WIDTH_DEFAULT = 120, WIDTH_MIN = 40, WIDTH_MAX = 512 };
+
+static int width, sized;
 
 int term_width(void)
 {
-	static int width;
 	if (width)
 		return width;
 	const char *env = getenv("COLUMNS");
 	char *end;
 	long n = env ? strtol(env, &end, 10) : 0;
 	struct winsize ws;
+	sized = 1;
 	if (!env || *env == '\0' || *end != '\0' || n <= 0) {
 		n = WIDTH_DEFAULT;
-		if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
-		    ws.ws_col > 0)
+		sized = isatty(STDOUT_FILENO);
+		if (sized && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
 			n = ws.ws_col;
 	}
 	width = n < WIDTH_MIN ? WIDTH_MIN : n > WIDTH_MAX ? WIDTH_MAX : (int)n;
 	return width;
+}
+
+int term_sized(void)
+{
+	term_width();
+	return sized;
+}
+
+/* Columns of the character at s (len bytes, valid UTF-8). */
+static size_t char_cols(const unsigned char *s, size_t len)
+{
+	uint32_t c = len == 1 ? s[0] : s[0] & (0x7f >> len);
+	for (size_t k = 1; k < len; k++)
+		c = c << 6 | (s[k] & 0x3f);
+	if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200f) || (c >= 0xfe00 && c <= 0xfe0f))
+		return 0;
+	if ((c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf && c != 0x303f) ||
+	    (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) ||
+	    (c >= 0xff00 && c <= 0xff60) || (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1f64f) ||
+	    (c >= 0x1f680 && c <= 0x1f6ff) || (c >= 0x1f900 && c <= 0x1faff) || (c >= 0x20000 && c <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
+/* The bytes at s[i..n) that are one step of the line: an escape
+ * sequence, a character (an invalid byte alone), *cols set to the
+ * columns it takes at column col. */
+static size_t step(const char *s, size_t i, size_t n, size_t col, size_t *cols)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	*cols = 0;
+	if (u[i] == 0x1b && i + 1 < n && u[i + 1] == '[') {
+		size_t k = i + 2;
+		while (k < n && (u[k] < 0x40 || u[k] > 0x7e))
+			k++;
+		return (k < n ? k + 1 : n) - i;
+	}
+	if (u[i] == '\t') {
+		*cols = 8 - col % 8;
+		return 1;
+	}
+	size_t len = utf8_seq_len(u + i, n - i);
+	*cols = len ? char_cols(u + i, len) : 1;
+	return len ? len : 1;
+}
+
+size_t text_cols(const char *s, size_t n)
+{
+	size_t col = 0, w;
+	for (size_t i = 0; i < n; col += w)
+		i += step(s, i, n, col, &w);
+	return col;
+}
+
+void put_fitted(FILE *f, const char *s, size_t n, size_t cols)
+{
+	if (text_cols(s, n) <= cols) {
+		fwrite(s, 1, n, f);
+		return;
+	}
+	/* fit: the bytes that leave a column for "…"; word: those before the
+	 * last blank among them. */
+	size_t col = 0, fit = 0, word = 0, w;
+	int escaped = 0;
+	for (size_t i = 0; i < n;) {
+		size_t len = step(s, i, n, col, &w);
+		if (col + w + 1 > cols)
+			break;
+		escaped |= s[i] == 0x1b;
+		if (s[i] == ' ' && i > 0 && s[i - 1] != ' ')
+			word = i;
+		col += w;
+		i += len;
+		fit = i;
+	}
+	size_t cut = word * 2 >= fit && word > 0 ? word : fit;
+	fwrite(s, 1, cut, f);
+	fputs(escaped ? "…\033[0m" : "…", f);
+}
+
+void put_wrapped(FILE *f, const char *s, size_t n, size_t cols, size_t start, size_t indent)
+{
+	size_t at = 0, lead = start, w;
+	if (indent >= cols / 2)
+		indent = 0;
+	while (at < n) {
+		/* fit: the bytes of s[at..) that fit; word: up to its last blank. */
+		size_t col = lead, fit = at, word = 0;
+		for (size_t i = at; i < n;) {
+			size_t len = step(s, i, n, col, &w);
+			if (col + w > cols && fit > at)
+				break;
+			if (s[i] == ' ')
+				word = i;
+			col += w;
+			i += len;
+			fit = i;
+		}
+		size_t end = fit == n || !word ? fit : word;
+		fwrite(s + at, 1, end - at, f);
+		for (at = end; at < n && s[at] == ' '; at++)
+			;
+		if (at < n)
+			fprintf(f, "\n%*s", (int)indent, "");
+		lead = indent;
+	}
 }
 
 static int pager_allowed = 1;
