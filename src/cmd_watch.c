@@ -9,7 +9,10 @@
  *
  * Following.  follow.c reads the log by path, incrementally, into one
  * buffer that holds everything read so far, across truncation, rotation
- * and removal, so the run's earlier milestones stay reached.
+ * and removal, so the run's earlier milestones stay reached.  A folder
+ * (a file per rank or node) is one run, as for `ddx diff`: each poll
+ * lists it and looks at its files' sizes and times, files that appear
+ * included; an analysis reads them all again (log_open_run), merged.
  *
  * Analysing.  When the buffer grew, the whole pipeline runs again over the
  * good logs and the buffer, exactly as `ddx diff` does (log_load,
@@ -39,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +58,9 @@
 #include "rules.h"
 #include "terminal.h"
 
+/* The files of a watched folder asked after for their writers, at most:
+ * each is a walk over every process's descriptors. */
+#define FOLDER_INSPECT_MAX 16
 /* An analysis waits this many times its predecessor's cost after it. */
 #define THROTTLE 9
 
@@ -72,14 +79,21 @@ struct watch {
 	double factor, min_silence, timeout;
 	int interval_ms, jobs;
 	struct live_opts po;
-	struct follow f;
+	struct follow f;       /* a file's */
+	int folder;            /* path is a folder: its files are the run */
+	char **files;          /* a folder's files at the last poll */
+	size_t nfiles;
+	int polled;            /* a folder was listed once */
+	uint64_t stamp;        /* what was read: a folder's files' names,
+				* sizes and times, hashed; a file's length */
+	double folder_mtime;   /* a folder's newest file's, seconds */
 	int status;            /* stderr is a terminal: draw a status line */
 	int status_shown;
 	double start;          /* wall clock, seconds */
 	double last_read;      /* when the buffer last grew */
 	double last_progress;  /* when its last non-heartbeat line came */
 	int64_t progress_line; /* that line, as of the last analysis */
-	size_t analysed;       /* buffer length at the last analysis */
+	uint64_t analysed;     /* stamp at the last analysis */
 	int64_t next_ms;       /* monotonic: no analysis before this */
 	int have;              /* the fields below hold an analysis */
 	struct tmpl_table tt;
@@ -125,9 +139,57 @@ static void say_name(const char *s)
 
 /* ---- following ---- */
 
+/* Whether the sorted (natural order) list has path. */
+static int listed(char **list, size_t n, const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(list[i], path) == 0)
+			return 1;
+	return 0;
+}
+
+/* One poll of a folder: its files now, their sizes and times hashed into
+ * w->stamp; a file that appeared after the first poll is said. */
+static int poll_folder(struct watch *w)
+{
+	char **files;
+	size_t n;
+	if (input_list_folder(w->path, &files, &n) < 0)
+		return -1;
+	uint64_t stamp = hash_bytes(&n, sizeof(n));
+	double newest = -1;
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		uint64_t v[3] = { hash_bytes(files[i], strlen(files[i])) };
+		if (stat(files[i], &st) == 0) {
+			v[1] = (uint64_t)st.st_size;
+			v[2] = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+			double t = (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+			newest = t > newest ? t : newest;
+		}
+		stamp = stamp * 31 + hash_bytes(v, sizeof(v));
+		if (w->polled && !listed(w->files, w->nfiles, files[i])) {
+			clear_status(w);
+			fputs("'", stdout);
+			put_text(stdout, files[i], strlen(files[i]));
+			fputs("' is a new file of the run: following it too\n", stdout);
+			fflush(stdout);
+		}
+	}
+	strv_free(w->files, w->nfiles);
+	w->files = files;
+	w->nfiles = n;
+	w->stamp = stamp;
+	w->folder_mtime = newest;
+	w->polled = 1;
+	return 0;
+}
+
 /* One poll of the log, saying what happened to it. */
 static int poll_log(struct watch *w)
 {
+	if (w->folder)
+		return poll_folder(w);
 	unsigned ev;
 	dev_t dev = w->f.dev;
 	ino_t ino = w->f.ino;
@@ -147,6 +209,7 @@ static int poll_log(struct watch *w)
 		say_path(w, "'", "' is a new file (rotated or replaced): reading it from its start\n");
 	if (ev & FOLLOW_GONE)
 		say_path(w, "'", "' was removed or renamed: following the file still open\n");
+	w->stamp = w->f.text.len;
 	return rc;
 }
 
@@ -226,9 +289,16 @@ static int analyse(struct watch *w)
 		log_load_input(&w->logs[n], &good, (int)n, LOG_FULL, w->jobs, &w->tt);
 	}
 	struct input in;
-	char *copy = xmalloc(w->f.text.len + 1);
-	memcpy(copy, w->f.text.p ? w->f.text.p : "", w->f.text.len);
-	if (input_from_memory(&in, w->path, copy, w->f.text.len, (time_t)w->last_read) < 0) {
+	int rc;
+	if (w->folder && w->nfiles) {
+		rc = log_open_run(&in, w->path, w->jobs);
+	} else {
+		/* A folder without files yet is a run that printed nothing. */
+		char *copy = xmalloc(w->f.text.len + 1);
+		memcpy(copy, w->f.text.p ? w->f.text.p : "", w->f.text.len);
+		rc = input_from_memory(&in, w->path, copy, w->f.text.len, (time_t)w->last_read);
+	}
+	if (rc < 0) {
 		while (n-- > 0)
 			log_free(&w->logs[n]);
 		tmpl_free(&w->tt);
@@ -240,7 +310,7 @@ static int analyse(struct watch *w)
 	w->d.warnings = w->ws;
 	w->d.nwarnings = w->nws;
 	w->have = 1;
-	w->analysed = w->f.text.len;
+	w->analysed = w->stamp;
 	int64_t t1 = now_ms();
 	w->next_ms = t1 + THROTTLE * (t1 - t0);
 	return 0;
@@ -416,8 +486,25 @@ static int finish_bad(struct watch *w, const char *kind, const char *detail)
 	struct live_opts po = w->po;
 	live_set_ref(&po, allowed_gap(w), w->factor, w->min_silence);
 	po.silent_s = wall_clock_s() - w->last_progress;
+	/* A folder's files are held each by its own writer: the processes
+	 * of the first of them (of the first few) still held, else of the
+	 * first; looked for without sampling CPU, which takes time. */
+	const char *held = w->folder ? (w->nfiles ? w->files[0] : NULL) : w->path;
+	struct live_opts quick = po;
+	quick.sample_ms = 0;
+	for (size_t i = 0; w->folder && i < w->nfiles && i < FOLDER_INSPECT_MAX; i++) {
+		struct live_report r;
+		if (live_inspect(w->files[i], &quick, &r) < 0)
+			continue;
+		int found = strcmp(r.liveness, "exited") != 0;
+		live_report_free(&r);
+		if (found) {
+			held = w->files[i];
+			break;
+		}
+	}
 	struct live_report pr, *live = NULL;
-	if (live_inspect(w->path, &po, &pr) == 0)
+	if (held && live_inspect(held, &po, &pr) == 0)
 		live = &pr;
 	/* Quiet because whoever wrote the log is gone is no hang. */
 	int exited = live && strcmp(live->liveness, "exited") == 0;
@@ -522,7 +609,7 @@ static int watch_loop(struct watch *w)
 	w->progress_line = DX_NONE;
 	if (poll_log(w) < 0)
 		return EXIT_TROUBLE;
-	double mtime = w->f.text.len ? follow_mtime(&w->f) : -1;
+	double mtime = w->folder ? w->folder_mtime : w->f.text.len ? follow_mtime(&w->f) : -1;
 	if (mtime < 0)
 		mtime = w->start;
 	w->last_read = mtime;
@@ -554,7 +641,7 @@ static int watch_loop(struct watch *w)
 		int timed_out = w->timeout > 0 && now - w->start >= w->timeout;
 		int crashed = w->d.verdict == DX_CRASHED && silence > w->min_silence;
 		int hung = silence > limit_s(w);
-		if ((timed_out || crashed || hung) && w->f.text.len != w->analysed) {
+		if ((timed_out || crashed || hung) && w->stamp != w->analysed) {
 			/* Lines not analysed yet may be the progress that clears
 			 * it. */
 			if (analyse(w) < 0)
@@ -587,12 +674,12 @@ static int watch_loop(struct watch *w)
 			ms = (int64_t)((w->start + w->timeout - now) * 1000) + 1;
 		struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
 		nanosleep(&ts, NULL);
-		size_t before = w->f.text.len;
+		uint64_t before = w->stamp;
 		if (poll_log(w) < 0)
 			return EXIT_TROUBLE;
-		if (w->f.text.len != before)
+		if (w->stamp != before)
 			w->last_read = wall_clock_s();
-		if (w->f.text.len != w->analysed && now_ms() >= w->next_ms) {
+		if (w->stamp != w->analysed && now_ms() >= w->next_ms) {
 			if (analyse(w) < 0)
 				return EXIT_TROUBLE;
 			took_in(w, 0, w->last_read);
@@ -705,10 +792,12 @@ static int watch(int argc, char **argv)
 		w.nopen = w.good_paths ? 0 : nrefs;
 		w.logs = xcalloc(nrefs + 1, sizeof(*w.logs));
 		follow_init(&w.f, w.path, INPUT_MAX_SIZE);
+		w.folder = input_is_folder(w.path);
 		w.status = isatty(STDERR_FILENO);
 		rc = watch_loop(&w);
 		clear_status(&w);
 		follow_free(&w.f);
+		strv_free(w.files, w.nfiles);
 	}
 	drop_analysis(&w);
 	free(w.logs);
@@ -736,7 +825,8 @@ const struct cmd cmd_watch_entry = {
 	"line for each milestone it reaches (k of n, where the good run was at\n"
 	"it, the next one and when the good run reached it), and on a terminal\n"
 	"a status line on stderr.  Follows the log through truncation, rotation\n"
-	"and renaming.  Ends when the run reaches the good run's final milestone\n"
+	"and renaming; LOG may be a folder, one run of the files in it (those\n"
+	"that appear too), as for diff.  Ends when the run reaches the good run's final milestone\n"
 	"(exit 0), or when it hangs: no line but heartbeats for longer than\n"
 	"FACTOR times the good runs' longest gap at that point plus the\n"
 	"minimum silence; or when it crashed and stayed quiet for the minimum\n"
