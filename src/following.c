@@ -24,6 +24,7 @@
  * stream, and the launcher's lines skip over the ranks'). */
 struct pending {
 	uint32_t *pos;      /* good line -> index in stream order (1-based) */
+	uint32_t *line;     /* index in stream order (1-based) -> good line */
 	uint32_t *start;    /* per stream: index of its first line */
 	int32_t *tree;      /* over stream order */
 	int32_t *all;       /* over line order, for ALIGN_ALL streams */
@@ -56,6 +57,7 @@ static void pending_init(struct pending *p, const struct dx_state *st, size_t g)
 	size_t ng = st->logs[g].nlines, ns = st->nstreams;
 	p->n = ng;
 	p->pos = xmalloc((ng ? ng : 1) * sizeof(*p->pos));
+	p->line = xmalloc((ng + 1) * sizeof(*p->line));
 	p->start = xcalloc(ns + 1, sizeof(*p->start));
 	p->tree = xcalloc(ng + 1, sizeof(*p->tree));
 	p->all = xcalloc(ng + 1, sizeof(*p->all));
@@ -68,6 +70,7 @@ static void pending_init(struct pending *p, const struct dx_state *st, size_t g)
 	memcpy(fill, p->start, (ns + 1) * sizeof(*fill));
 	for (size_t j = 0; j < ng; j++) {
 		p->pos[j] = ++fill[st->stream[g][j]];
+		p->line[p->pos[j]] = (uint32_t)j;
 		if (st->step[st->id[g][j]])
 			p->tree[p->pos[j]] = p->all[j + 1] = 1;
 	}
@@ -107,9 +110,39 @@ static void pending_reach(struct pending *p, const struct dx_state *st, size_t g
 	pending_add(p, j, -1);
 }
 
+/* The smallest k with tree_sum(tree, k) >= x, or n + 1. */
+static size_t tree_find(const int32_t *tree, size_t n, int32_t x)
+{
+	size_t k = 0, bit = 1;
+	while (bit * 2 <= n)
+		bit *= 2;
+	for (; bit; bit /= 2)
+		if (k + bit <= n && tree[k + bit] < x) {
+			k += bit;
+			x -= tree[k];
+		}
+	return k + 1;
+}
+
+/* The n-th (from 1) milestone not yet reached after good line last (-1:
+ * the start), in stream s's order or in all of good when all is set: its
+ * good line, or ALIGN_NONE. */
+static uint32_t pending_nth(const struct pending *p, int64_t last, size_t s, uint32_t n, int all)
+{
+	if (all) {
+		size_t from = last >= 0 ? (size_t)last + 1 : 0;
+		size_t k = tree_find(p->all, p->n, tree_sum(p->all, from) + (int32_t)n);
+		return k <= p->n ? (uint32_t)(k - 1) : ALIGN_NONE;
+	}
+	size_t from = last >= 0 ? p->pos[last] : p->start[s];
+	size_t k = tree_find(p->tree, p->n, tree_sum(p->tree, from) + (int32_t)n);
+	return k <= p->start[s + 1] ? p->line[k] : ALIGN_NONE;
+}
+
 static void pending_free(struct pending *p)
 {
 	free(p->pos);
+	free(p->line);
 	free(p->start);
 	free(p->tree);
 	free(p->all);
@@ -191,6 +224,91 @@ static uint32_t foreign_step(const struct dx_state *st, size_t g, const uint32_t
 	return found;
 }
 
+/* Bad's lines by template: does a stream print a template from some line
+ * on? */
+struct bad_index {
+	uint32_t *lastof;   /* per template: bad's last line, or ALIGN_NONE */
+	uint32_t *prevsame; /* per bad line: the previous line of its template */
+	uint32_t *errs;     /* errs[i]: new errors on bad's lines before i */
+};
+
+static void bad_index_init(struct bad_index *bx, const struct dx_state *st)
+{
+	size_t nb = st->logs[st->bad].nlines;
+	bx->lastof = xmalloc((st->nc ? st->nc : 1) * sizeof(*bx->lastof));
+	bx->prevsame = xmalloc((nb ? nb : 1) * sizeof(*bx->prevsame));
+	bx->errs = xmalloc((nb + 1) * sizeof(*bx->errs));
+	for (size_t c = 0; c < st->nc; c++)
+		bx->lastof[c] = ALIGN_NONE;
+	bx->errs[0] = 0;
+	for (size_t i = 0; i < nb; i++) {
+		uint32_t c = st->id[st->bad][i];
+		bx->prevsame[i] = bx->lastof[c];
+		bx->lastof[c] = (uint32_t)i;
+		bx->errs[i + 1] = bx->errs[i] + st->new_error[c];
+	}
+}
+
+static void bad_index_free(struct bad_index *bx)
+{
+	free(bx->lastof);
+	free(bx->prevsame);
+	free(bx->errs);
+}
+
+/* The first line from line i on where bad's stream s prints template c;
+ * ALIGN_NONE when it does not, or prints it too often to look. */
+static uint32_t bad_next(const struct dx_state *st, const struct bad_index *bx, uint32_t c, size_t i,
+			 uint16_t s)
+{
+	uint32_t found = ALIGN_NONE;
+	int steps = 0;
+	for (uint32_t k = bx->lastof[c]; k != ALIGN_NONE && k >= i; k = bx->prevsame[k]) {
+		if (steps++ == 64)
+			return ALIGN_NONE;
+		if (st->stream[st->bad][k] == s)
+			found = k;
+	}
+	return found;
+}
+
+/* Pending milestones a jump looks at, at most. */
+#define SKIP_LOOK 16
+
+/* Whether bad's line i, matched with good line j after good line since
+ * (in j's stream, or in all of good), jumps over a step bad is yet to
+ * take: a pending milestone that the good run prints again from j on,
+ * and that bad's stream prints from line i on, before any new error.
+ * Bad's coming copy would match the good run's later one and leave the
+ * first unreached for good: vLLM compiles its backbone, then its draft
+ * head; a run that compiles the backbone where the good run loaded it
+ * from cache prints what the good run printed compiling the head, but its
+ * "torch.compile took" is the backbone's.  The earliest match that keeps
+ * the counts is the right one. */
+static int jumps_coming_step(const struct dx_state *st, const struct pending *p, const struct bad_index *bx,
+			     size_t g, const uint32_t *nextsame, size_t i, int64_t since, uint32_t j, int all)
+{
+	uint16_t s = st->stream[st->bad][i];
+	size_t gs = st->stream[g][j];
+	if (!all && since >= 0 && st->stream[g][since] != gs)
+		return 0;
+	for (uint32_t n = 1; n <= SKIP_LOOK; n++) {
+		uint32_t k = pending_nth(p, since, gs, n, all);
+		if (k == ALIGN_NONE || k >= j)
+			return 0;
+		uint32_t again = nextsame[k];
+		for (int steps = 0; again != ALIGN_NONE && (again < j || (!all && st->stream[g][again] != gs));
+		     steps++)
+			again = steps < 64 ? nextsame[again] : ALIGN_NONE;
+		if (again == ALIGN_NONE)
+			continue;
+		uint32_t b = bad_next(st, bx, st->id[g][k], i, s);
+		if (b != ALIGN_NONE && bx->errs[b] == bx->errs[i])
+			return 1;
+	}
+	return 0;
+}
+
 void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 {
 	const struct log *bad = &st->logs[st->bad], *good = &st->logs[g];
@@ -209,6 +327,8 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	align_logs(&a, &b, smap, st->weight, w->b2g + from);
 	struct pending pend;
 	pending_init(&pend, st, g);
+	struct bad_index bx;
+	bad_index_init(&bx, st);
 	/* Per bad stream: the last good line followed, and what bad printed
 	 * since that was not matched. */
 	int64_t *lastg = xmalloc(ns * sizeof(*lastg)), *lastb = xmalloc(ns * sizeof(*lastb));
@@ -283,6 +403,8 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			skipped = pending_between(&pend, st, g, since, j, order);
 			ok = follows(skipped, lastg[s], own[s], err[s]) ||
 			     (!err[s] && skipped <= JUMP_MAX && steps_on(st, w, &pend, g, i, j, order));
+			if (ok && skipped && jumps_coming_step(st, &pend, &bx, g, nextsame, i, since, j, order))
+				ok = 0;
 			/* After a new error anywhere since this stream last
 			 * followed, a leap ahead is the dying run's teardown
 			 * matching the good run's (closing plugins, destroying
@@ -312,8 +434,9 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 				    pending_between(&pend, st, g, far[st->stream[g][k]], k, 0) > SKIP_FREE)
 					k = ALIGN_NONE;
 			}
-			if (k != ALIGN_NONE && (lastg[s] >= 0 || !err[s]) &&
-			    pending_between(&pend, st, g, lastg[s], k, order) <= SKIP_FREE &&
+			uint32_t pk = k != ALIGN_NONE ? pending_between(&pend, st, g, lastg[s], k, order) : 0;
+			if (k != ALIGN_NONE && (lastg[s] >= 0 || !err[s]) && pk <= SKIP_FREE &&
+			    !(pk && jumps_coming_step(st, &pend, &bx, g, nextsame, i, lastg[s], k, order)) &&
 			    (lasterr <= lastb[s] || (!pending_between(&pend, st, g, lastg[s], k, order) &&
 						     !leaps(&pend, lastg[s], k, own[s], order)))) {
 				j = k;
@@ -366,6 +489,7 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 	free(reached);
 	free(smap);
 	pending_free(&pend);
+	bad_index_free(&bx);
 	free(lastg);
 	free(prevg);
 	free(lastb);
