@@ -830,23 +830,32 @@ static int64_t warned_cause(const struct dx_state *st, const struct diagnosis *d
  * last following line is further on in the good run and got there step
  * by step (TGI's shard-manager waits for the shard in the good run's
  * wait step, then the launcher prints a warning the good run printed
- * before it waited).  Lines from limit on do not count. */
+ * before it waited).  Further means a step *at's stream did not take:
+ * two ranks that both finished a step are as far, whichever the good
+ * run printed first.  Lines from limit on do not count. */
 static void further_stream(const struct dx_state *st, const struct following *w, int64_t limit,
 			   int64_t *at)
 {
 	if (*at < 0)
 		return;
 	int64_t *lastf = xmalloc(st->nstreams * sizeof(*lastf));
+	uint8_t *took = xcalloc(st->nc ? st->nc : 1, 1);
+	const uint32_t *id = st->id[st->bad];
+	uint16_t home = st->stream[st->bad][*at];
 	for (size_t s = 0; s < st->nstreams; s++)
 		lastf[s] = DX_NONE;
 	for (int64_t i = 0; i < limit; i++)
-		if (w->follow[i])
+		if (w->follow[i]) {
 			lastf[st->stream[st->bad][i]] = i;
+			if (st->stream[st->bad][i] == home)
+				took[id[i]] = 1;
+		}
 	int64_t best = *at;
 	for (size_t s = 0; s < st->nstreams; s++)
-		if (lastf[s] >= 0 && w->steady[lastf[s]] && w->b2g[lastf[s]] > w->b2g[best])
+		if (lastf[s] >= 0 && w->steady[lastf[s]] && w->b2g[lastf[s]] > w->b2g[best] && !took[id[lastf[s]]])
 			best = lastf[s];
 	*at = best;
+	free(took);
 	free(lastf);
 }
 
