@@ -286,14 +286,20 @@ void align_logs(const struct align_log *a, const struct align_log *b,
 		rb = smap[s] == ALIGN_ALL ? &rball : &rbs;
 		collapse(b, rb, smap[s] == ALIGN_ALL ? 0 : smap[s], weight);
 		align_seq(ra.id, ra.n, rb->id, rb->n, weight, ma);
+		size_t lastmatch = 0;
+		for (size_t x = 0; x < ra.n; x++)
+			if (ma[x] != ALIGN_NONE)
+				lastmatch = x;
 		for (size_t x = 0; x < ra.n; x++) {
 			if (ma[x] == ALIGN_NONE)
 				continue;
 			/* A finished run maps first to first and last to last; the
 			 * stream's last run may be cut short (a stalled progress
-			 * bar), so it maps line for line. */
+			 * bar), so it maps line for line.  So does its last matched
+			 * run when shorter than b's: a training loop killed at step
+			 * 40 of 100 prints a kill notice that matches nothing. */
 			size_t y = ma[x];
-			int last = x + 1 == ra.n;
+			int last = x + 1 == ra.n || (x == lastmatch && ra.len[x] < rb->len[y]);
 			for (uint32_t k = 0; k < ra.len[x]; k++) {
 				uint32_t kb = last || ra.len[x] == 1 ? k
 					      : (uint32_t)((uint64_t)k * (rb->len[y] - 1) / (ra.len[x] - 1));
