@@ -525,8 +525,10 @@ static double good_gap(struct dx_state *st, struct following *ws, size_t g)
 /* How long good run g took over the step the bad run is in: from its
  * milestone before the good line bad last followed to the one after it,
  * on that line's stream where it has both (ranks interleave), else over
- * the whole log.  A silence is long only against this: the good run may
- * print little for minutes inside one step. */
+ * the whole log.  An untagged line amid ranks' (a launcher's "training
+ * step 40") is no rank's: its step is bounded by any stream's steps, not
+ * by the few the untagged lines take.  A silence is long only against
+ * this: the good run may print little for minutes inside one step. */
 static double good_step(struct dx_state *st, struct following *ws, size_t g)
 {
 	const struct log *lg = &st->logs[g];
@@ -534,8 +536,9 @@ static double good_step(struct dx_state *st, struct following *ws, size_t g)
 	if (w->last < 0)
 		return NAN;
 	size_t j = w->b2g[w->last], s = st->stream[g][j];
-	int64_t from, to;
-	good_step_around(st, g, j, s, &from, &to);
+	int64_t from = -1, to = -1;
+	if (s != 0)
+		good_step_around(st, g, j, s, &from, &to);
 	if (from < 0 || to < 0)
 		good_step_around(st, g, j, SIZE_MAX, &from, &to);
 	if (to < 0)
