@@ -541,6 +541,15 @@ static double good_step(struct dx_state *st, struct following *ws, size_t g)
 		good_step_around(st, g, j, s, &from, &to);
 	if (from < 0 || to < 0)
 		good_step_around(st, g, j, SIZE_MAX, &from, &to);
+	/* In a loop that counts ("step 45 loss=..."), the step is one round:
+	 * up to the next count. */
+	if (st->counter[st->id[g][j]]) {
+		for (size_t k = j + 1; k < lg->nlines && (to < 0 || (int64_t)k < to); k++)
+			if (st->id[g][k] == st->id[g][j] && st->stream[g][k] == s) {
+				from = (int64_t)j;
+				to = (int64_t)k;
+			}
+	}
 	if (to < 0)
 		return NAN;
 	return log_span_s(lg, from >= 0 ? (size_t)from : j, (size_t)to);
@@ -1091,6 +1100,7 @@ void diagnosis_free(struct diagnosis *d)
 		free(st->hb);
 		free(st->ms);
 		free(st->bars);
+		free(st->counter);
 		free(st->weight);
 		free(st->step);
 		free(st->rule);

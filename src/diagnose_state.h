@@ -29,6 +29,7 @@ struct dx_state {
 	int64_t *first;         /* [log * nc + c]: first line, or -1 */
 	uint8_t *sev, *tb, *hb, *ms;
 	uint8_t *bars;          /* a progress bar drawn at several places */
+	uint8_t *counter;       /* recurs at a steady pace, counting ("step 41") */
 	uint8_t *new_error;      /* an error no good log printed */
 	uint8_t *retry;         /* announces a retry (is_retry) */
 	uint8_t *weight;        /* what aligning a template is worth */

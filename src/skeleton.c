@@ -272,19 +272,22 @@ int64_t start_banner(const struct dx_state *st, size_t l)
 
 /* How many of a template's lines counters_rise reads. */
 #define COUNTER_SAMPLE 16
+/* ... and how many of each line's integers it follows. */
+#define COUNTER_INTS 8
 
-/* Whether template c's lines in log l count: the first integer of each
- * ("Step at 4 with ...", "check 13312") is larger than the last one's, as
- * a training loop's steps are, which come as steadily as a heartbeat but
+/* Whether template c's lines in log l count: one of their integers (the
+ * same one on every line: "Step at 4 with ...", "check 13312", "Epoch 0:
+ * global_step=42") is larger on each line than on the last, as a
+ * training loop's steps are, which come as steadily as a heartbeat but
  * are progress.  Reads up to COUNTER_SAMPLE of them. */
 static int counters_rise(const struct dx_state *st, size_t l, uint32_t c)
 {
 	const struct log *lg = &st->logs[l];
 	struct buf scratch = { 0 };
 	struct masked m = { 0 };
-	uint64_t last = 0;
-	size_t seen = 0;
-	int rise = 1;
+	uint64_t last[COUNTER_INTS];
+	size_t seen = 0, nints = 0;
+	unsigned rise = (1u << COUNTER_INTS) - 1;   /* the integers still rising */
 	for (size_t i = 0; i < lg->nlines && seen < COUNTER_SAMPLE && rise; i++) {
 		if (st->id[l][i] != c)
 			continue;
@@ -292,17 +295,22 @@ static int counters_rise(const struct dx_state *st, size_t l, uint32_t c)
 		struct header h;
 		log_line(lg, i, &ln, &h, &scratch);
 		mask_message(ln.text + h.msg_off, ln.len - h.msg_off, &m);
-		size_t k = 0;
-		while (k < m.nv && m.v[k].type != V_INT)
-			k++;
-		if (k == m.nv)
-			break;
 		const char *msg = ln.text + h.msg_off;
-		uint64_t x = 0;
-		for (uint32_t d = 0; d < m.v[k].len && d < 18; d++)
-			x = x * 10 + (uint64_t)(msg[m.v[k].off + d] - '0');
-		rise = seen == 0 || x > last;
-		last = x;
+		size_t n = 0;
+		for (size_t k = 0; k < m.nv && n < COUNTER_INTS; k++) {
+			if (m.v[k].type != V_INT)
+				continue;
+			uint64_t x = 0;
+			for (uint32_t d = 0; d < m.v[k].len && d < 18; d++)
+				x = x * 10 + (uint64_t)(msg[m.v[k].off + d] - '0');
+			if (seen && !(x > last[n]))
+				rise &= ~(1u << n);
+			last[n++] = x;
+		}
+		if (seen && n != nints)
+			rise = 0;   /* another shape: no counter */
+		nints = n;
+		rise &= (1u << n) - 1;
 		seen++;
 	}
 	masked_free(&m);
@@ -316,7 +324,8 @@ static int counters_rise(const struct dx_state *st, size_t l, uint32_t c)
  * A log that holds several runs (a restart loop) repeats each run's lines
  * at the pace of its restarts: a heartbeat beats more than twice as often
  * as a log's first line, its start banner, recurs.  Lines that count
- * (counters_rise) are steps, however steady. */
+ * (counters_rise) are steps, however steady: a training run hung at step
+ * 40 of 100 is in step 41. */
 static void learn_heartbeats(struct dx_state *st)
 {
 	size_t nc = st->nc ? st->nc : 1;
@@ -352,12 +361,21 @@ static void learn_heartbeats(struct dx_state *st)
 			last[c] = ts;
 			beats[c]++;
 		}
-		for (size_t c = 0; c < st->nc; c++)
-			if (!st->hb[c] && beats[c] >= 4 && beats[c] > 2 * runs[l] &&
-			    (last[c] - firstts[c]) / (beats[c] - 1) >= 2000 &&
-			    !counters_rise(st, l, (uint32_t)c))
+		for (size_t c = 0; c < st->nc; c++) {
+			if (st->hb[c] || beats[c] < 4 || beats[c] <= 2 * runs[l] ||
+			    (last[c] - firstts[c]) / (beats[c] - 1) < 2000)
+				continue;
+			if (counters_rise(st, l, (uint32_t)c))
+				st->counter[c] = 1;
+			else
 				st->hb[c] = 1;
+		}
 	}
+	/* A line that counts in one log counts in all (a log whose first
+	 * beats were cut off). */
+	for (size_t c = 0; c < st->nc; c++)
+		if (st->counter[c])
+			st->hb[c] = 0;
 	free(runs);
 	free(last);
 	free(firstts);
@@ -725,6 +743,7 @@ void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl
 	st->hb = xcalloc(nc, 1);
 	st->ms = xcalloc(nc, 1);
 	st->bars = xcalloc(nc, 1);
+	st->counter = xcalloc(nc, 1);
 	for (size_t c = 0; c < st->nc; c++) {
 		st->sev[c] = (uint8_t)classify_severity(st->ctext[c], st->clevel[c]);
 		st->tb[c] = (uint8_t)classify_traceback_role(st->ctext[c]);
