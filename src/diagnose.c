@@ -943,9 +943,11 @@ static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struc
 	free(retry_after);
 	int done = reached_good_end(st, d, w);
 	int64_t limit = d->crash != DX_NONE && !done ? d->novel[d->crash].line : (int64_t)bad->nlines;
+	/* A blank line says nothing of where bad got: the line before it
+	 * does ("after \"\"" would be no answer). */
 	d->bad_line = DX_NONE;
 	for (int64_t i = 0; i < limit; i++)
-		if (w->follow[i])
+		if (w->follow[i] && (d->bad_line == DX_NONE || !blank(st->ctext[st->id[st->bad][i]])))
 			d->bad_line = i;
 	further_stream(st, w, limit, &d->bad_line);
 	d->good_line = d->bad_line >= 0 ? (int64_t)w->b2g[d->bad_line] : DX_NONE;
