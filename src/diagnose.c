@@ -1049,10 +1049,17 @@ const struct dx_milestone *dx_final_milestone(const struct diagnosis *d)
 		return &d->ms[d->up];
 	/* A good run that never came up (a crashed run given as good) ends
 	 * where it got furthest: its last final milestone of another engine
-	 * (uvicorn's, when SGLang's own never came), else its last one. */
+	 * (uvicorn's, when SGLang's own never came), else its last one that
+	 * is no warning and no continuation line (a resource_tracker warning
+	 * at exit is its tail, not its end), else its last one. */
 	for (size_t m = d->nms; m-- > 0;)
 		if (d->ms[m].final)
 			return &d->ms[m];
+	for (size_t m = d->nms; m-- > 0;) {
+		uint32_t c = d->ms[m].id;
+		if (d->st->sev[c] == DX_INFO && !isspace((unsigned char)d->st->ctext[c][0]))
+			return &d->ms[m];
+	}
 	return d->nms ? &d->ms[d->nms - 1] : NULL;
 }
 

@@ -224,6 +224,15 @@ static uint32_t foreign_step(const struct dx_state *st, size_t g, const uint32_t
 	return found;
 }
 
+/* Whether going from good line since to j passes over good line gend,
+ * not yet reached, in j's stream or in all of good. */
+static int passes_end(const struct dx_state *st, const struct pending *p, size_t g, int64_t gend, int64_t since,
+		      uint32_t j, int all)
+{
+	return gend >= 0 && since < gend && gend < (int64_t)j && !p->done[gend] &&
+	       (all || st->stream[g][gend] == st->stream[g][j]);
+}
+
 /* Bad's lines by template: does a stream print a template from some line
  * on? */
 struct bad_index {
@@ -351,6 +360,15 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 		nextsame[j] = firstof[st->id[g][j]];
 		firstof[st->id[g][j]] = (uint32_t)j;
 	}
+	/* The good run's last step: its last milestone that is no warning
+	 * and no continuation line.  What it printed after that (a
+	 * resource_tracker warning at exit, cleanup) is its tail. */
+	int64_t gend = -1;
+	for (size_t j = ng; j-- > 0 && gend < 0;) {
+		uint32_t c = st->id[g][j];
+		if (st->step[c] && st->sev[c] == DX_INFO && !isspace((unsigned char)st->ctext[c][0]))
+			gend = (int64_t)j;
+	}
 	w->score = 0;
 	w->last = DX_NONE;
 	const uint32_t *id = st->id[st->bad];
@@ -403,6 +421,11 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			skipped = pending_between(&pend, st, g, since, j, order);
 			ok = follows(skipped, lastg[s], own[s], err[s]) ||
 			     (!err[s] && skipped <= JUMP_MAX && steps_on(st, w, &pend, g, i, j, order));
+			/* A jump over the good run's last step lands in its
+			 * tail, which a run that stopped short prints too: it
+			 * follows only when bad goes on from there step by step. */
+			if (ok && passes_end(st, &pend, g, gend, since, j, order))
+				ok = !err[s] && steps_on(st, w, &pend, g, i, j, order);
 			if (ok && skipped && jumps_coming_step(st, &pend, &bx, g, nextsame, i, since, j, order))
 				ok = 0;
 			/* After a new error anywhere since this stream last
@@ -436,6 +459,7 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 			}
 			uint32_t pk = k != ALIGN_NONE ? pending_between(&pend, st, g, lastg[s], k, order) : 0;
 			if (k != ALIGN_NONE && (lastg[s] >= 0 || !err[s]) && pk <= SKIP_FREE &&
+			    !(pk && passes_end(st, &pend, g, gend, lastg[s], k, order)) &&
 			    !(pk && jumps_coming_step(st, &pend, &bx, g, nextsame, i, lastg[s], k, order)) &&
 			    (lasterr <= lastb[s] || (!pending_between(&pend, st, g, lastg[s], k, order) &&
 						     !leaps(&pend, lastg[s], k, own[s], order)))) {
