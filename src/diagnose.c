@@ -668,10 +668,10 @@ static int reached_good_end(const struct dx_state *st, const struct diagnosis *d
 		return 0;
 	/* A server up before its work (Ollama listens, then loads each model
 	 * on demand) has not reached the good run's end when it then failed
-	 * where the good run went on through named steps (the runner
-	 * started): the run died in a step after "up". */
+	 * where the good run went on through steps (the runner started, a
+	 * model ready), named or learned: the run died in a step after "up". */
 	for (size_t m = 0; m < d->nms; m++) {
-		if (!d->ms[m].name || d->ms[m].good_line <= last->good_line || d->ms[m].bad_line >= 0)
+		if (!is_step(st, d->ms[m].id) || d->ms[m].good_line <= last->good_line || d->ms[m].bad_line >= 0)
 			continue;
 		for (int64_t i = last->bad_line + 1; i < (int64_t)st->logs[st->bad].nlines; i++)
 			if (st->new_error[st->id[st->bad][i]])
