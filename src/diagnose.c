@@ -529,13 +529,10 @@ static double good_gap(struct dx_state *st, struct following *ws, size_t g)
  * step 40") is no rank's: its step is bounded by any stream's steps, not
  * by the few the untagged lines take.  A silence is long only against
  * this: the good run may print little for minutes inside one step. */
-static double good_step(struct dx_state *st, struct following *ws, size_t g)
+static double good_step(struct dx_state *st, size_t g, size_t j)
 {
 	const struct log *lg = &st->logs[g];
-	struct following *w = &ws[g];
-	if (w->last < 0)
-		return NAN;
-	size_t j = w->b2g[w->last], s = st->stream[g][j];
+	size_t s = st->stream[g][j];
 	int64_t from = -1, to = -1;
 	if (s != 0)
 		good_step_around(st, g, j, s, &from, &to);
@@ -1021,13 +1018,47 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	find_silence(st, d, opt);
 	d->good_gap_s = d->good_step_s = NAN;
 	for (size_t g = 0; g < st->ngood; g++) {
-		double x = good_gap(st, ws, g), y = good_step(st, ws, g);
+		double x = good_gap(st, ws, g);
+		double y = ws[g].last >= 0 ? good_step(st, g, ws[g].b2g[ws[g].last]) : NAN;
 		if (!isnan(x) && (isnan(d->good_gap_s) || x > d->good_gap_s))
 			d->good_gap_s = x;
 		if (!isnan(y) && (isnan(d->good_step_s) || y > d->good_step_s))
 			d->good_step_s = y;
 	}
 	find_ranks(st, d, w);
+	/* A rank that stopped first, at a step every other rank went past,
+	 * holds the run in its step: the good runs' time there counts too
+	 * (a rank stuck loading its weights, where the rest went on at once
+	 * to a step of no time). */
+	int64_t behind = DX_NONE;
+	size_t nbehind = 0;
+	for (size_t k = 0; k < d->nranks; k++) {
+		int64_t i = d->ranks[k].last_follow;
+		if (i < 0)
+			continue;
+		if (behind < 0 || w->b2g[i] < w->b2g[behind])
+			behind = i, nbehind = 0;
+		nbehind += st->id[st->bad][i] == st->id[st->bad][behind];
+	}
+	/* ... only when the others took its next step: ranks alike, and
+	 * the step that rank's stream takes next in the good run followed
+	 * by some other rank. */
+	if (nbehind != 1 || !d->ranks_alike)
+		behind = DX_NONE;
+	if (behind >= 0) {
+		size_t j = w->b2g[behind];
+		int64_t from, to, took = 0;
+		good_step_around(st, d->good, j, st->stream[d->good][j], &from, &to);
+		for (size_t i = 0; to >= 0 && i < st->logs[st->bad].nlines && !took; i++)
+			took = w->follow[i] && st->id[st->bad][i] == st->id[d->good][to];
+		if (!took)
+			behind = DX_NONE;
+	}
+	for (size_t g = 0; g < st->ngood && behind >= 0; g++) {
+		double y = ws[g].b2g[behind] != ALIGN_NONE ? good_step(st, g, ws[g].b2g[behind]) : NAN;
+		if (!isnan(y) && (isnan(d->good_step_s) || y > d->good_step_s))
+			d->good_step_s = y;
+	}
 	d->stream_names = st->snames;
 	d->nstreams = st->nstreams;
 	for (size_t g = 0; g < st->ngood; g++) {
