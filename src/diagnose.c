@@ -701,6 +701,21 @@ static int survived(const size_t *fbefore, size_t n, int64_t i)
 	return after >= 10 && 4 * after > before;
 }
 
+/* Per line of bad, the stream whose message it belongs to: its own, or
+ * for an untagged line without a time, that of the line before it -- a
+ * rank's error printed over many lines ("[rank0]:[E...] ... remote
+ * process exited", then "ncclRemoteError: ...", "Last error:", a stack)
+ * tags and times only its first.  The caller frees it. */
+static uint16_t *message_streams(const struct dx_state *st)
+{
+	const struct log *bad = &st->logs[st->bad];
+	const uint16_t *stream = st->stream[st->bad];
+	uint16_t *says = xmalloc((bad->nlines ? bad->nlines : 1) * sizeof(*says));
+	for (size_t i = 0; i < bad->nlines; i++)
+		says[i] = stream[i] == 0 && i > 0 && bad->ts[i] == TS_NONE ? says[i - 1] : stream[i];
+	return says;
+}
+
 /* Whether text t ends with text q, q long enough to say something. */
 static int ends_with_quote(const char *t, const char *q)
 {
@@ -749,8 +764,11 @@ static int64_t quoted_cause(const struct dx_state *st, const struct diagnosis *d
 				quote = strstr(quote, ": ") + 2;
 			for (size_t c = 0; c < d->nnovel; c++) {
 				const struct dx_novel *cv = &d->novel[c];
+				/* Another line of the same template (a second
+				 * rank's copy of the message) repeats it, not
+				 * quotes it. */
 				if (cv->traceback || cv->line >= ev->line || cv->line >= d->novel[best].line ||
-				    !ends_with_quote(st->ctext[id[cv->line]], quote))
+				    id[cv->line] == id[q] || !ends_with_quote(st->ctext[id[cv->line]], quote))
 					continue;
 				best = (int64_t)c;
 			}
@@ -913,6 +931,16 @@ static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struc
 	}
 	d->crash = DX_NONE;
 	int64_t symptom = DX_NONE;
+	uint16_t *says = message_streams(st);
+	int64_t *lost = xmalloc(st->nstreams * sizeof(*lost));
+	for (size_t s = 0; s < st->nstreams; s++)
+		lost[s] = DX_NONE;
+	/* By line: one finding holds every rank's copy of a message. */
+	for (size_t i = bad->nlines; i-- > 0;) {
+		uint32_t c = st->id[st->bad][i];
+		if (st->new_error[c] && classify_is_peer_loss(st->ctext[c]) && !survived(fbefore, bad->nlines, (int64_t)i))
+			lost[says[i]] = (int64_t)i;
+	}
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
 		const char *sum = st->ctext[st->id[st->bad][nv->summary]];
@@ -924,11 +952,16 @@ static void decide_verdict(struct dx_state *st, struct diagnosis *d, const struc
 		if (lastf[st->stream[st->bad][nv->line]] > nv->line || survived(fbefore, bad->nlines, nv->line))
 			continue;
 		/* A member that lost its peer reports the death of another:
-		 * the crash is where that one died, when the log says so. */
-		int64_t *to = classify_is_peer_loss(sum) ? &symptom : &d->crash;
+		 * the crash is where that one died, when the log says so.
+		 * What it reports after (the rest of that message, the
+		 * watchdog's abort) follows from the loss too. */
+		int64_t loss = lost[says[nv->line]];
+		int64_t *to = classify_is_peer_loss(sum) || (loss != DX_NONE && loss <= nv->line) ? &symptom : &d->crash;
 		if (*to == DX_NONE || nv->line < d->novel[*to].line)
 			*to = (int64_t)k;
 	}
+	free(says);
+	free(lost);
 	if (d->crash == DX_NONE)
 		d->crash = symptom;
 	if (d->crash != DX_NONE) {
