@@ -605,6 +605,23 @@ static void tag_files(struct log *lg)
 	free(stem);
 }
 
+/* A rank a program prints itself at the start of its lines ("[rank0]
+ * step 1", a tag that keeps its brackets: prefix.c) names a stream only
+ * where the log holds several ranks: the untagged lines of a log with
+ * one are that process's other prints, of the same stream. */
+static void drop_lone_rank(struct log *lg)
+{
+	size_t bare = 0, nbare = 0;
+	for (size_t t = 1; t < lg->ntags && nbare < 2; t++)
+		if (lg->tags[t][0] == '[')
+			bare = t, nbare++;
+	if (!lg->tag || nbare != 1)
+		return;
+	for (size_t i = 0; i < lg->nlines; i++)
+		if (lg->tag[i] == bare)
+			lg->tag[i] = 0;
+}
+
 static void piece_free(struct piece *pc)
 {
 	tmpl_free(&pc->tt);
@@ -721,6 +738,7 @@ void log_load_input(struct log *lg, struct input *in, int index, unsigned flags,
 	lg->ntags = tags.n;
 	tagset_free(&tags, 0);
 	free(pcs);
+	drop_lone_rank(lg);
 	tag_files(lg);
 	/* A line without a timestamp (an NCCL INFO line, a bare print, a
 	 * traceback) was written after the last line that had one: timing

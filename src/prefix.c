@@ -1018,7 +1018,11 @@ static inline __attribute__((always_inline)) size_t vllm_process(struct cur *pc,
 	return 1;
 }
 
-/* torchrun's per-rank prefix "[rank3]:" or "[default0]:". */
+/* torchrun's per-rank prefix "[rank3]:" or "[default0]:", and the rank
+ * a program prints itself at the start of its lines, "[rank1] msg",
+ * "[Rank 1] msg", "[worker 2] msg": a name that structured records use
+ * for a rank (record_is_rank_key), a number, no colon.  The latter's tag
+ * keeps its brackets ("[rank1]"), as log.c tells the two apart. */
 static inline __attribute__((always_inline)) size_t torchrun(struct cur *c, size_t *tag, size_t *tag_len)
 {
 	size_t i0 = c->i;
@@ -1026,13 +1030,23 @@ static inline __attribute__((always_inline)) size_t torchrun(struct cur *c, size
 		return 0;
 	while (c->i < c->n && (is_alpha(c->s[c->i]) || c->s[c->i] == '_'))
 		c->i++;
+	size_t name_len = c->i - i0 - 1;
+	int spaced = eat(c, ' ');
 	int64_t rank;
-	if (c->i == i0 + 1 || !num(c, 1, 6, &rank) || !eat(c, ']') || !eat(c, ':')) {
+	if (name_len == 0 || !num(c, 1, 6, &rank) || !eat(c, ']')) {
 		c->i = i0;
 		return 0;
 	}
 	*tag = i0 + 1;
-	*tag_len = c->i - 2 - *tag;
+	*tag_len = c->i - 1 - *tag;
+	if (spaced || !eat(c, ':')) {
+		if (c->i >= c->n || c->s[c->i] != ' ' || !record_is_rank_key(c->s + i0 + 1, name_len)) {
+			c->i = i0;
+			return 0;
+		}
+		*tag = i0;
+		*tag_len = c->i - i0;
+	}
 	eat(c, ' ');
 	return 1;
 }
