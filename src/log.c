@@ -256,11 +256,16 @@ struct run_file {
 	size_t n;
 	uint64_t *off;         /* raw line start in in.data */
 	int64_t *key;          /* ms: the line's time, else that of the last
-				  line before it with one; TS_NONE (before
-				  any time) for those before the first */
+				  line before it with one; TS_NONE before
+				  the first, but for a traceback there
+				  (run_file_scan) */
 	uint8_t *own;          /* the line has a time of its own */
 	int timed;             /* some line has a time */
 };
+
+/* How a Python traceback starts (classify.c reads tracebacks; a file's
+ * first line is all a folder's merge needs to know of one). */
+#define TRACEBACK "Traceback (most recent call last)"
 
 /* Open rf and find its lines and their times (the header format is the
  * file's own: a folder may mix formats).  A FIFO or a device in a folder
@@ -279,6 +284,7 @@ static void run_file_scan(struct run_file *rf)
 	struct header h;
 	size_t pos = 0, cap = 0;
 	int64_t last = TS_NONE;
+	int error_head = 0;   /* the file starts with an untimed traceback */
 	while (input_next_line(rf->in.data, rf->in.size, &pos, &ln, &scratch)) {
 		if (rf->n == cap) {
 			size_t c = cap;
@@ -292,10 +298,22 @@ static void run_file_scan(struct run_file *rf)
 			last = h.ts_no_year ? h.ts_ms + year_ms : h.ts_ms;
 			rf->timed = 1;
 		}
+		if (rf->n == 0 && h.ts_ms == TS_NONE)
+			error_head = ln.len - h.msg_off >= sizeof(TRACEBACK) - 1 &&
+				     memcmp(ln.text + h.msg_off, TRACEBACK, sizeof(TRACEBACK) - 1) == 0;
 		rf->off[rf->n] = ln.offset;
 		rf->own[rf->n] = h.ts_ms != TS_NONE;
 		rf->key[rf->n++] = last;
 	}
+	/* A traceback before the file's first time (a stderr file that
+	 * stamps only the warning after it) was written with what that time
+	 * stamps, not before every line of the other files: it takes that
+	 * time.  Other lines there (a banner, untimed prints) go first. */
+	size_t head = 0;
+	while (error_head && head < rf->n && !rf->own[head])
+		head++;
+	for (size_t i = 0; i < head && head < rf->n; i++)
+		rf->key[i] = rf->key[head];
 	/* Read again when merged: meanwhile its pages need not be ours. */
 	input_drop(&rf->in, rf->in.size);
 	buf_free(&scratch);
@@ -359,8 +377,8 @@ static void heap_down(size_t *heap, size_t n, size_t i, const struct run_file *f
 /* The order of the merged lines, as (file, line) pairs into o: files
  * with times interleaved by time (stable: a file's lines keep their
  * order; see run_before for ties; lines before a file's first
- * time go first, as a launcher's banner does), then the files without
- * any time, whole, in order. */
+ * time go first, as a launcher's banner does, but for a traceback), then
+ * the files without any time, whole, in order. */
 static void run_order(struct run_file *fs, size_t nf, struct input_origin *o)
 {
 	size_t *at = xcalloc(nf ? nf : 1, sizeof(*at));
