@@ -428,6 +428,11 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 				ok = !err[s] && steps_on(st, w, &pend, g, i, j, order);
 			if (ok && skipped && jumps_coming_step(st, &pend, &bx, g, nextsame, i, since, j, order))
 				ok = 0;
+			/* A warning or an error the good run printed too is the
+			 * same trouble, not the same progress: it goes on from
+			 * where this stream was, over no step. */
+			if (ok && skipped && st->clevel[c] >= LV_WARN)
+				ok = 0;
 			/* After a new error anywhere since this stream last
 			 * followed, a leap ahead is the dying run's teardown
 			 * matching the good run's (closing plugins, destroying
@@ -458,7 +463,7 @@ void follow_good_run(struct dx_state *st, size_t g, struct following *w)
 					k = ALIGN_NONE;
 			}
 			uint32_t pk = k != ALIGN_NONE ? pending_between(&pend, st, g, lastg[s], k, order) : 0;
-			if (k != ALIGN_NONE && (lastg[s] >= 0 || !err[s]) && pk <= SKIP_FREE &&
+			if (k != ALIGN_NONE && (lastg[s] >= 0 || !err[s]) && pk <= (st->clevel[c] >= LV_WARN ? 0 : SKIP_FREE) &&
 			    !(pk && passes_end(st, &pend, g, gend, lastg[s], k, order)) &&
 			    !(pk && jumps_coming_step(st, &pend, &bx, g, nextsame, i, lastg[s], k, order)) &&
 			    (lasterr <= lastb[s] || (!pending_between(&pend, st, g, lastg[s], k, order) &&
