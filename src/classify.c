@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "mask.h"
 #include "prefix.h"
 #include "util.h"
 
@@ -36,12 +37,13 @@ static int says_failure(const char *t)
 		"Address already in use", "[emerg]", "[crit]", "[alert]", "panic: ",
 		"panicked at", "Fatal Python error", "terminate called after throwing",
 		"Segmentation fault", "core dumped", "Out of memory: Kill", "oom-kill",
-		"CUDA out of memory", "CUDA error: out of memory", "exited with code 137",
-		"exit status 137", "exit code 137", NULL,
+		"CUDA out of memory", "CUDA error: out of memory", NULL,
 	};
 	/* Levels some loggers print inside the text (PostgreSQL's "FATAL:",
-	 * "PANIC:"). */
-	return contains_any(t, w) || has_word(t, "FATAL") || has_word(t, "PANIC");
+	 * "PANIC:"); a process's exit status other than 0 ("exited with code
+	 * 137", which the template keeps). */
+	return contains_any(t, w) || has_word(t, "FATAL") || has_word(t, "PANIC") ||
+	       mask_exit_status(t) > 0;
 }
 
 /* Whether t opens with a program's word for an error: "error ..." (yarn's

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -477,6 +478,57 @@ static size_t ident_end(const struct scan *sc, size_t i)
 	return i;
 }
 
+/* The phrases after which a program writes a process's exit status
+ * ("app-1 exited with code 1", "exit status 137", "==> Exited with
+ * status 3", "exitcode: 1"), lower case, each then a blank or ": ". */
+static const char *const exit_phrases[] = {
+	"exit code", "exited with code", "exit status", "exitcode", "exited with status",
+};
+
+/* The end of an exit phrase at s[i] (any case), past its blank or ": ",
+ * or 0. */
+static size_t exit_phrase_at(const char *s, size_t len, size_t i)
+{
+	for (size_t k = 0; k < sizeof(exit_phrases) / sizeof(exit_phrases[0]); k++) {
+		size_t n = strlen(exit_phrases[k]), j = i + n;
+		if (j >= len || strncasecmp(s + i, exit_phrases[k], n) != 0)
+			continue;
+		if (s[j] == ':')
+			j++;
+		if (j < len && s[j] == ' ')
+			return j + 1;
+	}
+	return 0;
+}
+
+/* Does an exit phrase end just before the number at i?  Its status,
+ * 0 for success and anything else for failure, is what the line says:
+ * it stays in the template (see mask.h). */
+static int exit_status_at(const struct scan *sc, size_t i)
+{
+	size_t from = i > 24 ? i - 24 : 0;
+	for (size_t b = from; b + 9 <= i; b++)
+		if ((sc->s[b] | 32) == 'e' && (b == 0 || !is_alnum(sc->s[b - 1])) &&
+		    exit_phrase_at((const char *)sc->s, sc->len, b) == i)
+			return 1;
+	return 0;
+}
+
+int mask_exit_status(const char *t)
+{
+	size_t len = strlen(t);
+	for (size_t i = 0; i < len; i++) {
+		if ((t[i] | 32) != 'e' || (i > 0 && is_alnum((unsigned char)t[i - 1])))
+			continue;
+		size_t j = exit_phrase_at(t, len, i), d = j;
+		while (d < len && d - j < 4 && is_digit((unsigned char)t[d]))
+			d++;
+		if (j && d > j && d - j <= 3 && (d == len || !is_alnum((unsigned char)t[d])))
+			return atoi(t + j);
+	}
+	return -1;
+}
+
 /* A typed value starting at token start i: its length and *type, or 0.
  * The bytes after the leading digits pick the shapes worth trying. */
 static size_t typed_at(const struct scan *sc, size_t i, int *type)
@@ -707,6 +759,10 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 			i = value_at(&sc, i + n, koff, klen);
 			continue;
 		} else if ((n = typed_at(&sc, i, &type))) {
+			if (type == V_INT && n <= 3 && exit_status_at(&sc, i)) {
+				i += n;   /* literal text */
+				continue;
+			}
 			/* "1190 bytes (1.16 KB)": the same value twice is one. */
 			size_t e = i + n, k;
 			int t2;

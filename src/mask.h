@@ -61,6 +61,11 @@ void masked_free(struct masked *m);
  * got, not a step of its own. */
 int mask_is_progress_bar(const char *t);
 
+/* The exit status a template states ("exited with code 1", "exit status
+ * 137", "exitcode: 0", "Exited with status 3"), or -1.  mask_message keeps
+ * such a status (of up to three digits) in the text, so that a clean exit
+ * and a failure are different lines. */
+int mask_exit_status(const char *t);
 /* The masking key of a message: the message with every digit replaced by
  * '1', except a lone "0".  mask_message looks at digits only through the
  * lengths of their runs and whether a run is a lone "0", so two messages

@@ -111,12 +111,14 @@ static int cand_cmp(const void *x, const void *y)
 
 /* Whether templates r and c are at one level: the same, or one line
  * says none (an older build without the header, llama.cpp's before its
- * "0.00.042.720 I" prefix) and its text reads as the other's level. */
+ * "0.00.042.720 I" prefix) and its text reads as the other's level.
+ * Lines whose words tell failure from success ("exited with code 1",
+ * "... code 0") are at different levels whatever their header said. */
 static int same_level(const struct dx_state *st, uint32_t r, uint32_t c)
 {
 	int a = st->clevel[r], b = st->clevel[c];
 	if (a == b)
-		return 1;
+		return classify_severity(st->ctext[r], a) == classify_severity(st->ctext[c], b);
 	if (a != LV_NONE && b != LV_NONE)
 		return 0;
 	uint32_t none = a == LV_NONE ? r : c, other = a == LV_NONE ? c : r;

@@ -39,6 +39,21 @@ static void test_numbers(void)
 	VALUE(1, V_PERCENT, "3.5%", "");
 }
 
+/* A process's exit status says success or failure: it stays. */
+static void test_exit_status(void)
+{
+	MASK("app-1 exited with code 1", "<id> exited with code 1");
+	MASK("==> Exited with status 3", "==> Exited with status 3");
+	MASK("returned non-zero exit status 137.", "returned non-zero exit status 137.");
+	MASK("exitcode: 1 (pid: 42)", "exitcode: 1 (pid: <int>)");
+	MASK("exit code 40000", "exit code <int>");
+	MASK("error code 1", "error code <int>");
+	CHECK_INT(mask_exit_status("<id> exited with code 137"), 137);
+	CHECK_INT(mask_exit_status("Process completed with exit code 0."), 0);
+	CHECK_INT(mask_exit_status("exit code <int>"), -1);
+	CHECK_INT(mask_exit_status("took 3 steps"), -1);
+}
+
 static void test_units(void)
 {
 	MASK("K size: 76.3 GB", "K size: <size>");
@@ -355,6 +370,7 @@ static void test_key(void)
 int main(void)
 {
 	test_numbers();
+	test_exit_status();
 	test_units();
 	test_ids();
 	test_addresses();
