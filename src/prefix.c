@@ -126,6 +126,86 @@ static size_t fmt_golog(struct cur *c, struct header *h)
 	return c->i;
 }
 
+static size_t stamp_level(struct cur *c, struct header *h);
+
+/* A date with the month's name, as servers write it: "02 Jan 2024",
+ * "02-Jan-2024" (Tomcat, BIND), "Jan 02 2024" or "Jan 2, 2024"; the
+ * month's full name may follow its first three letters ("January"). */
+static int named_date(struct cur *c, struct stamp *t)
+{
+	int64_t d;
+	struct cur w = *c;
+	if (num(&w, 1, 2, &d)) {
+		char sep = w.i < w.n ? w.s[w.i] : 0;
+		if ((sep != ' ' && sep != '-') || !eat(&w, sep) || !month_name(&w, &t->mo))
+			return 0;
+		while (w.i < w.n && is_alpha(w.s[w.i]))
+			w.i++;
+		if (!eat(&w, sep) || !fixed(&w, 4, &t->y))
+			return 0;
+	} else {
+		if (!month_name(&w, &t->mo))
+			return 0;
+		while (w.i < w.n && is_alpha(w.s[w.i]))
+			w.i++;
+		if (!spaces(&w) || !num(&w, 1, 2, &d))
+			return 0;
+		eat(&w, ',');
+		if (!eat(&w, ' ') || !fixed(&w, 4, &t->y))
+			return 0;
+	}
+	t->d = (int)d;
+	*c = w;
+	return 1;
+}
+
+/* A named date and a time at the start of the line (named_date), then
+ * the level in any shape (stamp_level): "02-Jan-2024 10:00:00.123 INFO
+ * [main] msg", "Jan 02 2024 10:00:00 msg".  The date is the line's time,
+ * never words of its message. */
+static size_t fmt_named_date(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!named_date(c, &t) || !(eat(c, ' ') || eat(c, ':')) || !clock_time(c, &t, ".,") ||
+	    !stamp_set(&t, h))
+		return 0;
+	if (c->i < c->n && !spaces(c))
+		return 0;
+	return stamp_level(c, h);
+}
+
+/* Redis: "1:M 02 Jan 2024 10:00:00.123 * msg", the pid and the role
+ * (X sentinel, C child, S replica, M master), or before 3.0 "[1] 02 Jan
+ * 10:00:00.123 # msg" without the year.  The level is one character:
+ * '.' debug, '-' verbose, '*' notice, '#' warning.  The pid is header:
+ * it differs from run to run. */
+static size_t fmt_redis(struct cur *c, struct header *h)
+{
+	int64_t pid, d;
+	struct stamp t = { 0 };
+	if (eat(c, '[')) {
+		if (!num(c, 1, 10, &pid) || !eat_str(c, "] ") || !num(c, 1, 2, &d) || !eat(c, ' ') ||
+		    !month_name(c, &t.mo) || !eat(c, ' '))
+			return 0;
+		t.d = (int)d;
+		t.no_year = 1;
+	} else if (!num(c, 1, 10, &pid) || !eat(c, ':') || c->i >= c->n ||
+		   !in_set(c->s[c->i++], "XCSM") || !eat(c, ' ') || !named_date(c, &t) ||
+		   !eat(c, ' ')) {
+		return 0;
+	}
+	if (!clock_time(c, &t, ".") || !eat(c, ' ') || c->i + 1 >= c->n || c->s[c->i + 1] != ' ')
+		return 0;
+	static const char marks[] = ".-*#";
+	static const uint8_t levels[] = { LV_DEBUG, LV_DEBUG, LV_INFO, LV_WARN };
+	const char *m = memchr(marks, c->s[c->i], 4);
+	if (!m || !stamp_set(&t, h))
+		return 0;
+	h->level = levels[m - marks];
+	c->i += 2;
+	return c->i;
+}
+
 /* Go gin's access log: [GIN] 2025/01/02 - 10:00:00 | 200 |  1.2ms | ip |
  * GET "/path", the message from the status on.  The level follows gin's
  * own colours of the status: 4xx warning, 5xx error.  Its debug lines,
@@ -957,8 +1037,10 @@ static const struct format {
 	{ "proxifier", fmt_proxifier, B_BRACKET, 0 },
 	{ "healthapp", fmt_healthapp, B_DIGIT, 0 },
 	{ "hpc", fmt_hpc, B_DIGIT, 0 },
+	{ "redis", fmt_redis, B_DIGIT | B_BRACKET, 0 },
 	{ "golog", fmt_golog, B_DIGIT, 0 },
 	{ "iso", fmt_iso, B_DIGIT, 0 },
+	{ "named-date", fmt_named_date, B_DIGIT | B_UPPER, 0 },
 	{ "elapsed", fmt_elapsed, B_DIGIT, 0 },
 	{ "tsv-iso", fmt_tsv_iso, B_NONBLANK, 0 },
 };

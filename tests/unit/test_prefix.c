@@ -308,6 +308,18 @@ static const struct want cases[] = {
 	  NULL, LV_WARN, "", "Running in \"debug\" mode." },
 	{ "[GIN-debug] POST   /api/pull  --> server.PullHandler (5 handlers)", "gin",
 	  NULL, LV_DEBUG, "", "POST   /api/pull  --> server.PullHandler (5 handlers)" },
+	/* Redis: pid:role, a named date, a one-character level */
+	{ "1:M 02 Jan 2024 10:00:00.123 * Ready to accept connections tcp", "redis",
+	  "2024-01-02T10:00:00.123Z", LV_INFO, "", "Ready to accept connections tcp" },
+	{ "18044:C 28 Apr 2025 09:39:35.218 # Configuration loaded", "redis",
+	  "2025-04-28T09:39:35.218Z", LV_WARN, "", "Configuration loaded" },
+	{ "7:S 02 Jan 2024 10:00:00.123 - Accepted 10.0.0.1:5000", "redis",
+	  "2024-01-02T10:00:00.123Z", LV_DEBUG, "", "Accepted 10.0.0.1:5000" },
+	/* a date with the month's name leading the line */
+	{ "02-Jan-2024 10:00:00.123 INFO [main] Server startup in 120 ms", "named-date",
+	  "2024-01-02T10:00:00.123Z", LV_INFO, "", "[main] Server startup in 120 ms" },
+	{ "Jan 02 2024 10:00:00 started", "named-date",
+	  "2024-01-02T10:00:00.000Z", LV_NONE, "", "started" },
 	{ "2025/07/17 12:26:12 [emerg] 2609#2609: bind() failed", "golog",
 	  "2025-07-17T12:26:12.000Z", LV_FATAL, "", "2609#2609: bind() failed" },
 	{ "2024-05-01T10:00:11Z  INFO no target here", "iso",
