@@ -271,11 +271,42 @@ static size_t date_words_at(const struct scan *sc, size_t i)
 	if (j == i + 3 || d < 1 || d > 2 || !ends_at(sc, j + d))
 		return 0;
 	j += d;
+	/* "Jan 02 2024", "Jan 2, 2024": the year before the time. */
+	size_t y = AT(sc, j) == ',' ? j + 2 : j + 1;
+	if (AT(sc, y - 1) == ' ' && digits(sc, y) == 4 && ends_at(sc, y + 4))
+		j = y + 4;
 	if (AT(sc, j) == ' ' && (d = time_at(sc, j + 1)) && ends_at(sc, j + 1 + d)) {
 		j += 1 + d;
 		if (AT(sc, j) == ' ' && digits(sc, j + 1) == 4 && ends_at(sc, j + 5))
 			j += 5;
 	}
+	return j - i;
+}
+
+/* A date that names its month after the day: "02 Jan 2024" or
+ * "02-Jan-2024" (a longer name, "02 January 2024", too), with the time
+ * after it, when there is one, after a blank or a colon. */
+static size_t day_month_at(const struct scan *sc, size_t i)
+{
+	size_t d = digits(sc, i), j = i + d, t;
+	unsigned char sep = AT(sc, j);
+	if (d < 1 || d > 2 || (sep != ' ' && sep != '-') ||
+	    !is_alpha(AT(sc, j + 1)) || j + 4 > sc->len)
+		return 0;
+	j++;
+	int named = 0;
+	for (const char *n = "JanFebMarAprMayJunJulAugSepOctNovDec"; *n && !named; n += 3)
+		named = memcmp(sc->s + j, n, 3) == 0;
+	if (!named)
+		return 0;
+	j += 3;
+	while (j < sc->len && is_alpha(sc->s[j]) && j < i + 16)
+		j++;
+	if (AT(sc, j) != sep || digits(sc, j + 1) != 4 || !ends_at(sc, j + 5))
+		return 0;
+	j += 5;
+	if ((AT(sc, j) == ' ' || AT(sc, j) == ':') && (t = time_at(sc, j + 1)) && ends_at(sc, j + 1 + t))
+		j += 1 + t;
 	return j - i;
 }
 
@@ -547,6 +578,8 @@ static size_t typed_at(const struct scan *sc, size_t i, int *type)
 			return 0;
 		}
 		if ((next == '-' || next == '/') && (n = date_at(sc, i)) && ends_at(sc, i + n))
+			return *type = V_DATE, n;
+		if ((next == ' ' || next == '-') && d <= 2 && (n = day_month_at(sc, i)))
 			return *type = V_DATE, n;
 		if (next == '.' && d <= 3 && (n = ipv4_at(sc, i)) && ends_at(sc, i + n))
 			return *type = V_IP, n;

@@ -114,6 +114,16 @@ static void test_addresses(void)
 	MASK("see https://docs.vllm.ai/en/latest.", "see <url>.");
 }
 
+/* A date that names its month is one value, whatever its order. */
+static void test_named_dates(void)
+{
+	MASK("backup at 02 Jan 2024 10:00:00 done", "backup at <date> done");
+	MASK("expires 02-Jan-2024 ok", "expires <date> ok");
+	MASK("built Jan 02 2024 10:00:00 ok", "built <date> ok");
+	MASK("built Jan 2, 2024 ok", "built <date> ok");
+	MASK("took 12 Janitors", "took <int> Janitors");
+}
+
 static void test_paths(void)
 {
 	MASK("File \"/usr/lib/python3/site.py\", line 12, in main",
@@ -371,6 +381,7 @@ int main(void)
 {
 	test_numbers();
 	test_exit_status();
+	test_named_dates();
 	test_units();
 	test_ids();
 	test_addresses();
