@@ -70,6 +70,11 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	signal(SIGHUP, SIG_IGN);   /* as nohup does, before any output */
+	/* SIGINT and SIGTERM as a terminal gives them, however this test was
+	 * started: a background job of a shell starts with SIGINT ignored,
+	 * which ddx would rightly keep. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	struct outfile o;
 	/* An input (by inode, under another name too) is never replaced. */
 	put("in.log", "a log line\n");
