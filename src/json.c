@@ -42,11 +42,6 @@ void json_num(FILE *f, double x, int decimals)
 		fprintf(f, "%.*f", decimals, x);
 }
 
-void json_bool(FILE *f, int b)
-{
-	fputs(b ? "true" : "false", f);
-}
-
 void json_line(FILE *f, int64_t i)
 {
 	if (i < 0)

@@ -25,7 +25,6 @@ void json_str_or_null(FILE *f, const char *s, size_t n);
 void json_strs(FILE *f, char *const *v, size_t n);
 /* x with the given number of decimals; NaN or infinite is null. */
 void json_num(FILE *f, double x, int decimals);
-void json_bool(FILE *f, int b);
 /* A 0-based line index as its 1-based number; a negative index is null. */
 void json_line(FILE *f, int64_t i);
 /* ms since the epoch as an ISO 8601 time; TS_NONE is null. */

@@ -24,11 +24,6 @@ static const uint8_t placeholder_len[V_NTYPES] = {
 	5, 7, 6, 5, 5, 5, 4, 4, 5, 6, 6, 6, 3, 3,
 };
 
-const char *vtype_placeholder(int type)
-{
-	return type >= 0 && type < V_NTYPES ? placeholders[type] : "<*>";
-}
-
 int mask_is_progress_bar(const char *t)
 {
 	const char *pct = strstr(t, "<pct>");

@@ -31,8 +31,6 @@ enum vtype {
 	V_WORD,              /* a value kept in the text (see above) */
 	V_NTYPES
 };
-/* "<int>", "<size>", ...; "<*>" for V_KV (V_WORD is not replaced). */
-const char *vtype_placeholder(int type);
 
 struct value {
 	uint32_t off, len;   /* within the message, quotes excluded */
