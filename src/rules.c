@@ -261,19 +261,30 @@ static char *user_rules_path(void)
 	return b.p;
 }
 
+/* Whether a --rules argument is RULES_NONE: the generic path alone. */
+static int is_none(const char *file)
+{
+	return strcmp(file, RULES_NONE) == 0;
+}
+
 int rules_init(struct ruleset *rs, char *const *files, size_t nfiles)
 {
 	memset(rs, 0, sizeof(*rs));
-	if (rules_builtin(rs) < 0)
-		goto fail;
-	char *user = user_rules_path();
-	if (user && access(user, F_OK) == 0 && rules_load(rs, user) < 0) {
-		free(user);
-		goto fail;
-	}
-	free(user);
+	int none = 0;
 	for (size_t i = 0; i < nfiles; i++)
-		if (rules_load(rs, files[i]) < 0)
+		none |= is_none(files[i]);
+	if (!none) {
+		if (rules_builtin(rs) < 0)
+			goto fail;
+		char *user = user_rules_path();
+		if (user && access(user, F_OK) == 0 && rules_load(rs, user) < 0) {
+			free(user);
+			goto fail;
+		}
+		free(user);
+	}
+	for (size_t i = 0; i < nfiles; i++)
+		if (!is_none(files[i]) && rules_load(rs, files[i]) < 0)
 			goto fail;
 	return 0;
 fail:

@@ -67,8 +67,12 @@ int rules_load(struct ruleset *rs, const char *path);
 int rules_parse(struct ruleset *rs, const char *path, const char *text, size_t len);
 /* Everything a command uses: the built-in rules, then the user's file
  * $XDG_CONFIG_HOME/ddx/rules (~/.config/ddx/rules) if it exists, then each
- * of files[0..nfiles).  Returns 0, or -1 after printing an error; rs is
+ * of files[0..nfiles).  A file named RULES_NONE ("none"; a file of that
+ * name is "./none") leaves out the built-in rules and the user's file:
+ * what ddx does without any per-system knowledge, the generic path that
+ * must stand on its own.  Returns 0, or -1 after printing an error; rs is
  * then empty but must still be freed. */
+#define RULES_NONE "none"
 int rules_init(struct ruleset *rs, char *const *files, size_t nfiles);
 /* Free the rules (rs itself belongs to the caller).  Accepts an empty or
  * zeroed ruleset. */

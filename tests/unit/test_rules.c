@@ -270,6 +270,34 @@ static void test_user_file(void)
 	rules_free(&rs);
 }
 
+/* "none" leaves out every built-in rule, the generic words too, and the
+ * user's file; files given beside it still count. */
+static void test_none(void)
+{
+	char dir[] = "/tmp/ddx-test-rules-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char path[128];
+	snprintf(path, sizeof(path), "%s/mine.rules", dir);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	fputs("[mine]\nfinal up: All good\n", f);
+	fclose(f);
+	struct ruleset rs;
+	char *none[] = { "none" };
+	CHECK_INT(rules_init(&rs, none, 1), 0);
+	CHECK_INT(rs.n, 0);
+	CHECK_STR(match_one(&rs, "The server is fired up and ready to roll!"), "");
+	CHECK_STR(match_one(&rs, "Uvicorn running on http://0.0.0.0:8000"), "");
+	rules_free(&rs);
+	char *both[] = { path, "none" };
+	CHECK_INT(rules_init(&rs, both, 2), 0);
+	CHECK_INT(rs.n, 1);
+	CHECK_STR(match_one(&rs, "All good"), "up");
+	rules_free(&rs);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_parse();
@@ -279,5 +307,6 @@ int main(void)
 	test_weak();
 	test_generic_fallback();
 	test_user_file();
+	test_none();
 	return test_report();
 }
