@@ -582,8 +582,8 @@ const struct cmd cmd_phases_entry = {
 	"  --html FILE   also write the timeline as a self-contained HTML page\n"
 	"                (-: standard output, alone), a picture with one lane\n"
 	"                per LOG: only with --html may several logs be given\n"
-	"  --rules FILE  add or override milestone rules (none: leave out the\n"
-	"                built-in and the user's rules)\n"
+	"  --rules FILE  add or override milestone rules (none: of the built-in\n"
+	"                rules only the generic words)\n"
 	"  -j, --jobs N  use N threads (default: the CPUs, at most 8)\n",
 	.status = "0 when the run came up or finished, 1 when it did not\n(NOT UP, FAILED)",
 };

@@ -845,8 +845,8 @@ const struct cmd cmd_watch_entry = {
 	"                    message saying it is not a hang\n"
 	"  --interval T      look at the log every T (default 1s)\n"
 	"  --sample T        CPU sample of the processes on a hang (default 1s)\n"
-	"  --rules FILE      add or override milestone rules (none: leave out\n"
-	"                    the built-in and the user's rules)\n"
+	"  --rules FILE      add or override milestone rules (none: of the\n"
+	"                    built-in rules only the generic words)\n"
 	"\n"
 	"As a startup watchdog:\n"
 	"  server ... >log 2>&1 & ddx watch log --ref good.log || kill $!\n",

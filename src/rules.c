@@ -261,6 +261,19 @@ static char *user_rules_path(void)
 	return b.p;
 }
 
+/* Drop every rule of rs but the generic words': what no system owns. */
+static void keep_generic(struct ruleset *rs)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		if (strcmp(rs->r[i].engine, RULES_GENERIC) == 0)
+			rs->r[k++] = rs->r[i];
+		else
+			rule_free(&rs->r[i]);
+	}
+	rs->n = k;
+}
+
 /* Whether a --rules argument is RULES_NONE: the generic path alone. */
 static int is_none(const char *file)
 {
@@ -273,9 +286,11 @@ int rules_init(struct ruleset *rs, char *const *files, size_t nfiles)
 	int none = 0;
 	for (size_t i = 0; i < nfiles; i++)
 		none |= is_none(files[i]);
-	if (!none) {
-		if (rules_builtin(rs) < 0)
-			goto fail;
+	if (rules_builtin(rs) < 0)
+		goto fail;
+	if (none) {
+		keep_generic(rs);
+	} else {
 		char *user = user_rules_path();
 		if (user && access(user, F_OK) == 0 && rules_load(rs, user) < 0) {
 			free(user);

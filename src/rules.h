@@ -68,9 +68,10 @@ int rules_parse(struct ruleset *rs, const char *path, const char *text, size_t l
 /* Everything a command uses: the built-in rules, then the user's file
  * $XDG_CONFIG_HOME/ddx/rules (~/.config/ddx/rules) if it exists, then each
  * of files[0..nfiles).  A file named RULES_NONE ("none"; a file of that
- * name is "./none") leaves out the built-in rules and the user's file:
- * what ddx does without any per-system knowledge, the generic path that
- * must stand on its own.  Returns 0, or -1 after printing an error; rs is
+ * name is "./none") leaves out the user's file and every built-in rule but
+ * the generic words' (engine RULES_GENERIC: "listening on", "ready"): what
+ * ddx does without any per-system knowledge, the generic path that must
+ * stand on its own.  Returns 0, or -1 after printing an error; rs is
  * then empty but must still be freed. */
 #define RULES_NONE "none"
 int rules_init(struct ruleset *rs, char *const *files, size_t nfiles);
