@@ -1,6 +1,6 @@
 /* prefix_record.h — structured headers: logfmt and JSON-lines records,
  * read by key name (see prefix_record.c).  Used by prefix.c, and by
- * input.c for record_unwrap. */
+ * input_clean.c for record_unwrap. */
 #ifndef DDX_PREFIX_RECORD_H
 #define DDX_PREFIX_RECORD_H
 
