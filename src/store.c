@@ -709,6 +709,18 @@ struct store *store_open(const char *path, int mode, int *missing)
 	return open_file(path, mode, missing);
 }
 
+int open_writer(const struct store *st, int wait_ms, struct store *w)
+{
+	*w = (struct store){ .path = st->path, .shown = st->shown, .quiet = 1, .version = st->version };
+	if (db_is_pg(st->db))
+		w->db = db_pg_open(st->path, PG_SCHEMA, wait_ms, VALUE_MAX);
+	else if (access(st->path, W_OK) == 0)
+		w->db = db_sqlite_open(st->path, 0, wait_ms, VALUE_MAX);
+	else
+		return -1;
+	return 0;
+}
+
 void store_close(struct store *st)
 {
 	if (!st)

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
-#include <unistd.h>
 
 int store_failure_seen(struct store *st, const char *key, struct failure_seen *out,
 		       struct arena *a)
@@ -63,12 +62,8 @@ int store_failure_record(struct store *st, const struct failure *f)
 	/* A reader's connection is read-only: the record is written
 	 * through one of its own, as store_refresh does, quietly: the one
 	 * line said is the one below. */
-	struct store w = { .path = st->path, .shown = st->shown, .quiet = 1, .version = st->version };
-	if (db_is_pg(st->db))
-		w.db = db_pg_open(st->path, PG_SCHEMA, BUSY_MS, VALUE_MAX);
-	else if (access(st->path, W_OK) == 0)
-		w.db = db_sqlite_open(st->path, 0, BUSY_MS, VALUE_MAX);
-	else
+	struct store w;
+	if (open_writer(st, BUSY_MS, &w) < 0)
 		return error("'%s': failure not recorded: %s", st->shown, strerror(errno));
 	struct db_stmt *s = NULL;
 	int ok = !db_err(w.db) && begin_write(&w) == 0 &&

@@ -70,6 +70,12 @@ int create_schema(struct store *st, int64_t ver);
 /* A store named path, and shown in messages (store_shown), not yet
  * open: the caller opens st->db. */
 struct store *new_store(const char *path, const char *shown);
+/* A connection of st's own to write through, into w, for a write that a
+ * reader makes too (st's connection is then read-only), waiting up to
+ * wait_ms for another writer.  Quiet: the caller says what failed, and
+ * closes w->db (db_err tells whether it opened).  -1, with errno set,
+ * when st is a file that cannot be written, and nothing was opened. */
+int open_writer(const struct store *st, int wait_ms, struct store *w);
 /* Fill the version-2 data of runs stored without it (a migrated version-1
  * store, or a version-1 import): the engine from the templates, the
  * configuration from the content. */

@@ -520,12 +520,8 @@ int store_refresh(struct store *st, const struct run *r)
 	 * and check remakes them each time).  Quietly: what fails here only
 	 * costs the next check some time; nor does a check wait long behind
 	 * a learn for it. */
-	struct store w = { .path = st->path, .shown = st->shown, .quiet = 1, .version = st->version };
-	if (db_is_pg(st->db))
-		w.db = db_pg_open(st->path, PG_SCHEMA, 1000, VALUE_MAX);
-	else if (access(st->path, W_OK) == 0)
-		w.db = db_sqlite_open(st->path, 0, 1000, VALUE_MAX);
-	else
+	struct store w;
+	if (open_writer(st, 1000, &w) < 0)
 		return -1;
 	struct db_stmt *s;
 	int rc = -1;
