@@ -29,7 +29,7 @@ VERSION := $(shell cat VERSION)
 SRCS    := $(wildcard src/*.c)
 RULES   := $(sort $(wildcard rules/*.rules))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/rules_builtin.o
-# Unit tests link the stages, not the commands (which need main.c).
+# Unit tests link the stages, not the command layer (main.c, cmd_*.c).
 LIBOBJS := $(filter-out $(BUILD)/main.o $(BUILD)/cmd_%.o,$(OBJS))
 UNITS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))

@@ -1,7 +1,8 @@
-/* cmd.h — the commands: each cmd_*.c defines one, with its options, usage
- * and help, as a struct cmd that main.c lists.  Commands share stages,
- * never each other.  Only the command layer (main.c, cmd_*.c) includes
- * this. */
+/* cmd.h — the commands: each cmd_NAME.c defines one, with its options,
+ * usage and help, as a struct cmd that main.c lists.  Commands share
+ * stages, never each other; what they share of the command layer itself
+ * (options, messages, help) is cmd_util.c's.  Only the command layer
+ * (main.c, cmd_*.c) includes this. */
 #ifndef DDX_CMD_H
 #define DDX_CMD_H
 

@@ -1,6 +1,6 @@
 /* db.h — the SQL the store speaks, to either of its database engines.
  *
- * The store (store.c) keeps its logic in SQL that both engines run the
+ * The store (store*.c) keeps its logic in SQL that both engines run the
  * same: parameters are written $1, $2, ... (SQLite takes them as named
  * parameters, bound here by name), ids come back through RETURNING, and
  * conflicts are ON CONFLICT clauses.  What differs lies below this

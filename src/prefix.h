@@ -24,26 +24,9 @@
 #include <stdint.h>
 #include <time.h>
 
-#define TS_NONE INT64_MIN
-/* header.format of a line no format matched. */
-#define PREFIX_NONE 0xffff
+#include "prefix_types.h"
 
-enum level {
-	LV_NONE = 0, LV_TRACE, LV_DEBUG, LV_INFO, LV_NOTICE,
-	LV_WARN, LV_ERROR, LV_FATAL,
-};
 const char *level_name(int level);       /* "info", ... ; "" for LV_NONE */
-
-struct header {
-	int64_t ts_ms;       /* ms since the epoch (UTC as written), or TS_NONE */
-	uint8_t level;       /* enum level */
-	uint8_t ts_no_year;  /* timestamp lacked a year: 1970 was assumed */
-	uint16_t format;     /* which format matched (index into the table),
-				or PREFIX_NONE */
-	uint32_t msg_off;    /* message starts here within the line */
-	uint32_t tag_off;    /* rank/process tag, e.g. "TP3", "VllmWorker rank=2" */
-	uint32_t tag_len;    /* 0 when the line has none */
-};
 
 /* Pick the header format of a file from n sample lines: the format that
  * is the best fit (the first in the table that parses it) of most lines,

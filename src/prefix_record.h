@@ -1,5 +1,6 @@
 /* prefix_record.h — structured headers: logfmt and JSON-lines records,
- * read by key name (see prefix_record.c).  Used by prefix.c only. */
+ * read by key name (see prefix_record.c).  Used by prefix.c, and by
+ * input_clean.c for record_unwrap. */
 #ifndef DDX_PREFIX_RECORD_H
 #define DDX_PREFIX_RECORD_H
 
@@ -7,8 +8,8 @@
 
 #include "util.h"
 
-#include "prefix.h"
 #include "prefix_scan.h"
+#include "prefix_types.h"
 
 /* A logfmt line (time=... level=... msg="..."): fills h, returns where
  * the message starts, or 0 when the line is not logfmt. */

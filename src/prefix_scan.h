@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "prefix.h"
+#include "prefix_types.h"
 
 #define MS_PER_DAY 86400000LL
 

@@ -10,9 +10,9 @@
  *
  * One interface, two back-ends.  A path is an SQLite file, the embedded
  * default; a postgresql:// (or postgres://) URL is a database a team
- * shares, through libpq.  store.c holds the logic, in SQL both engines
- * run (db.h); db_sqlite.c and db_pg.c are the only files that talk to an
- * engine.  Both keep the same tables and a schema version, and migrate an
+ * shares, through libpq.  store.c and its parts (store_*.c) hold the
+ * logic, in SQL both engines run (db.h); db_sqlite.c and db_pg.c are the
+ * only files that talk to an engine.  Both keep the same tables and a schema version, and migrate an
  * older store when it is opened.  An export is always an SQLite file, so
  * that baselines move between back-ends as between files.
  *
