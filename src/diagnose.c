@@ -20,7 +20,7 @@
  *     what comes next, what was slow, how long it has been silent, where
  *     each rank got (streams.c), and the verdict. */
 #include "diagnose.h"
-#include "diagnose_state.h"
+#include "diagnose_passes.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* following.c — which lines of the bad log follow a good run (see
- * diagnose_state.h): bad is aligned with the good log stream by stream,
+ * diagnose_passes.h): bad is aligned with the good log stream by stream,
  * then a walk keeps the matches that do not jump over the good run's
  * pending milestones, so that a crashed run's shutdown lines, which match
  * the good run's, do not pass for progress. */
@@ -11,7 +11,7 @@
 
 #include "align.h"
 #include "classify.h"
-#include "diagnose_state.h"
+#include "diagnose_passes.h"
 #include "streams.h"
 #include "timeline.h"
 

@@ -1,5 +1,5 @@
 /* skeleton.c — what the logs teach before any alignment (see
- * diagnose_state.h): templates reworded between builds become one id, every
+ * diagnose_passes.h): templates reworded between builds become one id, every
  * line gets a stream, each template its facts (in which logs, severity,
  * traceback role, heartbeat, rule), the good runs their learned milestones
  * (the skeleton: lines every good log printed once per stream, in order),
@@ -12,7 +12,7 @@
 
 #include "align.h"
 #include "classify.h"
-#include "diagnose_state.h"
+#include "diagnose_passes.h"
 #include "mask.h"
 #include "streams.h"
 #include "timeline.h"

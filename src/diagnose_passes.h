@@ -1,15 +1,19 @@
-/* diagnose_state.h — what the diagnose stage shares among its files, not
- * part of its interface: the per-template facts about the logs
- * (skeleton.c builds them), the walk that decides which bad lines follow
- * a good run (following.c), and diagnose.c, which turns both into a
- * diagnosis. */
-#ifndef DDX_DIAGNOSE_STATE_H
-#define DDX_DIAGNOSE_STATE_H
+/* diagnose_passes.h — what the diagnose stage shares among its files, not
+ * part of its interface (diagnose.h is): the per-template facts about the
+ * logs (skeleton.c builds them), the walk that decides which bad lines
+ * follow a good run (following.c), and diagnose.c, which turns both into
+ * a diagnosis.  It includes only what lies below the stage: the result
+ * types (diagnosis.h), logs, rules and templates. */
+#ifndef DDX_DIAGNOSE_PASSES_H
+#define DDX_DIAGNOSE_PASSES_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diagnose.h"
+#include "diagnosis.h"
+#include "log.h"
+#include "rules.h"
+#include "template.h"
 
 /* A match may jump over this many good milestones without more ado. */
 #define SKIP_FREE 2
