@@ -1,10 +1,10 @@
 /* diagnose.c — differential diagnosis.  See diagnose.h.
  *
  * The steps, each over ids:
- *  1. skeleton.c indexes the logs: canonical ids (clusters, then templates
- *     that never occur in the same log and share most words, "Load weight
- *     end. type=.." reworded as "Load weight end. elapsed=.., type=..",
- *     become one id), a stream per normalised rank/process tag
+ *  1. diagnose_skeleton.c indexes the logs: canonical ids (clusters, then
+ *     templates that never occur in the same log and share most words,
+ *     "Load weight end. type=.." reworded as "Load weight end. elapsed=..,
+ *     type=..", become one id), a stream per normalised rank/process tag
  *     (streams.c), and per template: in which logs, severity, traceback
  *     role, heartbeat (classify.c), rule, learned milestone (once per
  *     stream in every good log); and the attempts of a restart loop;
@@ -1023,12 +1023,8 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 {
 	memset(d, 0, sizeof(*d));
 	struct dx_state *st = xmalloc(sizeof(*st));
-	index_logs(st, logs, nlogs, tt, rs);
+	pass_skeleton(st, logs, nlogs, tt, rs, d);
 	d->st = st;
-	d->ngood = st->ngood;
-	d->bad_log = &logs[st->bad];
-	d->attempts = st->attempts;
-	d->attempt_line = (int64_t)st->from;
 	struct following *ws = xcalloc(st->ngood, sizeof(*ws));
 	size_t best = 0;
 	for (size_t g = 0; g < st->ngood; g++) {
@@ -1092,8 +1088,6 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		if (!isnan(y) && (isnan(d->good_step_s) || y > d->good_step_s))
 			d->good_step_s = y;
 	}
-	d->stream_names = st->snames;
-	d->nstreams = st->nstreams;
 	for (size_t g = 0; g < st->ngood; g++) {
 		free(ws[g].b2g);
 		free(ws[g].follow);
@@ -1152,34 +1146,7 @@ void diagnosis_free(struct diagnosis *d)
 {
 	if (!d)
 		return;
-	struct dx_state *st = d->st;
-	if (st) {
-		for (size_t l = 0; l < st->nlogs; l++) {
-			free(st->id[l]);
-			free(st->stream[l]);
-		}
-		free(st->id);
-		free(st->stream);
-		strv_free(st->snames, st->nstreams);
-		free(st->ctext);
-		free(st->clevel);
-		free(st->has);
-		free(st->cnt);
-		free(st->first);
-		free(st->sev);
-		free(st->new_error);
-		free(st->retry);
-		free(st->tb);
-		free(st->hb);
-		free(st->ms);
-		free(st->bars);
-		free(st->counter);
-		free(st->weight);
-		free(st->step);
-		free(st->rule);
-		strv_free(st->counted, st->ncounted);
-		free(st);
-	}
+	skeleton_free(d->st);
 	for (size_t k = 0; k < d->nchanged; k++) {
 		free(d->changed[k].label);
 		free(d->changed[k].key);

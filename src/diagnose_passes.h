@@ -1,8 +1,8 @@
 /* diagnose_passes.h — what the diagnose stage shares among its files, not
  * part of its interface (diagnose.h is): the per-template facts about the
- * logs (skeleton.c builds them), the walk that decides which bad lines
- * follow a good run (following.c), and diagnose.c, which turns both into
- * a diagnosis.  It includes only what lies below the stage: the result
+ * logs (diagnose_skeleton.c builds them), the walk that decides which bad
+ * lines follow a good run (following.c), and diagnose.c, which turns both
+ * into a diagnosis.  It includes only what lies below the stage: the result
  * types (diagnosis.h), logs, rules and templates. */
 #ifndef DDX_DIAGNOSE_PASSES_H
 #define DDX_DIAGNOSE_PASSES_H
@@ -55,18 +55,19 @@ struct following {
 	int64_t last;           /* last following line */
 };
 
-/* skeleton.c: index logs[0..nlogs) (the last one bad) into st: canonical
- * ids, streams, per-template facts, learned milestones, heartbeats,
- * counted steps and bad's attempts. */
-void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
-		const struct ruleset *rs);
+/* The skeleton pass (diagnose_skeleton.c): index logs[0..nlogs) (the
+ * last one bad) into st: canonical ids, streams, per-template facts,
+ * learned milestones, heartbeats, counted steps and bad's attempts.
+ * Fills d's ngood, bad_log, attempts, attempt_line, stream_names and
+ * nstreams.  skeleton_free frees st and what it holds. */
+void pass_skeleton(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
+		   const struct ruleset *rs, struct diagnosis *d);
+void skeleton_free(struct dx_state *st);
 /* Whether no good log printed template c. */
 int is_novel_template(const struct dx_state *st, uint32_t c);
 /* Log l's first line that is no heartbeat: its program's start banner,
  * which recurs once per run in a log of several; -1 for none. */
 int64_t start_banner(const struct dx_state *st, size_t l);
-/* Whether a template announces a retry. */
-int is_retry(const char *t);
 /* following.c: which lines of bad follow good log g, into w (the caller
  * frees w->b2g, w->follow and w->steady). */
 void follow_good_run(struct dx_state *st, size_t g, struct following *w);
