@@ -8,7 +8,7 @@
  *     (streams.c), and per template: in which logs, severity, traceback
  *     role, heartbeat (classify.c), rule, learned milestone (once per
  *     stream in every good log); and the attempts of a restart loop;
- *  2. following.c aligns bad with every good log, stream by stream, and
+ *  2. diagnose_follow.c aligns bad with every good log, stream by stream, and
  *     keeps the matched lines that "follow" the good run: a match that
  *     jumps over good milestones bad never printed does not follow,
  *     unless bad printed about as many lines of its own there (a reworded
@@ -1025,16 +1025,9 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	struct dx_state *st = xmalloc(sizeof(*st));
 	pass_skeleton(st, logs, nlogs, tt, rs, d);
 	d->st = st;
-	struct following *ws = xcalloc(st->ngood, sizeof(*ws));
-	size_t best = 0;
-	for (size_t g = 0; g < st->ngood; g++) {
-		follow_good_run(st, g, &ws[g]);
-		if (ws[g].score > ws[best].score)
-			best = g;
-	}
-	d->good = best;
-	d->good_log = &logs[best];
-	struct following *w = &ws[best];
+	pass_follow(st, d);
+	struct following *ws = st->ws;
+	const struct following *w = st->w;
 	find_novel(st, d);
 	if (d->nnovel)
 		qsort(d->novel, d->nnovel, sizeof(*d->novel), novel_cmp);
@@ -1088,12 +1081,7 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		if (!isnan(y) && (isnan(d->good_step_s) || y > d->good_step_s))
 			d->good_step_s = y;
 	}
-	for (size_t g = 0; g < st->ngood; g++) {
-		free(ws[g].b2g);
-		free(ws[g].follow);
-		free(ws[g].steady);
-	}
-	free(ws);
+	followings_free(st);
 }
 
 const char *dx_milestone_name(const struct diagnosis *d, const struct dx_milestone *m)

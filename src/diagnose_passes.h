@@ -1,8 +1,8 @@
 /* diagnose_passes.h — what the diagnose stage shares among its files, not
  * part of its interface (diagnose.h is): the per-template facts about the
  * logs (diagnose_skeleton.c builds them), the walk that decides which bad
- * lines follow a good run (following.c), and diagnose.c, which turns both
- * into a diagnosis.  It includes only what lies below the stage: the result
+ * lines follow a good run (diagnose_follow.c), and diagnose.c, which turns
+ * both into a diagnosis.  It includes only what lies below the stage: the result
  * types (diagnosis.h), logs, rules and templates. */
 #ifndef DDX_DIAGNOSE_PASSES_H
 #define DDX_DIAGNOSE_PASSES_H
@@ -14,9 +14,6 @@
 #include "log.h"
 #include "rules.h"
 #include "template.h"
-
-/* A match may jump over this many good milestones without more ado. */
-#define SKIP_FREE 2
 
 struct dx_state {
 	struct log *logs;
@@ -44,6 +41,9 @@ struct dx_state {
 	char **counted;         /* texts of the ids split_counters made */
 	size_t ncounted;
 	const struct ruleset *rs;
+	/* The follow pass: */
+	struct following *ws;   /* per good log */
+	const struct following *w;  /* d->good's: the one reported against */
 };
 
 struct following {
@@ -68,8 +68,12 @@ int is_novel_template(const struct dx_state *st, uint32_t c);
 /* Log l's first line that is no heartbeat: its program's start banner,
  * which recurs once per run in a log of several; -1 for none. */
 int64_t start_banner(const struct dx_state *st, size_t l);
-/* following.c: which lines of bad follow good log g, into w (the caller
- * frees w->b2g, w->follow and w->steady). */
-void follow_good_run(struct dx_state *st, size_t g, struct following *w);
+/* The follow pass (diagnose_follow.c): which lines of bad follow each
+ * good log, into st->ws (one per good log), and the good log that bad
+ * follows furthest (most following lines; the first on a tie), which the
+ * diagnosis is reported against: st->w, d->good, d->good_log.  Reads the
+ * skeleton.  followings_free frees st->ws. */
+void pass_follow(struct dx_state *st, struct diagnosis *d);
+void followings_free(struct dx_state *st);
 
 #endif
