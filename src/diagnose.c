@@ -62,194 +62,10 @@ const char *dx_severity_name(int s)
 	return s >= 0 && s <= DX_ERROR ? names[s] : "?";
 }
 
-/* ---- findings ---- */
-
-static int novel_cmp(const void *x, const void *y)
-{
-	const struct dx_novel *a = x, *b = y;
-	if (a->severity != b->severity)
-		return a->severity > b->severity ? -1 : 1;
-	return a->line < b->line ? -1 : a->line > b->line;
-}
-
 /* Whether text t is empty but for blanks. */
 static int blank(const char *t)
 {
-	return t[strspn(t, " \t")] == '\0';
-}
-
-/* Whether bad's line i starts a traceback: "Traceback (most recent call
- * last):" and the like, or an exception line that frames follow (Java,
- * Go, faulthandler print the exception first). */
-static int starts_traceback(const struct dx_state *st, size_t i)
-{
-	const uint32_t *id = st->id[st->bad];
-	size_t nb = st->logs[st->bad].nlines;
-	if (st->tb[id[i]] == CLASSIFY_TB_START)
-		return 1;
-	if (st->tb[id[i]] != CLASSIFY_TB_EXC)
-		return 0;
-	if (classify_message_follows(st->ctext[id[i]]))
-		return 1;
-	for (size_t j = i + 1; j < nb && j <= i + 2; j++)
-		if (!blank(st->ctext[id[j]]))
-			return st->tb[id[j]] == CLASSIFY_TB_BODY || st->tb[id[j]] == CLASSIFY_TB_CAUSE;
-	return 0;
-}
-
-/* Whether exception line t names the exception and nothing else
- * ("ChildFailedError: "): what went wrong was printed elsewhere. */
-static int says_nothing(const char *t)
-{
-	const char *colon = strrchr(t, ':');
-	return colon && blank(colon + 1) && !memchr(t, ' ', (size_t)(colon - t));
-}
-
-static void find_novel(struct dx_state *st, struct diagnosis *d)
-{
-	size_t nb = st->logs[st->bad].nlines, cap = 0;
-	const uint32_t *id = st->id[st->bad];
-	uint8_t *used = xcalloc(nb ? nb : 1, 1);
-	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
-	uint32_t *where = xmalloc((st->nc ? st->nc : 1) * sizeof(*where));
-	/* What the last attempt printed: earlier attempts are counted. */
-	for (size_t i = st->from; i < nb; i++) {
-		if (!starts_traceback(st, i))
-			continue;
-		size_t j = i;
-		/* The cause is the chain's root: Python's first exception
-		 * ("The above exception was the direct cause of ...",
-		 * "During handling of ..."), Java's deepest "Caused by:". */
-		int64_t first = DX_NONE, last = DX_NONE, cause = DX_NONE;
-		int isnew = 0, chained = 0;
-		while (j < nb && (st->tb[id[j]] != CLASSIFY_TB_NO ||
-				  (j > i && classify_is_source_frame(st->ctext[id[j - 1]])))) {
-			int r = st->tb[id[j]];
-			if (j > i && classify_is_source_frame(st->ctext[id[j - 1]]))
-				r = CLASSIFY_TB_BODY;   /* the frame's source line */
-			if (j > i && first != DX_NONE && !chained &&
-			    (r == CLASSIFY_TB_START || (r == CLASSIFY_TB_EXC && starts_traceback(st, j))))
-				break;   /* the next traceback */
-			if (r == CLASSIFY_TB_CHAIN)
-				chained = 1;
-			if (r == CLASSIFY_TB_START)
-				chained = 0;
-			if (r == CLASSIFY_TB_EXC) {
-				if (first == DX_NONE)
-					first = (int64_t)j;
-				last = (int64_t)j;
-			}
-			if (r == CLASSIFY_TB_CAUSE)
-				cause = (int64_t)j;
-			isnew |= is_novel_template(st, id[j]);
-			j++;
-		}
-		/* Python prints the exception right after the frames, whatever
-		 * its name ("BackendCompilerFailed: ..."). */
-		if (first == DX_NONE && cause == DX_NONE && j > i + 1 && j < nb &&
-		    classify_is_exception_shaped(st->ctext[id[j]])) {
-			first = last = (int64_t)j;
-			isnew |= is_novel_template(st, id[j]);
-			j++;
-		}
-		/* Rust's panic says what went wrong on the line after it. */
-		if (first != DX_NONE && first == last && j == (size_t)first + 1 && j < nb &&
-		    classify_message_follows(st->ctext[id[first]]) && !blank(st->ctext[id[j]])) {
-			first = last = (int64_t)j;
-			isnew |= is_novel_template(st, id[j]);
-			j++;
-		}
-		if (!isnew)
-			continue;
-		size_t start = i;
-		/* "EngineCore failed to start." just before the traceback is
-		 * its headline, not another finding. */
-		while (i > st->from && !used[i - 1] && st->new_error[id[i - 1]] &&
-		       st->stream[st->bad][i - 1] == st->stream[st->bad][i])
-			i--;
-		/* A traceback logged at WARNING (vLLM's "failed to import"
-		 * notices) is a warning: its severity is its lines' highest. */
-		uint8_t sev = DX_INFO;
-		for (size_t k = i; k < j; k++)
-			if (st->sev[id[k]] > sev)
-				sev = st->sev[id[k]];
-		int64_t summary = cause != DX_NONE ? cause : first != DX_NONE ? first : (int64_t)j - 1;
-		/* A chain that ends in Ctrl-C or SIGTERM was stopped from
-		 * outside, whatever it was doing then. */
-		if (last != DX_NONE && classify_is_killed(st->ctext[id[last]]))
-			summary = last;
-		/* "ChildFailedError: " says nothing; its headline does. */
-		if (summary == first && i < start && says_nothing(st->ctext[id[summary]]))
-			summary = (int64_t)i;
-		GROW(d->novel, cap, d->nnovel + 1);
-		d->novel[d->nnovel++] = (struct dx_novel){
-			.line = (int64_t)i, .summary = summary,
-			.nlines = (uint32_t)(j - i), .severity = sev, .traceback = 1,
-		};
-		d->novel_lines += j - i;
-		for (size_t k = i; k < j; k++) {
-			used[k] = 1;
-			if (is_novel_template(st, id[k]) && !seen[id[k]]) {
-				seen[id[k]] = 1;
-				d->novel_templates++;
-			}
-		}
-		i = j - 1;
-	}
-	for (size_t i = st->from; i < nb; i++) {
-		uint32_t c = id[i];
-		if (used[i] || !is_novel_template(st, c))
-			continue;
-		d->novel_lines++;
-		if (seen[c] == 2) {
-			d->novel[where[c]].nlines++;
-			continue;
-		}
-		if (!seen[c])
-			d->novel_templates++;
-		seen[c] = 2;
-		GROW(d->novel, cap, d->nnovel + 1);
-		where[c] = (uint32_t)d->nnovel;
-		d->novel[d->nnovel++] = (struct dx_novel){
-			.line = (int64_t)i, .summary = (int64_t)i, .nlines = 1,
-			.severity = st->sev[c], .traceback = 0,
-		};
-	}
-	free(used);
-	free(seen);
-	free(where);
-}
-
-/* What changed against the good run: values of corresponding lines,
- * environment settings (changes.c). */
-static void find_changes(struct dx_state *st, struct diagnosis *d, const struct following *w)
-{
-	struct changes_input ci = {
-		.logs = st->logs, .ngood = st->ngood, .good = d->good, .bad = &st->logs[st->bad],
-		.first = st->first, .nc = st->nc, .bad_id = st->id[st->bad],
-		.follow = w->follow, .b2g = w->b2g, .ids = (const uint32_t *const *)st->id,
-		.bad_stream = st->stream[st->bad], .good_stream = st->stream[d->good],
-		.names = st->snames, .ctext = st->ctext, .sev = st->sev,
-	};
-	changes_find(&ci, &d->changed, &d->nchanged);
-}
-
-/* Where each rank of bad got (streams.c), and the one the failure
- * started on (culprit.c). */
-static void find_ranks(struct dx_state *st, struct diagnosis *d, const struct following *w)
-{
-	struct align_log bad = { st->id[st->bad], st->stream[st->bad], st->logs[st->bad].nlines, st->nstreams };
-	struct align_log good = { st->id[d->good], st->stream[d->good], st->logs[d->good].nlines, st->nstreams };
-	streams_rank_progress(&bad, &good, st->nc, st->snames, w->follow, st->step, st->new_error, d);
-	uint8_t *in_good = xmalloc(st->nc ? st->nc : 1);
-	for (size_t c = 0; c < st->nc; c++)
-		in_good[c] = !is_novel_template(st, (uint32_t)c);
-	struct culprit_input ci = {
-		.bad = &st->logs[st->bad], .id = bad.id, .stream = bad.stream, .follow = w->follow,
-		.in_good = in_good, .ctext = st->ctext, .nc = st->nc, .names = st->snames, .nstreams = st->nstreams,
-	};
-	culprit_find(&ci, d);
-	free(in_good);
+	return is_blank(t);
 }
 
 /* ---- timing ---- */
@@ -1028,10 +844,8 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	pass_follow(st, d);
 	struct following *ws = st->ws;
 	const struct following *w = st->w;
-	find_novel(st, d);
-	if (d->nnovel)
-		qsort(d->novel, d->nnovel, sizeof(*d->novel), novel_cmp);
-	find_changes(st, d, w);
+	pass_novel(st, d);
+	pass_changes(st, d);
 	find_milestones(st, d, w);
 	find_slow(st, d, w);
 	find_waiting(st, d, w);
@@ -1047,7 +861,7 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		if (!isnan(y) && (isnan(d->good_step_s) || y > d->good_step_s))
 			d->good_step_s = y;
 	}
-	find_ranks(st, d, w);
+	pass_ranks(st, d);
 	/* A rank that stopped first, at a step every other rank went past,
 	 * holds the run in its step: the good runs' time there counts too
 	 * (a rank stuck loading its weights, where the rest went on at once

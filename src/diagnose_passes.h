@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "diagnosis.h"
 #include "log.h"
@@ -55,6 +56,12 @@ struct following {
 	int64_t last;           /* last following line */
 };
 
+/* Whether text t is empty but for blanks. */
+static inline int is_blank(const char *t)
+{
+	return t[strspn(t, " \t")] == '\0';
+}
+
 /* The skeleton pass (diagnose_skeleton.c): index logs[0..nlogs) (the
  * last one bad) into st: canonical ids, streams, per-template facts,
  * learned milestones, heartbeats, counted steps and bad's attempts.
@@ -75,5 +82,20 @@ int64_t start_banner(const struct dx_state *st, size_t l);
  * skeleton.  followings_free frees st->ws. */
 void pass_follow(struct dx_state *st, struct diagnosis *d);
 void followings_free(struct dx_state *st);
+
+/* The findings passes (diagnose_findings.c), after the follow pass:
+ * pass_novel: what bad's last attempt printed that no good run did, into
+ *   d->novel (a traceback is one finding; errors first, then warnings,
+ *   then the rest), d->nnovel, novel_lines, novel_templates.  Reads the
+ *   skeleton.
+ * pass_changes: what changed against the good run: values of
+ *   corresponding lines, environment settings (changes.c), into
+ *   d->changed, d->nchanged.  Reads st->w.
+ * pass_ranks: where each rank got and the one the failure started on,
+ *   into d->ranks, nranks, ranks_same, ranks_alike, culprit (streams.c,
+ *   culprit.c).  Reads st->w, d->novel. */
+void pass_novel(struct dx_state *st, struct diagnosis *d);
+void pass_changes(struct dx_state *st, struct diagnosis *d);
+void pass_ranks(struct dx_state *st, struct diagnosis *d);
 
 #endif
