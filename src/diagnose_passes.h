@@ -45,6 +45,7 @@ struct dx_state {
 	/* The follow pass: */
 	struct following *ws;   /* per good log */
 	const struct following *w;  /* d->good's: the one reported against */
+	const struct dx_options *opt;  /* diagnose()'s, while it runs */
 };
 
 struct following {
@@ -97,5 +98,35 @@ void followings_free(struct dx_state *st);
 void pass_novel(struct dx_state *st, struct diagnosis *d);
 void pass_changes(struct dx_state *st, struct diagnosis *d);
 void pass_ranks(struct dx_state *st, struct diagnosis *d);
+
+/* The timing passes (diagnose_timing.c), after the follow pass:
+ * pass_milestones: the good run's milestones in its order, with the
+ *   first line of bad that follows each, into d->ms, d->nms, and d->up
+ *   (timeline_up).  Reads st->w.
+ * pass_slow: the steps between milestones that bad took much longer
+ *   over than the slowest good run, per stream, into d->slow, d->nslow.
+ *   Reads d->ms, st->w.
+ * pass_waiting: the notice a stalled run repeats at a steady pace at its
+ *   end, into d->waiting; that notice becomes a heartbeat (st->hb) for
+ *   the passes after.  Reads st->w.
+ * pass_silence: bad's first and last times, its last line that is no
+ *   heartbeat, and how long it has been silent since (st->opt's now),
+ *   into d->first_ts_bad, last_ts_bad, last_progress, last_progress_ts,
+ *   silent_s.
+ * pass_good_time: the good runs' longest gap and step where bad stands
+ *   (each good run from the line bad last followed), into d->good_gap_s,
+ *   good_step_s.  Reads st->ws.
+ * pass_rank_behind: d->good_step_s raised to the good runs' time in the
+ *   step of a rank that holds the run (rank_behind).  Reads d->ranks,
+ *   st->ws. */
+void pass_milestones(struct dx_state *st, struct diagnosis *d);
+void pass_slow(struct dx_state *st, struct diagnosis *d);
+void pass_waiting(struct dx_state *st, struct diagnosis *d);
+void pass_silence(struct dx_state *st, struct diagnosis *d);
+void pass_good_time(struct dx_state *st, struct diagnosis *d);
+void pass_rank_behind(struct dx_state *st, struct diagnosis *d);
+/* The good run's end: the milestone of d->ms where it is up, or where a
+ * good run that never came up got furthest; NULL when there are none. */
+const struct dx_milestone *good_end(const struct dx_state *st, const struct diagnosis *d);
 
 #endif
