@@ -1,9 +1,15 @@
-/* diagnose_passes.h — what the diagnose stage shares among its files, not
- * part of its interface (diagnose.h is): the per-template facts about the
- * logs (diagnose_skeleton.c builds them), the walk that decides which bad
- * lines follow a good run (diagnose_follow.c), and diagnose.c, which turns
- * both into a diagnosis.  It includes only what lies below the stage: the result
- * types (diagnosis.h), logs, rules and templates. */
+/* diagnose_passes.h — the diagnose stage's passes and the state they
+ * share; not part of the stage's interface (diagnose.h is).
+ *
+ * diagnose() (diagnose.c) runs the passes below in order over one struct
+ * dx_state and the struct diagnosis they fill, as git's diffcore_std runs
+ * its passes over one queue.  Each pass's comment is its contract: what
+ * it reads (of the state, of the diagnosis) and what it fills.  Each
+ * rule a pass applies is a named function in the pass's file, whose
+ * comment states the property it keeps.
+ *
+ * This header includes only what lies below the stage: the result types
+ * (diagnosis.h), logs, rules and templates; never diagnose.h. */
 #ifndef DDX_DIAGNOSE_PASSES_H
 #define DDX_DIAGNOSE_PASSES_H
 
@@ -16,27 +22,44 @@
 #include "rules.h"
 #include "template.h"
 
+/* Which lines of bad follow one good log (the follow pass). */
+struct following {
+	uint32_t *b2g;          /* bad line -> good line */
+	uint8_t *follow;        /* bad line follows the good run */
+	uint8_t *steady;        /* ... and got there from its stream's last
+				 * step without a leap */
+	size_t score;           /* following lines */
+	int64_t last;           /* last following line */
+};
+
+/* What the passes share.  Template ids here are canonical: clusters of
+ * the template table, with reworded ones merged and counted steps split
+ * (diagnose_skeleton.c); per-template arrays have nc entries. */
 struct dx_state {
+	/* The skeleton pass: */
 	struct log *logs;
-	size_t nlogs, ngood, bad;
-	size_t nc;              /* canonical id space: cluster ids */
-	const char **ctext;
-	uint8_t *clevel;
-	uint32_t **id;          /* per log, per line */
-	uint16_t **stream;      /* per log, per line */
+	size_t nlogs, ngood, bad;   /* logs[0..ngood) good, logs[bad] bad */
+	size_t nc;              /* canonical id space */
+	const char **ctext;     /* per template: its text */
+	uint8_t *clevel;        /* ... the level its header gave (LV_*) */
+	uint32_t **id;          /* per log, per line: its template */
+	uint16_t **stream;      /* per log, per line: its stream (0: untagged) */
 	size_t nstreams;
-	char **snames;
+	char **snames;          /* per stream: its name */
 	uint8_t *has;           /* [log * nstreams + s]: stream has lines */
-	uint32_t *cnt;          /* [log * nc + c] */
+	uint32_t *cnt;          /* [log * nc + c]: lines */
 	int64_t *first;         /* [log * nc + c]: first line, or -1 */
-	uint8_t *sev, *tb, *hb, *ms;
+	uint8_t *sev;           /* per template: severity (DX_INFO, ...) */
+	uint8_t *tb;            /* ... traceback role (CLASSIFY_TB_*) */
+	uint8_t *hb;            /* ... a heartbeat: says nothing of progress */
+	uint8_t *ms;            /* ... a milestone (learned, or a rule's) */
 	uint8_t *bars;          /* a progress bar drawn at several places */
 	uint8_t *counter;       /* recurs at a steady pace, counting ("step 41") */
-	uint8_t *new_error;      /* an error no good log printed */
-	uint8_t *retry;         /* announces a retry (is_retry) */
+	uint8_t *new_error;     /* an error no good log printed */
+	uint8_t *retry;         /* announces a retry */
 	uint8_t *weight;        /* what aligning a template is worth */
 	uint8_t *step;          /* milestones a match must not jump over */
-	int32_t *rule;
+	int32_t *rule;          /* the rule that names it, or -1 */
 	size_t from;            /* first line of bad's last attempt */
 	size_t attempts;        /* runs of bad's program in its log */
 	char **counted;         /* texts of the ids split_counters made */
@@ -45,16 +68,10 @@ struct dx_state {
 	/* The follow pass: */
 	struct following *ws;   /* per good log */
 	const struct following *w;  /* d->good's: the one reported against */
-	const struct dx_options *opt;  /* diagnose()'s, while it runs */
-};
-
-struct following {
-	uint32_t *b2g;          /* bad line -> good line */
-	uint8_t *follow;        /* bad line follows the good run */
-	uint8_t *steady;        /* ... and got there from its stream's last
-				   step without a leap */
-	size_t score;
-	int64_t last;           /* last following line */
+	/* The verdict passes: */
+	int done;               /* bad reached the good run's end */
+	/* diagnose()'s options, while it runs. */
+	const struct dx_options *opt;
 };
 
 /* Whether text t is empty but for blanks. */
@@ -76,6 +93,7 @@ int is_novel_template(const struct dx_state *st, uint32_t c);
 /* Log l's first line that is no heartbeat: its program's start banner,
  * which recurs once per run in a log of several; -1 for none. */
 int64_t start_banner(const struct dx_state *st, size_t l);
+
 /* The follow pass (diagnose_follow.c): which lines of bad follow each
  * good log, into st->ws (one per good log), and the good log that bad
  * follows furthest (most following lines; the first on a tie), which the
@@ -128,5 +146,22 @@ void pass_rank_behind(struct dx_state *st, struct diagnosis *d);
 /* The good run's end: the milestone of d->ms where it is up, or where a
  * good run that never came up got furthest; NULL when there are none. */
 const struct dx_milestone *good_end(const struct dx_state *st, const struct diagnosis *d);
+
+/* The verdict passes (diagnose_verdict.c), after the findings and the
+ * timing passes (their heartbeats are st->hb as pass_waiting left it):
+ * pass_crash: which new error is the crash, refined to what caused it,
+ *   into d->crash (an index into d->novel, or DX_NONE).  Reads d->novel,
+ *   st->w.
+ * pass_reach: whether bad reached the good run's end (st->done), and
+ *   where it got (no further than its crash): d->bad_line, good_line,
+ *   good_fraction.  Reads d->ms, d->crash, st->w.
+ * pass_verdict: d->verdict.  Reads st->done, d->crash, d->bad_line,
+ *   d->novel, d->changed, d->slow.
+ * pass_next: what the good run did after d->good_line: the step it took
+ *   next, then its milestones bad never reached, into d->next, nnext. */
+void pass_crash(struct dx_state *st, struct diagnosis *d);
+void pass_reach(struct dx_state *st, struct diagnosis *d);
+void pass_verdict(struct dx_state *st, struct diagnosis *d);
+void pass_next(struct dx_state *st, struct diagnosis *d);
 
 #endif

@@ -1,10 +1,13 @@
 /* diagnose_skeleton.c — the skeleton pass: what the logs teach before
  * any alignment (see diagnose_passes.h).  Templates reworded between
- * builds become one id, every line gets a stream, each template its facts
- * (in which logs, severity, traceback role, heartbeat, rule), the good
- * runs their learned milestones (the skeleton: lines every good log
- * printed once per stream, in order), counted steps their own ids, and a
- * bad log its attempts. */
+ * builds become one id (templates that never occur in the same log and
+ * share most words: "Load weight end. type=.." reworded as "Load weight
+ * end. elapsed=.., type=.."), every line gets a stream (a normalised rank
+ * or process tag), each template its facts (in which logs, severity,
+ * traceback role, heartbeat, rule), the good runs their learned
+ * milestones (the skeleton: lines every good log printed once per
+ * stream, in order), counted steps their own ids, and a bad log its
+ * attempts. */
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
