@@ -1,9 +1,13 @@
-/* skeleton.c — what the logs teach before any alignment (see
- * diagnose_state.h): templates reworded between builds become one id, every
- * line gets a stream, each template its facts (in which logs, severity,
- * traceback role, heartbeat, rule), the good runs their learned milestones
- * (the skeleton: lines every good log printed once per stream, in order),
- * counted steps their own ids, and a bad log its attempts. */
+/* diagnose_skeleton.c — the skeleton pass: what the logs teach before
+ * any alignment (see diagnose_passes.h).  Templates reworded between
+ * builds become one id (templates that never occur in the same log and
+ * share most words: "Load weight end. type=.." reworded as "Load weight
+ * end. elapsed=.., type=.."), every line gets a stream (a normalised rank
+ * or process tag), each template its facts (in which logs, severity,
+ * traceback role, heartbeat, rule), the good runs their learned
+ * milestones (the skeleton: lines every good log printed once per
+ * stream, in order), counted steps their own ids, and a bad log its
+ * attempts. */
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,7 +16,7 @@
 
 #include "align.h"
 #include "classify.h"
-#include "diagnose_state.h"
+#include "diagnose_passes.h"
 #include "mask.h"
 #include "streams.h"
 #include "timeline.h"
@@ -204,6 +208,15 @@ struct pairset {
 	size_t n, mask;
 };
 
+/* Put a key that is not there yet into ps's slots. */
+static void pairset_put(struct pairset *ps, uint64_t key)
+{
+	size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & ps->mask;
+	while (ps->slot[h])
+		h = (h + 1) & ps->mask;
+	ps->slot[h] = key;
+}
+
 /* Add key; returns 1 when it was there already. */
 static int pairset_add(struct pairset *ps, uint64_t key)
 {
@@ -216,12 +229,8 @@ static int pairset_add(struct pairset *ps, uint64_t key)
 		ps->slot = xcalloc(nslots, sizeof(*ps->slot));
 		ps->mask = nslots - 1;
 		for (size_t i = 0; i < oldn; i++)
-			if (old[i]) {
-				size_t h = (size_t)(old[i] * 0x9e3779b97f4a7c15ull >> 20) & ps->mask;
-				while (ps->slot[h])
-					h = (h + 1) & ps->mask;
-				ps->slot[h] = old[i];
-			}
+			if (old[i])
+				pairset_put(ps, old[i]);
 		free(old);
 	}
 	size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & ps->mask;
@@ -423,6 +432,24 @@ static void learn_progress_bars(struct dx_state *st)
  * and re-reading its lines would cost a pass over the log. */
 #define COUNT_MAX 4096
 
+/* The decimal number at s[*k..n) (saturating past UINT32_MAX); *k moves
+ * past its digits. */
+static uint64_t number_at(const char *s, size_t n, size_t *k)
+{
+	uint64_t x = 0;
+	for (; *k < n && isdigit((unsigned char)s[*k]); (*k)++)
+		if (x < UINT32_MAX)
+			x = x * 10 + (uint64_t)(s[*k] - '0');
+	return x;
+}
+
+/* Whether s[i] may end a number written N/M: the end, or neither a word,
+ * a path nor a decimal goes on there. */
+static int count_ends(const char *s, size_t n, size_t i)
+{
+	return i == n || (!isalnum((unsigned char)s[i]) && s[i] != '/' && s[i] != '.');
+}
+
 /* The count and total of "<int>/<int>" in a message: the first numbers
  * written N/M, not inside a word, a path or a decimal. */
 static int count_of(const char *s, size_t n, uint64_t *count, uint64_t *total)
@@ -431,22 +458,12 @@ static int count_of(const char *s, size_t n, uint64_t *count, uint64_t *total)
 		if (!isdigit((unsigned char)s[i]))
 			continue;
 		size_t k = i;
-		uint64_t x = 0;
-		while (k < n && isdigit((unsigned char)s[k])) {
-			if (x < UINT32_MAX)
-				x = x * 10 + (uint64_t)(s[k] - '0');
-			k++;
-		}
+		uint64_t x = number_at(s, n, &k);
 		int starts = i == 0 || (!isalnum((unsigned char)s[i - 1]) && s[i - 1] != '/' && s[i - 1] != '.');
 		if (starts && k + 1 < n && s[k] == '/' && isdigit((unsigned char)s[k + 1])) {
 			size_t e = k + 1;
-			uint64_t y = 0;
-			while (e < n && isdigit((unsigned char)s[e])) {
-				if (y < UINT32_MAX)
-					y = y * 10 + (uint64_t)(s[e] - '0');
-				e++;
-			}
-			if (e == n || (!isalnum((unsigned char)s[e]) && s[e] != '/' && s[e] != '.')) {
+			uint64_t y = number_at(s, n, &e);
+			if (count_ends(s, n, e)) {
 				*count = x;
 				*total = y;
 				return 1;
@@ -472,21 +489,19 @@ static int counted_cmp(const void *p, const void *q)
 	return a->x < b->x ? -1 : a->x > b->x;
 }
 
-/* Split the counting templates of st (see COUNT_MAX): new ids past
- * st->nc, with their texts, levels and (no) rules.  A template a rule
- * names keeps its one id: the rule says what it is; so does a progress
- * bar, which says its percentage: the bar is the step, not each frame. */
-static void split_counters(struct dx_state *st)
+/* The templates split_counters may split (see COUNT_MAX): no rule names
+ * them, they count ("<int>/<int>", no progress bar's "<pct>"), and every
+ * log prints them, at most COUNT_MAX times.  NULL when none is. */
+static uint8_t *counter_candidates(const struct dx_state *st)
 {
-	size_t nc = st->nc;
+	size_t nc = st->nc, ncand = 0;
 	uint8_t *cand = xcalloc(nc ? nc : 1, 1);
-	size_t ncand = 0;
 	for (size_t c = 0; c < nc; c++)
 		if (st->rule[c] < 0 && strstr(st->ctext[c], "<int>/<int>") && !strstr(st->ctext[c], "<pct>"))
 			cand[c] = 1, ncand++;
 	if (!ncand) {
 		free(cand);
-		return;
+		return NULL;
 	}
 	uint32_t *n = xcalloc(nc, sizeof(*n));
 	for (size_t l = 0; l < st->nlogs; l++) {
@@ -501,6 +516,13 @@ static void split_counters(struct dx_state *st)
 				cand[c] = 0;
 	}
 	free(n);
+	return cand;
+}
+
+/* The lines of the candidate templates that say a count, with it, into
+ * *out (sorted by template, then count); returns how many. */
+static size_t counted_lines(const struct dx_state *st, const uint8_t *cand, struct counted **out)
+{
 	struct counted *e = NULL;
 	size_t ne = 0, cap = 0;
 	struct buf scratch = { 0 };
@@ -519,38 +541,68 @@ static void split_counters(struct dx_state *st)
 			e[ne++] = (struct counted){ c, (uint32_t)x, (uint32_t)total, (uint32_t)l, (uint32_t)i };
 		}
 	buf_free(&scratch);
-	free(cand);
 	if (ne)
 		qsort(e, ne, sizeof(*e), counted_cmp);
-	/* Counts toward different totals (4 shards here, 2 there; 67 graph
-	 * sizes, 35) are not the same steps: such a template stays one. */
+	*out = e;
+	return ne;
+}
+
+/* Counts toward different totals (4 shards here, 2 there; 67 graph
+ * sizes, 35) are not the same steps: such a template stays one.  Keeps
+ * in e[0..ne) the lines of templates that count toward one total;
+ * returns how many. */
+static size_t one_total(struct counted *e, size_t ne)
+{
 	size_t kept = 0;
 	for (size_t a = 0, b; a < ne; a = b) {
 		int same = 1;
 		for (b = a; b < ne && e[b].c == e[a].c; b++)
 			same &= e[b].total == e[a].total;
-		if (same)
-			for (size_t k = a; k < b; k++)
-				e[kept++] = e[k];
+		if (!same)
+			continue;
+		for (size_t k = a; k < b; k++)
+			e[kept++] = e[k];
 	}
-	ne = kept;
+	return kept;
+}
+
+/* Template text t with the count x written in for its "<int>/<int>"'s
+ * first number.  The caller frees it. */
+static char *counted_text(const char *t, uint32_t x)
+{
+	const char *at = strstr(t, "<int>/<int>");
+	char num[24];
+	int w = snprintf(num, sizeof(num), "%u", (unsigned)x);
+	size_t pre = (size_t)(at - t), len = strlen(t);
+	char *txt = xmalloc(len + (size_t)w + 1);
+	memcpy(txt, t, pre);
+	memcpy(txt + pre, num, (size_t)w);
+	memcpy(txt + pre + (size_t)w, at + 5, len - pre - 5 + 1);
+	return txt;
+}
+
+/* Split the counting templates of st (see COUNT_MAX): new ids past
+ * st->nc, with their texts, levels and (no) rules.  A template a rule
+ * names keeps its one id: the rule says what it is; so does a progress
+ * bar, which says its percentage: the bar is the step, not each frame. */
+static void split_counters(struct dx_state *st)
+{
+	size_t nc = st->nc;
+	uint8_t *cand = counter_candidates(st);
+	if (!cand)
+		return;
+	struct counted *e;
+	size_t ne = counted_lines(st, cand, &e);
+	free(cand);
+	ne = one_total(e, ne);
 	size_t tcap = 0, pcap = 0;
 	uint32_t *parent = NULL;
 	for (size_t k = 0; k < ne; k++) {
 		if (k == 0 || e[k].c != e[k - 1].c || e[k].x != e[k - 1].x) {
-			/* The text: the template with the count written in. */
-			const char *t = st->ctext[e[k].c], *at = strstr(t, "<int>/<int>");
-			char num[24];
-			int w = snprintf(num, sizeof(num), "%u", (unsigned)e[k].x);
-			size_t pre = (size_t)(at - t), len = strlen(t);
-			char *txt = xmalloc(len + (size_t)w + 1);
-			memcpy(txt, t, pre);
-			memcpy(txt + pre, num, (size_t)w);
-			memcpy(txt + pre + (size_t)w, at + 5, len - pre - 5 + 1);
 			GROW(st->counted, tcap, st->ncounted + 1);
 			GROW(parent, pcap, st->ncounted + 1);
 			parent[st->ncounted] = e[k].c;
-			st->counted[st->ncounted++] = txt;
+			st->counted[st->ncounted++] = counted_text(st->ctext[e[k].c], e[k].x);
 		}
 		st->id[e[k].log][e[k].line] = (uint32_t)(nc + st->ncounted - 1);
 	}
@@ -567,9 +619,8 @@ static void split_counters(struct dx_state *st)
 	free(parent);
 }
 
-
 /* Whether a template announces a retry. */
-int is_retry(const char *t)
+static int is_retry(const char *t)
 {
 	return strcasestr(t, "retrying") || strcasestr(t, "will retry") || strcasestr(t, "retry in");
 }
@@ -664,21 +715,21 @@ static void find_attempts(struct dx_state *st)
 	}
 }
 
-void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
-		  const struct ruleset *rs)
+/* ---- the pass ---- */
+
+/* Every template of tt's canonical id (the caller frees the array): its
+ * cluster's (tmpl_cluster), or that of the cluster a reworded one merges
+ * into (canonicalise).  Fills st's cluster texts, levels and rules: a
+ * cluster's first member decides its level; a merged cluster keeps the
+ * rule of the first that has one. */
+static uint32_t *canonical_ids(struct dx_state *st, struct tmpl_table *tt)
 {
-	memset(st, 0, sizeof(*st));
-	st->logs = logs;
-	st->nlogs = nlogs;
-	st->ngood = nlogs - 1;
-	st->bad = nlogs - 1;
-	st->rs = rs;
 	uint32_t *map = xmalloc((tt->n ? tt->n : 1) * sizeof(*map));
 	st->nc = tmpl_cluster(tt, map, &st->ctext);
 	size_t nc = st->nc ? st->nc : 1;
 	st->clevel = xcalloc(nc, 1);
 	int32_t *trule = xmalloc((tt->n ? tt->n : 1) * sizeof(*trule));
-	rules_match(rs, tt, trule);
+	rules_match(st->rs, tt, trule);
 	int32_t *crule = xmalloc(nc * sizeof(*crule));
 	for (size_t c = 0; c < nc; c++)
 		crule[c] = -1;
@@ -687,11 +738,12 @@ void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl
 		if (trule[id] >= 0)
 			crule[map[id]] = trule[id];
 	}
+	free(trule);
 	/* Which logs hold each cluster. */
 	uint64_t *logset = xcalloc(nc, sizeof(*logset));
-	for (size_t l = 0; l < nlogs; l++)
-		for (size_t i = 0; i < logs[l].nlines; i++)
-			logset[map[logs[l].tid[i]]] |= 1ull << (l < 63 ? l : 63);
+	for (size_t l = 0; l < st->nlogs; l++)
+		for (size_t i = 0; i < st->logs[l].nlines; i++)
+			logset[map[st->logs[l].tid[i]]] |= 1ull << (l < 63 ? l : 63);
 	uint32_t *canon = xmalloc(nc * sizeof(*canon));
 	canonicalise(st, logset, crule, canon);
 	free(logset);
@@ -702,13 +754,22 @@ void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl
 		if (crule[c] >= 0 && st->rule[canon[c]] < 0)
 			st->rule[canon[c]] = crule[c];
 	free(crule);
-	free(trule);
-	/* Per line ids and streams. */
-	st->id = xcalloc(nlogs, sizeof(*st->id));
-	st->stream = xcalloc(nlogs, sizeof(*st->stream));
+	for (size_t id = 0; id < tt->n; id++)
+		map[id] = canon[map[id]];
+	free(canon);
+	return map;
+}
+
+/* Per line of each log: its canonical id (canon, by template) and its
+ * stream, one per normalised rank or process tag (streams.c), 0 for an
+ * untagged line. */
+static void line_ids(struct dx_state *st, const uint32_t *canon)
+{
+	st->id = xcalloc(st->nlogs, sizeof(*st->id));
+	st->stream = xcalloc(st->nlogs, sizeof(*st->stream));
 	streams_intern(&st->snames, &st->nstreams, "");
-	for (size_t l = 0; l < nlogs; l++) {
-		struct log *lg = &logs[l];
+	for (size_t l = 0; l < st->nlogs; l++) {
+		struct log *lg = &st->logs[l];
 		uint16_t *tagmap = xmalloc((lg->ntags + 1) * sizeof(*tagmap));
 		tagmap[0] = 0;
 		for (size_t t = 1; t < lg->ntags; t++) {
@@ -719,27 +780,38 @@ void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl
 		st->id[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->id));
 		st->stream[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->stream));
 		for (size_t i = 0; i < lg->nlines; i++) {
-			st->id[l][i] = canon[map[lg->tid[i]]];
+			st->id[l][i] = canon[lg->tid[i]];
 			st->stream[l][i] = lg->tag[i] < lg->ntags ? tagmap[lg->tag[i]] : 0;
 		}
 		free(tagmap);
 	}
-	free(canon);
-	free(map);
-	split_counters(st);
-	nc = st->nc ? st->nc : 1;
+}
+
+/* Per log: which streams have lines, each template's count and first
+ * line. */
+static void count_lines(struct dx_state *st)
+{
+	size_t nc = st->nc ? st->nc : 1, nlogs = st->nlogs;
 	st->has = xcalloc(nlogs * st->nstreams, 1);
 	st->cnt = xcalloc(nlogs * nc, sizeof(*st->cnt));
 	st->first = xmalloc(nlogs * nc * sizeof(*st->first));
 	for (size_t x = 0; x < nlogs * nc; x++)
 		st->first[x] = -1;
 	for (size_t l = 0; l < nlogs; l++)
-		for (size_t i = 0; i < logs[l].nlines; i++) {
+		for (size_t i = 0; i < st->logs[l].nlines; i++) {
 			uint32_t c = st->id[l][i];
 			st->has[l * st->nstreams + st->stream[l][i]] = 1;
 			if (st->cnt[l * nc + c]++ == 0)
 				st->first[l * nc + c] = (int64_t)i;
 		}
+}
+
+/* What each template is: its severity, traceback role, whether it is a
+ * heartbeat (learned, or a progress bar drawn at several places) or a
+ * counter, a new error, a retry notice. */
+static void template_facts(struct dx_state *st)
+{
+	size_t nc = st->nc ? st->nc : 1;
 	st->sev = xcalloc(nc, 1);
 	st->tb = xcalloc(nc, 1);
 	st->hb = xcalloc(nc, 1);
@@ -761,6 +833,14 @@ void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl
 	st->retry = xmalloc(nc);
 	for (size_t c = 0; c < st->nc; c++)
 		st->retry[c] = (uint8_t)is_retry(st->ctext[c]);
+}
+
+/* The milestones (learned, or named by a rule; no heartbeat is one),
+ * what aligning each template is worth, and the steps a match must not
+ * jump over. */
+static void milestone_steps(struct dx_state *st)
+{
+	size_t nc = st->nc ? st->nc : 1;
 	learn_skeleton(st, st->ms);
 	st->weight = xmalloc(nc);
 	for (size_t c = 0; c < st->nc; c++) {
@@ -782,5 +862,60 @@ void index_logs(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl
 	for (size_t c = 0; c < st->nc; c++)
 		st->step[c] = st->ngood == 1 && named >= 3 && c < st->nc - st->ncounted
 			      ? st->rule[c] >= 0 : st->ms[c];
+}
+
+void pass_skeleton(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
+		   const struct ruleset *rs, struct diagnosis *d)
+{
+	memset(st, 0, sizeof(*st));
+	st->logs = logs;
+	st->nlogs = nlogs;
+	st->ngood = nlogs - 1;
+	st->bad = nlogs - 1;
+	st->rs = rs;
+	uint32_t *canon = canonical_ids(st, tt);
+	line_ids(st, canon);
+	free(canon);
+	split_counters(st);
+	count_lines(st);
+	template_facts(st);
+	milestone_steps(st);
 	find_attempts(st);
+	d->ngood = st->ngood;
+	d->bad_log = &logs[st->bad];
+	d->attempts = st->attempts;
+	d->attempt_line = (int64_t)st->from;
+	d->stream_names = st->snames;
+	d->nstreams = st->nstreams;
+}
+
+void skeleton_free(struct dx_state *st)
+{
+	if (!st)
+		return;
+	for (size_t l = 0; l < st->nlogs; l++) {
+		free(st->id[l]);
+		free(st->stream[l]);
+	}
+	free(st->id);
+	free(st->stream);
+	strv_free(st->snames, st->nstreams);
+	free(st->ctext);
+	free(st->clevel);
+	free(st->has);
+	free(st->cnt);
+	free(st->first);
+	free(st->sev);
+	free(st->new_error);
+	free(st->retry);
+	free(st->tb);
+	free(st->hb);
+	free(st->ms);
+	free(st->bars);
+	free(st->counter);
+	free(st->weight);
+	free(st->step);
+	free(st->rule);
+	strv_free(st->counted, st->ncounted);
+	free(st);
 }

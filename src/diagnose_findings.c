@@ -1,0 +1,310 @@
+/* diagnose_findings.c — the findings passes (see diagnose_passes.h): what
+ * bad printed that no good run did (new lines, a traceback as one
+ * finding, its summary the line that names the failure), what changed
+ * against the good run (changes.c), and where each rank got and the one
+ * the failure started on (streams.c, culprit.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "align.h"
+#include "changes.h"
+#include "classify.h"
+#include "culprit.h"
+#include "diagnose_passes.h"
+#include "streams.h"
+
+/* ---- new lines and tracebacks ---- */
+
+/* Errors first, then warnings, then the rest; each by line. */
+static int novel_cmp(const void *x, const void *y)
+{
+	const struct dx_novel *a = x, *b = y;
+	if (a->severity != b->severity)
+		return a->severity > b->severity ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* Whether bad's line i starts a traceback: "Traceback (most recent call
+ * last):" and the like, or an exception line that frames follow (Java,
+ * Go, faulthandler print the exception first). */
+static int starts_traceback(const struct dx_state *st, size_t i)
+{
+	const uint32_t *id = st->id[st->bad];
+	size_t nb = st->logs[st->bad].nlines;
+	if (st->tb[id[i]] == CLASSIFY_TB_START)
+		return 1;
+	if (st->tb[id[i]] != CLASSIFY_TB_EXC)
+		return 0;
+	if (classify_message_follows(st->ctext[id[i]]))
+		return 1;
+	for (size_t j = i + 1; j < nb && j <= i + 2; j++)
+		if (!is_blank(st->ctext[id[j]]))
+			return st->tb[id[j]] == CLASSIFY_TB_BODY || st->tb[id[j]] == CLASSIFY_TB_CAUSE;
+	return 0;
+}
+
+/* Whether exception line t names the exception and nothing else
+ * ("ChildFailedError: "): what went wrong was printed elsewhere. */
+static int says_nothing(const char *t)
+{
+	const char *colon = strrchr(t, ':');
+	return colon && is_blank(colon + 1) && !memchr(t, ' ', (size_t)(colon - t));
+}
+
+/* A traceback of bad: lines [start, end), its exception lines (the first
+ * and the last of a chain), the line that says what caused it. */
+struct traceback {
+	size_t start, end;
+	int64_t first, last, cause;   /* DX_NONE when it has none */
+	int isnew;                    /* a line of it no good run printed */
+};
+
+/* The traceback role of bad's line j in the traceback that starts at
+ * line i: the line under a Python frame is the frame's source line,
+ * whatever it reads like. */
+static int traceback_role(const struct dx_state *st, size_t i, size_t j)
+{
+	const uint32_t *id = st->id[st->bad];
+	if (j > i && classify_is_source_frame(st->ctext[id[j - 1]]))
+		return CLASSIFY_TB_BODY;
+	return st->tb[id[j]];
+}
+
+/* Whether bad's line j may be part of the traceback that starts at line
+ * i: a line of a traceback, or a frame's source line. */
+static int in_traceback(const struct dx_state *st, size_t i, size_t j)
+{
+	const uint32_t *id = st->id[st->bad];
+	return j < st->logs[st->bad].nlines &&
+	       (st->tb[id[j]] != CLASSIFY_TB_NO || (j > i && classify_is_source_frame(st->ctext[id[j - 1]])));
+}
+
+/* Line j of bad as the last of tb's lines. */
+static void traceback_take(const struct dx_state *st, struct traceback *tb, size_t j)
+{
+	tb->isnew |= is_novel_template(st, st->id[st->bad][j]);
+	tb->end = j + 1;
+}
+
+/* Python prints the exception right after the frames, whatever its name
+ * ("BackendCompilerFailed: ..."): the line after frames without one is
+ * the exception. */
+static void python_exception(const struct dx_state *st, struct traceback *tb)
+{
+	size_t j = tb->end;
+	if (tb->first != DX_NONE || tb->cause != DX_NONE || j <= tb->start + 1 ||
+	    j >= st->logs[st->bad].nlines || !classify_is_exception_shaped(st->ctext[st->id[st->bad][j]]))
+		return;
+	tb->first = tb->last = (int64_t)j;
+	traceback_take(st, tb, j);
+}
+
+/* Rust's panic says what went wrong on the line after it: that line is
+ * the exception. */
+static void rust_panic(const struct dx_state *st, struct traceback *tb)
+{
+	const uint32_t *id = st->id[st->bad];
+	size_t j = tb->end;
+	if (tb->first == DX_NONE || tb->first != tb->last || j != (size_t)tb->first + 1 ||
+	    j >= st->logs[st->bad].nlines || !classify_message_follows(st->ctext[id[tb->first]]) ||
+	    is_blank(st->ctext[id[j]]))
+		return;
+	tb->first = tb->last = (int64_t)j;
+	traceback_take(st, tb, j);
+}
+
+/* The traceback that starts at bad's line i (starts_traceback), into tb:
+ * its frames, exception lines and chained tracebacks, up to the next
+ * traceback of its own.  The cause is the chain's root: Python's first
+ * exception ("The above exception was the direct cause of ...", "During
+ * handling of ..."), Java's deepest "Caused by:". */
+static void traceback_extent(const struct dx_state *st, size_t i, struct traceback *tb)
+{
+	size_t j = i;
+	int chained = 0;
+	*tb = (struct traceback){ .start = i, .end = i, .first = DX_NONE, .last = DX_NONE, .cause = DX_NONE };
+	for (; in_traceback(st, i, j); j++) {
+		int r = traceback_role(st, i, j);
+		if (j > i && tb->first != DX_NONE && !chained &&
+		    (r == CLASSIFY_TB_START || (r == CLASSIFY_TB_EXC && starts_traceback(st, j))))
+			break;   /* the next traceback */
+		if (r == CLASSIFY_TB_CHAIN)
+			chained = 1;
+		if (r == CLASSIFY_TB_START)
+			chained = 0;
+		if (r == CLASSIFY_TB_EXC && tb->first == DX_NONE)
+			tb->first = (int64_t)j;
+		if (r == CLASSIFY_TB_EXC)
+			tb->last = (int64_t)j;
+		if (r == CLASSIFY_TB_CAUSE)
+			tb->cause = (int64_t)j;
+		traceback_take(st, tb, j);
+	}
+	tb->end = j;
+	python_exception(st, tb);
+	rust_panic(st, tb);
+}
+
+/* "EngineCore failed to start." just before the traceback is its
+ * headline, not another finding: the first of the new errors of its
+ * stream right before tb (within bad's last attempt, and not part of a
+ * finding already). */
+static size_t traceback_headline(const struct dx_state *st, const uint8_t *used, const struct traceback *tb)
+{
+	const uint32_t *id = st->id[st->bad];
+	const uint16_t *stream = st->stream[st->bad];
+	size_t i = tb->start;
+	while (i > st->from && !used[i - 1] && st->new_error[id[i - 1]] && stream[i - 1] == stream[i])
+		i--;
+	return i;
+}
+
+/* A traceback's severity is its lines' highest, from its headline on: one
+ * logged at WARNING (vLLM's "failed to import" notices) is a warning. */
+static uint8_t traceback_severity(const struct dx_state *st, size_t from, size_t to)
+{
+	uint8_t sev = DX_INFO;
+	for (size_t k = from; k < to; k++)
+		if (st->sev[st->id[st->bad][k]] > sev)
+			sev = st->sev[st->id[st->bad][k]];
+	return sev;
+}
+
+/* The line that says what happened in tb, headed from line head: its
+ * cause (the chain's root), else its first exception, else its last
+ * line.  A chain that ends in Ctrl-C or SIGTERM was stopped from outside,
+ * whatever it was doing then: its last exception.  "ChildFailedError: "
+ * says nothing; its headline does. */
+static int64_t traceback_summary(const struct dx_state *st, const struct traceback *tb, size_t head)
+{
+	const uint32_t *id = st->id[st->bad];
+	int64_t summary = tb->cause != DX_NONE ? tb->cause : tb->first != DX_NONE ? tb->first : (int64_t)tb->end - 1;
+	if (tb->last != DX_NONE && classify_is_killed(st->ctext[id[tb->last]]))
+		summary = tb->last;
+	if (summary == tb->first && head < tb->start && says_nothing(st->ctext[id[summary]]))
+		summary = (int64_t)head;
+	return summary;
+}
+
+/* What the findings passes count as they go. */
+struct novel_count {
+	size_t cap;
+	uint8_t *used;      /* per bad line: part of a finding */
+	uint8_t *seen;      /* per template: counted (1), its finding at where (2) */
+	uint32_t *where;
+};
+
+/* The finding of traceback tb, from its headline head on. */
+static void add_traceback(const struct dx_state *st, struct diagnosis *d, struct novel_count *n,
+			  const struct traceback *tb, size_t head)
+{
+	const uint32_t *id = st->id[st->bad];
+	GROW(d->novel, n->cap, d->nnovel + 1);
+	d->novel[d->nnovel++] = (struct dx_novel){
+		.line = (int64_t)head, .summary = traceback_summary(st, tb, head),
+		.nlines = (uint32_t)(tb->end - head), .severity = traceback_severity(st, head, tb->end),
+		.traceback = 1,
+	};
+	d->novel_lines += tb->end - head;
+	for (size_t k = head; k < tb->end; k++) {
+		n->used[k] = 1;
+		if (is_novel_template(st, id[k]) && !n->seen[id[k]]) {
+			n->seen[id[k]] = 1;
+			d->novel_templates++;
+		}
+	}
+}
+
+/* A traceback is one finding, when a line of it is new: what the last
+ * attempt printed (earlier attempts are counted). */
+static void find_tracebacks(const struct dx_state *st, struct diagnosis *d, struct novel_count *n)
+{
+	size_t nb = st->logs[st->bad].nlines;
+	for (size_t i = st->from; i < nb; i++) {
+		if (!starts_traceback(st, i))
+			continue;
+		struct traceback tb;
+		traceback_extent(st, i, &tb);
+		if (!tb.isnew)
+			continue;
+		add_traceback(st, d, n, &tb, traceback_headline(st, n->used, &tb));
+		i = tb.end - 1;
+	}
+}
+
+/* Every other line no good run printed: a finding per template, at its
+ * first line, counting its lines. */
+static void find_new_lines(const struct dx_state *st, struct diagnosis *d, struct novel_count *n)
+{
+	const uint32_t *id = st->id[st->bad];
+	for (size_t i = st->from; i < st->logs[st->bad].nlines; i++) {
+		uint32_t c = id[i];
+		if (n->used[i] || !is_novel_template(st, c))
+			continue;
+		d->novel_lines++;
+		if (n->seen[c] == 2) {
+			d->novel[n->where[c]].nlines++;
+			continue;
+		}
+		if (!n->seen[c])
+			d->novel_templates++;
+		n->seen[c] = 2;
+		GROW(d->novel, n->cap, d->nnovel + 1);
+		n->where[c] = (uint32_t)d->nnovel;
+		d->novel[d->nnovel++] = (struct dx_novel){
+			.line = (int64_t)i, .summary = (int64_t)i, .nlines = 1,
+			.severity = st->sev[c], .traceback = 0,
+		};
+	}
+}
+
+void pass_novel(struct dx_state *st, struct diagnosis *d)
+{
+	size_t nb = st->logs[st->bad].nlines;
+	struct novel_count n = {
+		.used = xcalloc(nb ? nb : 1, 1),
+		.seen = xcalloc(st->nc ? st->nc : 1, 1),
+		.where = xmalloc((st->nc ? st->nc : 1) * sizeof(*n.where)),
+	};
+	find_tracebacks(st, d, &n);
+	find_new_lines(st, d, &n);
+	free(n.used);
+	free(n.seen);
+	free(n.where);
+	if (d->nnovel)
+		qsort(d->novel, d->nnovel, sizeof(*d->novel), novel_cmp);
+}
+
+/* ---- what changed ---- */
+
+void pass_changes(struct dx_state *st, struct diagnosis *d)
+{
+	const struct following *w = st->w;
+	struct changes_input ci = {
+		.logs = st->logs, .ngood = st->ngood, .good = d->good, .bad = &st->logs[st->bad],
+		.first = st->first, .nc = st->nc, .bad_id = st->id[st->bad],
+		.follow = w->follow, .b2g = w->b2g, .ids = (const uint32_t *const *)st->id,
+		.bad_stream = st->stream[st->bad], .good_stream = st->stream[d->good],
+		.names = st->snames, .ctext = st->ctext, .sev = st->sev,
+	};
+	changes_find(&ci, &d->changed, &d->nchanged);
+}
+
+/* ---- ranks ---- */
+
+void pass_ranks(struct dx_state *st, struct diagnosis *d)
+{
+	const struct following *w = st->w;
+	struct align_log bad = { st->id[st->bad], st->stream[st->bad], st->logs[st->bad].nlines, st->nstreams };
+	struct align_log good = { st->id[d->good], st->stream[d->good], st->logs[d->good].nlines, st->nstreams };
+	streams_rank_progress(&bad, &good, st->nc, st->snames, w->follow, st->step, st->new_error, d);
+	uint8_t *in_good = xmalloc(st->nc ? st->nc : 1);
+	for (size_t c = 0; c < st->nc; c++)
+		in_good[c] = !is_novel_template(st, (uint32_t)c);
+	struct culprit_input ci = {
+		.bad = &st->logs[st->bad], .id = bad.id, .stream = bad.stream, .follow = w->follow,
+		.in_good = in_good, .ctext = st->ctext, .nc = st->nc, .names = st->snames, .nstreams = st->nstreams,
+	};
+	culprit_find(&ci, d);
+	free(in_good);
+}

@@ -1,0 +1,167 @@
+/* diagnose_passes.h — the diagnose stage's passes and the state they
+ * share; not part of the stage's interface (diagnose.h is).
+ *
+ * diagnose() (diagnose.c) runs the passes below in order over one struct
+ * dx_state and the struct diagnosis they fill, as git's diffcore_std runs
+ * its passes over one queue.  Each pass's comment is its contract: what
+ * it reads (of the state, of the diagnosis) and what it fills.  Each
+ * rule a pass applies is a named function in the pass's file, whose
+ * comment states the property it keeps.
+ *
+ * This header includes only what lies below the stage: the result types
+ * (diagnosis.h), logs, rules and templates; never diagnose.h. */
+#ifndef DDX_DIAGNOSE_PASSES_H
+#define DDX_DIAGNOSE_PASSES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "diagnosis.h"
+#include "log.h"
+#include "rules.h"
+#include "template.h"
+
+/* Which lines of bad follow one good log (the follow pass). */
+struct following {
+	uint32_t *b2g;          /* bad line -> good line */
+	uint8_t *follow;        /* bad line follows the good run */
+	uint8_t *steady;        /* ... and got there from its stream's last
+				 * step without a leap */
+	size_t score;           /* following lines */
+	int64_t last;           /* last following line */
+};
+
+/* What the passes share.  Template ids here are canonical: clusters of
+ * the template table, with reworded ones merged and counted steps split
+ * (diagnose_skeleton.c); per-template arrays have nc entries. */
+struct dx_state {
+	/* The skeleton pass: */
+	struct log *logs;
+	size_t nlogs, ngood, bad;   /* logs[0..ngood) good, logs[bad] bad */
+	size_t nc;              /* canonical id space */
+	const char **ctext;     /* per template: its text */
+	uint8_t *clevel;        /* ... the level its header gave (LV_*) */
+	uint32_t **id;          /* per log, per line: its template */
+	uint16_t **stream;      /* per log, per line: its stream (0: untagged) */
+	size_t nstreams;
+	char **snames;          /* per stream: its name */
+	uint8_t *has;           /* [log * nstreams + s]: stream has lines */
+	uint32_t *cnt;          /* [log * nc + c]: lines */
+	int64_t *first;         /* [log * nc + c]: first line, or -1 */
+	uint8_t *sev;           /* per template: severity (DX_INFO, ...) */
+	uint8_t *tb;            /* ... traceback role (CLASSIFY_TB_*) */
+	uint8_t *hb;            /* ... a heartbeat: says nothing of progress */
+	uint8_t *ms;            /* ... a milestone (learned, or a rule's) */
+	uint8_t *bars;          /* a progress bar drawn at several places */
+	uint8_t *counter;       /* recurs at a steady pace, counting ("step 41") */
+	uint8_t *new_error;     /* an error no good log printed */
+	uint8_t *retry;         /* announces a retry */
+	uint8_t *weight;        /* what aligning a template is worth */
+	uint8_t *step;          /* milestones a match must not jump over */
+	int32_t *rule;          /* the rule that names it, or -1 */
+	size_t from;            /* first line of bad's last attempt */
+	size_t attempts;        /* runs of bad's program in its log */
+	char **counted;         /* texts of the ids split_counters made */
+	size_t ncounted;
+	const struct ruleset *rs;
+	/* The follow pass: */
+	struct following *ws;   /* per good log */
+	const struct following *w;  /* d->good's: the one reported against */
+	/* The verdict passes: */
+	int done;               /* bad reached the good run's end */
+	/* diagnose()'s options, while it runs. */
+	const struct dx_options *opt;
+};
+
+/* Whether text t is empty but for blanks. */
+static inline int is_blank(const char *t)
+{
+	return t[strspn(t, " \t")] == '\0';
+}
+
+/* The skeleton pass (diagnose_skeleton.c): index logs[0..nlogs) (the
+ * last one bad) into st: canonical ids, streams, per-template facts,
+ * learned milestones, heartbeats, counted steps and bad's attempts.
+ * Fills d's ngood, bad_log, attempts, attempt_line, stream_names and
+ * nstreams.  skeleton_free frees st and what it holds. */
+void pass_skeleton(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
+		   const struct ruleset *rs, struct diagnosis *d);
+void skeleton_free(struct dx_state *st);
+/* Whether no good log printed template c. */
+int is_novel_template(const struct dx_state *st, uint32_t c);
+/* Log l's first line that is no heartbeat: its program's start banner,
+ * which recurs once per run in a log of several; -1 for none. */
+int64_t start_banner(const struct dx_state *st, size_t l);
+
+/* The follow pass (diagnose_follow.c): which lines of bad follow each
+ * good log, into st->ws (one per good log), and the good log that bad
+ * follows furthest (most following lines; the first on a tie), which the
+ * diagnosis is reported against: st->w, d->good, d->good_log.  Reads the
+ * skeleton.  followings_free frees st->ws. */
+void pass_follow(struct dx_state *st, struct diagnosis *d);
+void followings_free(struct dx_state *st);
+
+/* The findings passes (diagnose_findings.c), after the follow pass:
+ * pass_novel: what bad's last attempt printed that no good run did, into
+ *   d->novel (a traceback is one finding; errors first, then warnings,
+ *   then the rest), d->nnovel, novel_lines, novel_templates.  Reads the
+ *   skeleton.
+ * pass_changes: what changed against the good run: values of
+ *   corresponding lines, environment settings (changes.c), into
+ *   d->changed, d->nchanged.  Reads st->w.
+ * pass_ranks: where each rank got and the one the failure started on,
+ *   into d->ranks, nranks, ranks_same, ranks_alike, culprit (streams.c,
+ *   culprit.c).  Reads st->w, d->novel. */
+void pass_novel(struct dx_state *st, struct diagnosis *d);
+void pass_changes(struct dx_state *st, struct diagnosis *d);
+void pass_ranks(struct dx_state *st, struct diagnosis *d);
+
+/* The timing passes (diagnose_timing.c), after the follow pass:
+ * pass_milestones: the good run's milestones in its order, with the
+ *   first line of bad that follows each, into d->ms, d->nms, and d->up
+ *   (timeline_up).  Reads st->w.
+ * pass_slow: the steps between milestones that bad took much longer
+ *   over than the slowest good run, per stream, into d->slow, d->nslow.
+ *   Reads d->ms, st->w.
+ * pass_waiting: the notice a stalled run repeats at a steady pace at its
+ *   end, into d->waiting; that notice becomes a heartbeat (st->hb) for
+ *   the passes after.  Reads st->w.
+ * pass_silence: bad's first and last times, its last line that is no
+ *   heartbeat, and how long it has been silent since (st->opt's now),
+ *   into d->first_ts_bad, last_ts_bad, last_progress, last_progress_ts,
+ *   silent_s.
+ * pass_good_time: the good runs' longest gap and step where bad stands
+ *   (each good run from the line bad last followed), into d->good_gap_s,
+ *   good_step_s.  Reads st->ws.
+ * pass_rank_behind: d->good_step_s raised to the good runs' time in the
+ *   step of a rank that holds the run (rank_behind).  Reads d->ranks,
+ *   st->ws. */
+void pass_milestones(struct dx_state *st, struct diagnosis *d);
+void pass_slow(struct dx_state *st, struct diagnosis *d);
+void pass_waiting(struct dx_state *st, struct diagnosis *d);
+void pass_silence(struct dx_state *st, struct diagnosis *d);
+void pass_good_time(struct dx_state *st, struct diagnosis *d);
+void pass_rank_behind(struct dx_state *st, struct diagnosis *d);
+/* The good run's end: the milestone of d->ms where it is up, or where a
+ * good run that never came up got furthest; NULL when there are none. */
+const struct dx_milestone *good_end(const struct dx_state *st, const struct diagnosis *d);
+
+/* The verdict passes (diagnose_verdict.c), after the findings and the
+ * timing passes (their heartbeats are st->hb as pass_waiting left it):
+ * pass_crash: which new error is the crash, refined to what caused it,
+ *   into d->crash (an index into d->novel, or DX_NONE).  Reads d->novel,
+ *   st->w.
+ * pass_reach: whether bad reached the good run's end (st->done), and
+ *   where it got (no further than its crash): d->bad_line, good_line,
+ *   good_fraction.  Reads d->ms, d->crash, st->w.
+ * pass_verdict: d->verdict.  Reads st->done, d->crash, d->bad_line,
+ *   d->novel, d->changed, d->slow.
+ * pass_next: what the good run did after d->good_line: the step it took
+ *   next, then its milestones bad never reached, into d->next, nnext. */
+void pass_crash(struct dx_state *st, struct diagnosis *d);
+void pass_reach(struct dx_state *st, struct diagnosis *d);
+void pass_verdict(struct dx_state *st, struct diagnosis *d);
+void pass_next(struct dx_state *st, struct diagnosis *d);
+
+#endif

@@ -1,0 +1,474 @@
+/* diagnose_timing.c — the timing passes (see diagnose_passes.h): the good
+ * run's milestones and when each run reached them, the steps bad took
+ * much longer over, the notice a stalled run repeats as it waits, how
+ * long bad has been silent, and how long the good runs took where bad
+ * stands, against which a silence is long or not. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "align.h"
+#include "classify.h"
+#include "diagnose_passes.h"
+#include "timeline.h"
+
+/* A waiting notice: printed at least this many times (bursts a second
+ * apart or more), at a steady pace (no interval over WAIT_STEADY times
+ * the shortest). */
+#define WAIT_MIN 3
+#define WAIT_STEADY 2
+/* A step is slow when it took this many times the slowest good run ... */
+#define SLOW_FACTOR 3.0
+/* ... and this many seconds more: a few times the second that most
+ * timestamps resolve, so that "4.9 s where good runs took 0.0 s" counts. */
+#define SLOW_MIN_S 3.0
+
+static double secs(int64_t a, int64_t b)
+{
+	return a == TS_NONE || b == TS_NONE ? NAN : (double)(b - a) / 1000.0;
+}
+
+static int64_t first_ts(const struct log *lg)
+{
+	for (size_t i = 0; i < lg->nlines; i++)
+		if (lg->ts[i] != TS_NONE)
+			return lg->ts[i];
+	return TS_NONE;
+}
+
+/* *most = x when x is known and more (NAN: not known yet). */
+static void raise_to(double *most, double x)
+{
+	if (!isnan(x) && (isnan(*most) || x > *most))
+		*most = x;
+}
+
+/* ---- milestones ---- */
+
+void pass_milestones(struct dx_state *st, struct diagnosis *d)
+{
+	const struct following *w = st->w;
+	const struct log *good = &st->logs[d->good], *bad = &st->logs[st->bad];
+	int64_t *bfirst = xmalloc((st->nc ? st->nc : 1) * sizeof(*bfirst));
+	for (size_t c = 0; c < st->nc; c++)
+		bfirst[c] = DX_NONE;
+	for (size_t i = bad->nlines; i-- > 0;)
+		if (w->follow[i])
+			bfirst[st->id[st->bad][i]] = (int64_t)i;
+	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
+	size_t cap = 0;
+	int64_t g0 = first_ts(good), b0 = first_ts(bad);
+	for (size_t j = 0; j < good->nlines; j++) {
+		uint32_t c = st->id[d->good][j];
+		if (!st->ms[c] || seen[c])
+			continue;
+		seen[c] = 1;
+		GROW(d->ms, cap, d->nms + 1);
+		int r = st->rule[c];
+		int64_t bl = bfirst[c];
+		d->ms[d->nms++] = (struct dx_milestone){
+			.id = c, .name = r >= 0 ? st->rs->r[r].name : NULL,
+			.final = r >= 0 && st->rs->r[r].final,
+			.good_line = (int64_t)j, .bad_line = bl,
+			.good_off_s = secs(g0, good->when[j]),
+			.bad_off_s = bl >= 0 ? secs(b0, bad->when[bl]) : NAN,
+		};
+	}
+	free(seen);
+	int32_t *rule = xmalloc((d->nms ? d->nms : 1) * sizeof(*rule));
+	for (size_t m = 0; m < d->nms; m++)
+		rule[m] = st->rule[d->ms[m].id];
+	size_t up = timeline_up(st->rs, rule, d->nms);
+	d->up = up == SIZE_MAX ? DX_NONE : (int64_t)up;
+	free(rule);
+	free(bfirst);
+}
+
+/* The good run's end is where it is up (d->up).  A good run that never
+ * came up (a crashed run given as good) ends where it got furthest: its
+ * last final milestone of another engine (uvicorn's, when SGLang's own
+ * never came), else its last one that is no warning and no continuation
+ * line (a resource_tracker warning at exit is its tail, not its end),
+ * else its last one. */
+const struct dx_milestone *good_end(const struct dx_state *st, const struct diagnosis *d)
+{
+	if (d->up != DX_NONE)
+		return &d->ms[d->up];
+	for (size_t m = d->nms; m-- > 0;)
+		if (d->ms[m].final)
+			return &d->ms[m];
+	for (size_t m = d->nms; m-- > 0;) {
+		uint32_t c = d->ms[m].id;
+		if (st->sev[c] == DX_INFO && !isspace((unsigned char)st->ctext[c][0]))
+			return &d->ms[m];
+	}
+	return d->nms ? &d->ms[d->nms - 1] : NULL;
+}
+
+/* ---- slow steps ---- */
+
+/* Slow steps in the good run's order. */
+static int slow_cmp(const void *x, const void *y)
+{
+	const struct dx_slow *a = x, *b = y;
+	if (a->from_good != b->from_good)
+		return a->from_good < b->from_good ? -1 : 1;
+	return (a->to_good > b->to_good) - (a->to_good < b->to_good);
+}
+
+/* Per stream s and milestone m of d->ms: the first line of log l where
+ * stream s reached m, or -1; [s * nms + m].  With follow, only lines that
+ * follow the good run count (a health check in a stalled run is no step). */
+static int64_t *stream_firsts(const struct dx_state *st, const struct diagnosis *d,
+			      const int32_t *msof, size_t l, const uint8_t *follow)
+{
+	size_t n = st->nstreams * d->nms;
+	int64_t *first = xmalloc((n ? n : 1) * sizeof(*first));
+	for (size_t k = 0; k < n; k++)
+		first[k] = -1;
+	for (size_t i = 0; i < st->logs[l].nlines; i++) {
+		int32_t m = msof[st->id[l][i]];
+		if (m < 0 || (follow && !follow[i]))
+			continue;
+		size_t k = st->stream[l][i] * d->nms + (size_t)m;
+		if (first[k] < 0)
+			first[k] = (int64_t)i;
+	}
+	return first;
+}
+
+/* The slowest good run over the step from milestone pm to m of d->ms on
+ * stream s, or over the whole log where that good run's stream lacks
+ * either end (a milestone only rank 0 prints); NAN when none took it.
+ * gfirst: stream_firsts of each good run. */
+static double slowest_good(const struct dx_state *st, const struct diagnosis *d, int64_t *const *gfirst,
+			   size_t s, size_t pm, size_t m)
+{
+	size_t nm = d->nms, nc = st->nc;
+	double gs = NAN;
+	for (size_t g = 0; g < st->ngood; g++) {
+		int64_t ga = gfirst[g][s * nm + pm], gb = gfirst[g][s * nm + m];
+		if (ga < 0 || gb < 0) {
+			ga = st->first[g * nc + d->ms[pm].id];
+			gb = st->first[g * nc + d->ms[m].id];
+		}
+		if (ga < 0 || gb < 0)
+			continue;
+		double x = log_span_s(&st->logs[g], (size_t)ga, (size_t)gb);
+		if (!isnan(x) && x >= 0 && (isnan(gs) || x > gs))
+			gs = x;
+	}
+	return gs;
+}
+
+/* Whether a step bad took bs seconds over, where the slowest good run
+ * took gs, is slow: SLOW_FACTOR times as long, and SLOW_MIN_S more. */
+static int is_slow(double bs, double gs)
+{
+	return !isnan(bs) && !isnan(gs) && bs > SLOW_FACTOR * gs && bs - gs >= SLOW_MIN_S;
+}
+
+/* One entry per step: its slowest stream, the one that took the most
+ * longer than the good run. */
+static void keep_slowest(struct diagnosis *d, size_t *cap, const struct dx_slow *x)
+{
+	size_t k = 0;
+	while (k < d->nslow && (d->slow[k].from_good != x->from_good || d->slow[k].to_good != x->to_good))
+		k++;
+	if (k == d->nslow) {
+		GROW(d->slow, *cap, d->nslow + 1);
+		d->nslow++;
+	} else if (d->slow[k].bad_s - d->slow[k].good_s >= x->bad_s - x->good_s) {
+		return;
+	}
+	d->slow[k] = *x;
+}
+
+/* The slow steps of bad's stream s: between consecutive milestones it
+ * reached.  bfirst, gfirst: stream_firsts of bad and of each good run. */
+static void slow_stream(const struct dx_state *st, struct diagnosis *d, const int64_t *bfirst,
+			int64_t *const *gfirst, size_t s, size_t *cap)
+{
+	size_t nm = d->nms;
+	int64_t prev = -1;   /* the last milestone stream s reached */
+	for (size_t m = 0; m < nm; m++) {
+		int64_t to = bfirst[s * nm + m];
+		if (to < 0)
+			continue;
+		int64_t pm = prev;
+		prev = (int64_t)m;
+		int64_t from = pm >= 0 ? bfirst[s * nm + (size_t)pm] : -1;
+		if (from < 0 || from >= to)
+			continue;
+		double bs = log_span_s(&st->logs[st->bad], (size_t)from, (size_t)to);
+		double gs = slowest_good(st, d, gfirst, s, (size_t)pm, m);
+		if (!is_slow(bs, gs))
+			continue;
+		struct dx_slow x = {
+			.from_good = d->ms[pm].good_line,
+			.to_good = d->ms[m].good_line, .from_bad = from, .to_bad = to,
+			.good_s = gs, .bad_s = bs, .stream = st->snames[s],
+		};
+		keep_slowest(d, cap, &x);
+	}
+}
+
+/* Slow steps, per stream: one rank may load its weights slowly while the
+ * others do not.  One entry per step (keep_slowest). */
+void pass_slow(struct dx_state *st, struct diagnosis *d)
+{
+	size_t nm = d->nms, nc = st->nc;
+	if (nm < 2)
+		return;
+	int32_t *msof = xmalloc((nc ? nc : 1) * sizeof(*msof));
+	for (size_t c = 0; c < nc; c++)
+		msof[c] = -1;
+	for (size_t m = 0; m < nm; m++)
+		msof[d->ms[m].id] = (int32_t)m;
+	int64_t *bfirst = stream_firsts(st, d, msof, st->bad, st->w->follow);
+	int64_t **gfirst = xmalloc(st->ngood * sizeof(*gfirst));
+	for (size_t g = 0; g < st->ngood; g++)
+		gfirst[g] = stream_firsts(st, d, msof, g, NULL);
+	size_t cap = 0;
+	for (size_t s = 0; s < st->nstreams; s++)
+		slow_stream(st, d, bfirst, gfirst, s, &cap);
+	if (d->nslow > 1)
+		qsort(d->slow, d->nslow, sizeof(*d->slow), slow_cmp);
+	for (size_t g = 0; g < st->ngood; g++)
+		free(gfirst[g]);
+	free(gfirst);
+	free(bfirst);
+	free(msof);
+}
+
+/* ---- waiting and silence ---- */
+
+/* The notice a stalled run waits with: the line it printed last (blank
+ * lines and the good runs' heartbeats aside) when no good run printed it
+ * and it is no error; UINT32_MAX for none. */
+static uint32_t last_notice(const struct dx_state *st)
+{
+	const uint32_t *id = st->id[st->bad];
+	size_t end = st->logs[st->bad].nlines;
+	while (end > 0 && st->hb[id[end - 1]] &&
+	       (!is_novel_template(st, id[end - 1]) || is_blank(st->ctext[id[end - 1]])))
+		end--;
+	if (end == 0)
+		return UINT32_MAX;
+	uint32_t c = id[end - 1];
+	return !is_novel_template(st, c) || st->sev[c] == DX_ERROR ? UINT32_MAX : c;
+}
+
+/* What a stalled run waits for: its last notice (last_notice) when bad
+ * repeats it after its last step at a steady pace -- vLLM's "No
+ * available shared memory broadcast block found in 60 seconds", a
+ * "Waiting for ..." retry.  Such a notice is the run waiting, not taking
+ * another path: it counts as a heartbeat from here on (no progress, no
+ * own line). */
+void pass_waiting(struct dx_state *st, struct diagnosis *d)
+{
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *id = st->id[st->bad];
+	d->waiting = (struct dx_waiting){ .first = DX_NONE, .last = DX_NONE, .span_s = NAN };
+	uint32_t c = last_notice(st);
+	if (c == UINT32_MAX)
+		return;
+	size_t from = st->w->last >= 0 ? (size_t)st->w->last + 1 : 0, beats = 0;
+	int64_t first = DX_NONE, prev = TS_NONE, lo = INT64_MAX, hi = 0;
+	uint64_t count = 0;
+	for (size_t i = from; i < bad->nlines; i++) {
+		if (id[i] != c)
+			continue;
+		count++;
+		if (first == DX_NONE)
+			first = (int64_t)i;
+		d->waiting.last = (int64_t)i;
+		int64_t t = bad->when[i];
+		if (t == TS_NONE || (prev != TS_NONE && t - prev < 1000))
+			continue;   /* the same burst (every rank says it at once) */
+		if (prev != TS_NONE) {
+			lo = t - prev < lo ? t - prev : lo;
+			hi = t - prev > hi ? t - prev : hi;
+		}
+		prev = t;
+		beats++;
+	}
+	if (beats < WAIT_MIN || hi > WAIT_STEADY * lo) {
+		d->waiting.last = DX_NONE;
+		return;
+	}
+	d->waiting.first = first;
+	d->waiting.count = count;
+	d->waiting.span_s = log_span_s(bad, (size_t)first, (size_t)d->waiting.last);
+	st->hb[c] = 1;
+}
+
+void pass_silence(struct dx_state *st, struct diagnosis *d)
+{
+	const struct log *bad = &st->logs[st->bad];
+	const struct dx_options *opt = st->opt;
+	d->first_ts_bad = first_ts(bad);
+	d->last_progress = DX_NONE;
+	for (size_t i = bad->nlines; i-- > 0 && d->last_progress == DX_NONE;)
+		if (!st->hb[st->id[st->bad][i]])
+			d->last_progress = (int64_t)i;
+	d->last_ts_bad = d->last_progress_ts = TS_NONE;
+	for (size_t i = bad->nlines; i-- > 0;) {
+		if (bad->when[i] == TS_NONE)
+			continue;
+		if (d->last_ts_bad == TS_NONE)
+			d->last_ts_bad = bad->when[i];
+		if (!st->hb[st->id[st->bad][i]]) {
+			d->last_progress_ts = bad->when[i];
+			break;
+		}
+	}
+	d->silent_s = NAN;
+	if (opt->now_ms != TS_NONE) {
+		if (d->last_progress_ts == TS_NONE)
+			return;
+		int64_t now = opt->now_relative ? d->last_ts_bad + opt->now_ms : opt->now_ms;
+		d->silent_s = (double)(now - d->last_progress_ts) / 1000.0;
+	} else if (strcmp(bad->in.path, "-") != 0) {
+		/* The file was last written when its last line was: the wall
+		 * clock against mtime needs no time zone. */
+		d->silent_s = difftime(time(NULL), bad->in.mtime);
+		if (d->last_progress_ts != TS_NONE)
+			d->silent_s += (double)(d->last_ts_bad - d->last_progress_ts) / 1000.0;
+	}
+}
+
+/* ---- the good runs' time where bad stands ---- */
+
+/* Whether good run g's line k is a milestone of stream s (any stream
+ * when s is SIZE_MAX). */
+static int good_step_line(const struct dx_state *st, size_t g, size_t k, size_t s)
+{
+	uint32_t c = st->id[g][k];
+	return st->ms[c] && !st->hb[c] && (s == SIZE_MAX || st->stream[g][k] == s);
+}
+
+/* Good run g's milestone lines around line j on stream s: the last at or
+ * before j (*from) and the first after it of another template (*to); -1
+ * where there is none. */
+static void good_step_around(const struct dx_state *st, size_t g, size_t j, size_t s,
+			     int64_t *from, int64_t *to)
+{
+	*from = *to = -1;
+	for (size_t k = j + 1; k-- > 0 && *from < 0;)
+		if (good_step_line(st, g, k, s))
+			*from = (int64_t)k;
+	for (size_t k = j + 1; k < st->logs[g].nlines && *to < 0; k++)
+		if (good_step_line(st, g, k, s) && st->id[g][k] != st->id[g][j])
+			*to = (int64_t)k;
+}
+
+/* The good runs' longest silence between the divergence point and their
+ * next milestone: good run g's, from the good line bad last followed. */
+static double good_gap(const struct dx_state *st, size_t g)
+{
+	const struct log *lg = &st->logs[g];
+	const struct following *w = &st->ws[g];
+	if (w->last < 0)
+		return NAN;
+	size_t j = w->b2g[w->last];
+	int64_t prev = lg->when[j];
+	double gap = NAN;
+	for (size_t k = j + 1; k < lg->nlines; k++) {
+		uint32_t c = st->id[g][k];
+		if (lg->when[k] == TS_NONE || st->hb[c])
+			continue;
+		if (prev != TS_NONE)
+			raise_to(&gap, (double)(lg->when[k] - prev) / 1000.0);
+		prev = lg->when[k];
+		if (st->ms[c] && st->id[g][k] != st->id[g][j])
+			break;
+	}
+	return gap;
+}
+
+/* In a loop that counts ("step 45 loss=..."), the step is one round:
+ * from good run g's line j up to its stream's next count, when that
+ * comes before *to. */
+static void counted_round(const struct dx_state *st, size_t g, size_t j, int64_t *from, int64_t *to)
+{
+	if (!st->counter[st->id[g][j]])
+		return;
+	for (size_t k = j + 1; k < st->logs[g].nlines && (*to < 0 || (int64_t)k < *to); k++)
+		if (st->id[g][k] == st->id[g][j] && st->stream[g][k] == st->stream[g][j]) {
+			*from = (int64_t)j;
+			*to = (int64_t)k;
+		}
+}
+
+/* How long good run g took over the step the bad run is in: from its
+ * milestone before the good line bad last followed to the one after it,
+ * on that line's stream where it has both (ranks interleave), else over
+ * the whole log.  An untagged line amid ranks' (a launcher's "training
+ * step 40") is no rank's: its step is bounded by any stream's steps, not
+ * by the few the untagged lines take.  A silence is long only against
+ * this: the good run may print little for minutes inside one step. */
+static double good_step(const struct dx_state *st, size_t g, size_t j)
+{
+	const struct log *lg = &st->logs[g];
+	size_t s = st->stream[g][j];
+	int64_t from = -1, to = -1;
+	if (s != 0)
+		good_step_around(st, g, j, s, &from, &to);
+	if (from < 0 || to < 0)
+		good_step_around(st, g, j, SIZE_MAX, &from, &to);
+	counted_round(st, g, j, &from, &to);
+	if (to < 0)
+		return NAN;
+	return log_span_s(lg, from >= 0 ? (size_t)from : j, (size_t)to);
+}
+
+void pass_good_time(struct dx_state *st, struct diagnosis *d)
+{
+	d->good_gap_s = d->good_step_s = NAN;
+	for (size_t g = 0; g < st->ngood; g++) {
+		const struct following *w = &st->ws[g];
+		raise_to(&d->good_gap_s, good_gap(st, g));
+		raise_to(&d->good_step_s, w->last >= 0 ? good_step(st, g, w->b2g[w->last]) : NAN);
+	}
+}
+
+/* A rank that stopped first, at a step every other rank went past, holds
+ * the run in its step: the good runs' time there counts too (a rank stuck
+ * loading its weights, where the rest went on at once to a step of no
+ * time).  Only when the others took its next step: ranks alike, and the
+ * step that rank's stream takes next in the good run followed by some
+ * other rank.  That rank's last following line, or DX_NONE. */
+static int64_t rank_behind(const struct dx_state *st, const struct diagnosis *d)
+{
+	const struct following *w = st->w;
+	int64_t behind = DX_NONE;
+	size_t nbehind = 0;
+	for (size_t k = 0; k < d->nranks; k++) {
+		int64_t i = d->ranks[k].last_follow;
+		if (i < 0)
+			continue;
+		if (behind < 0 || w->b2g[i] < w->b2g[behind])
+			behind = i, nbehind = 0;
+		nbehind += st->id[st->bad][i] == st->id[st->bad][behind];
+	}
+	if (nbehind != 1 || !d->ranks_alike)
+		return DX_NONE;
+	size_t j = w->b2g[behind];
+	int64_t from, to, took = 0;
+	good_step_around(st, d->good, j, st->stream[d->good][j], &from, &to);
+	for (size_t i = 0; to >= 0 && i < st->logs[st->bad].nlines && !took; i++)
+		took = w->follow[i] && st->id[st->bad][i] == st->id[d->good][to];
+	return took ? behind : DX_NONE;
+}
+
+void pass_rank_behind(struct dx_state *st, struct diagnosis *d)
+{
+	int64_t behind = rank_behind(st, d);
+	for (size_t g = 0; g < st->ngood && behind >= 0; g++) {
+		const struct following *w = &st->ws[g];
+		raise_to(&d->good_step_s, w->b2g[behind] != ALIGN_NONE ? good_step(st, g, w->b2g[behind]) : NAN);
+	}
+}

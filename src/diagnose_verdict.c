@@ -1,0 +1,628 @@
+/* diagnose_verdict.c — the verdict passes (see diagnose_passes.h): which
+ * new error is the crash and what caused it, whether bad reached the good
+ * run's end and where it got, the verdict (same, different, crashed,
+ * stopped, diverged), and what the good run did next.  Each rule is a
+ * function of its own; its comment says what it guarantees. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "classify.h"
+#include "diagnose_passes.h"
+
+/* Lines of a dump printed right after a retry notice that may still
+ * be part of it ("Exception raised from ...", the first frame). */
+#define RETRY_DUMP 3
+/* Lines a warning may come before the crash and still be its cause. */
+#define CAUSE_WINDOW 10
+/* ... and how long before it, when lines the good runs print lie between. */
+#define CAUSE_MS 1000
+
+/* ---- the crash ---- */
+
+/* Whether bad survived its line i: other ranks may finish a step after
+ * one rank died, but a run that goes on following the good one at
+ * length did.  fbefore[i] counts the following lines before line i. */
+static int survived(const size_t *fbefore, size_t n, int64_t i)
+{
+	size_t before = fbefore[i], after = fbefore[n] - before;
+	return after >= 10 && 4 * after > before;
+}
+
+/* Per line of bad, the stream whose message it belongs to: its own, or
+ * for an untagged line without a time, that of the line before it -- a
+ * rank's error printed over many lines ("[rank0]:[E...] ... remote
+ * process exited", then "ncclRemoteError: ...", "Last error:", a stack)
+ * tags and times only its first.  The caller frees it. */
+static uint16_t *message_streams(const struct dx_state *st)
+{
+	const struct log *bad = &st->logs[st->bad];
+	const uint16_t *stream = st->stream[st->bad];
+	uint16_t *says = xmalloc((bad->nlines ? bad->nlines : 1) * sizeof(*says));
+	for (size_t i = 0; i < bad->nlines; i++)
+		says[i] = stream[i] == 0 && i > 0 && bad->ts[i] == TS_NONE ? says[i - 1] : stream[i];
+	return says;
+}
+
+/* A run killed from outside (a timeout's SIGTERM, ^C) after it stopped
+ * following the good run says so before anything else fails: the errors
+ * after that notice (the launcher's SignalException) are the kill's, not
+ * a crash.  A kill notice after a new error (the launcher stopping the
+ * other workers once one died) is no such.  The notice's line, else
+ * bad's line count. */
+static int64_t killed_from_outside(const struct dx_state *st, const struct diagnosis *d)
+{
+	int64_t n = (int64_t)st->logs[st->bad].nlines, killed = n, failed = n;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		if (nv->line <= st->w->last)
+			continue;
+		if (classify_is_killed(st->ctext[st->id[st->bad][nv->summary]]))
+			killed = nv->line < killed ? nv->line : killed;
+		else if (nv->severity == DX_ERROR && nv->line < failed)
+			failed = nv->line;
+	}
+	return failed < killed ? n : killed;
+}
+
+/* What the crash rules read of bad's lines. */
+struct crash_lines {
+	int64_t *lastf;         /* per stream: its last following line */
+	size_t *fbefore;        /* [i]: following lines before line i (n + 1) */
+	int64_t *retry_after;   /* [i]: the first retry notice at or after
+				 * line i, or -1 */
+	uint16_t *says;         /* message_streams */
+	int64_t *lost;          /* per stream of says: its first line that
+				 * reports a lost peer, in a run that did not
+				 * survive it; DX_NONE */
+	int64_t killed;         /* killed_from_outside */
+};
+
+static void crash_lines_init(struct crash_lines *cl, const struct dx_state *st, const struct diagnosis *d)
+{
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *id = st->id[st->bad];
+	const uint8_t *follow = st->w->follow;
+	size_t nb = bad->nlines;
+	cl->lastf = xmalloc(st->nstreams * sizeof(*cl->lastf));
+	cl->lost = xmalloc(st->nstreams * sizeof(*cl->lost));
+	for (size_t s = 0; s < st->nstreams; s++)
+		cl->lastf[s] = cl->lost[s] = DX_NONE;
+	cl->fbefore = xmalloc((nb + 1) * sizeof(*cl->fbefore));
+	cl->fbefore[0] = 0;
+	for (size_t i = 0; i < nb; i++) {
+		if (follow[i])
+			cl->lastf[st->stream[st->bad][i]] = (int64_t)i;
+		cl->fbefore[i + 1] = cl->fbefore[i] + follow[i];
+	}
+	cl->retry_after = xmalloc((nb ? nb : 1) * sizeof(*cl->retry_after));
+	for (int64_t i = (int64_t)nb, r = -1; i-- > 0;) {
+		if (st->retry[id[i]])
+			r = i;
+		cl->retry_after[i] = r;
+	}
+	cl->says = message_streams(st);
+	/* By line: one finding holds every rank's copy of a message. */
+	for (size_t i = nb; i-- > 0;)
+		if (st->new_error[id[i]] && classify_is_peer_loss(st->ctext[id[i]]) &&
+		    !survived(cl->fbefore, nb, (int64_t)i))
+			cl->lost[cl->says[i]] = (int64_t)i;
+	cl->killed = killed_from_outside(st, d);
+}
+
+static void crash_lines_free(struct crash_lines *cl)
+{
+	free(cl->lastf);
+	free(cl->fbefore);
+	free(cl->retry_after);
+	free(cl->says);
+	free(cl->lost);
+}
+
+/* An error its stream later says it retries ("failed to connect -
+ * retrying"), like the dump printed just after such a notice, did not
+ * end the run: a log that ends there is waiting, not crashed. */
+static int retried_error(const struct dx_state *st, const struct crash_lines *cl, int64_t line)
+{
+	int64_t r = cl->retry_after[line >= RETRY_DUMP ? line - RETRY_DUMP : 0];
+	return r >= 0 && st->stream[st->bad][r] == st->stream[st->bad][line];
+}
+
+/* A run went on after its line: its rank followed the good run again, or
+ * the run survived it (survived). */
+static int went_on(const struct dx_state *st, const struct crash_lines *cl, int64_t line)
+{
+	return cl->lastf[st->stream[st->bad][line]] > line || survived(cl->fbefore, st->logs[st->bad].nlines, line);
+}
+
+/* The crash is a new error after which its rank never followed the good
+ * run again and the run did not survive (went_on); not one it retried
+ * (retried_error), not a kill notice, nor an error after the run was
+ * killed from outside (killed_from_outside). */
+static int crash_candidate(const struct dx_state *st, const struct dx_novel *nv, const struct crash_lines *cl)
+{
+	const char *sum = st->ctext[st->id[st->bad][nv->summary]];
+	if (nv->severity != DX_ERROR || nv->line > cl->killed || classify_is_killed(sum))
+		return 0;
+	return !retried_error(st, cl, nv->line) && !went_on(st, cl, nv->line);
+}
+
+/* A member that lost its peer reports the death of another: the crash is
+ * where that one died, when the log says so.  What it reports after (the
+ * rest of that message, the watchdog's abort) follows from the loss too.
+ * Such an error is the crash only when no other is. */
+static int peer_loss_symptom(const struct dx_state *st, const struct dx_novel *nv, const struct crash_lines *cl)
+{
+	int64_t loss = cl->lost[cl->says[nv->line]];
+	return classify_is_peer_loss(st->ctext[st->id[st->bad][nv->summary]]) || (loss != DX_NONE && loss <= nv->line);
+}
+
+/* Whether text t ends with text q, q long enough to say something. */
+static int ends_with_quote(const char *t, const char *q)
+{
+	q += strspn(q, " \t");
+	size_t nt = strlen(t), nq = strlen(q);
+	while (nq && q[nq - 1] == ' ')
+		nq--;
+	while (nt && t[nt - 1] == ' ')
+		nt--;
+	if (nq < 20 || nq > nt || !memchr(q, ' ', nq))
+		return 0;
+	return memcmp(t + nt - nq, q, nq) == 0;
+}
+
+/* The earliest novel line before novel[best] and before bad's line
+ * before, of any level and no traceback, that bad's line q quotes (see
+ * quoted_cause); best when there is none.  Another line of the same
+ * template (a second rank's copy of the message) repeats it, not quotes
+ * it. */
+static int64_t quoted_line(const struct dx_state *st, const struct diagnosis *d, int64_t q, int64_t before,
+			   int64_t best)
+{
+	const uint32_t *id = st->id[st->bad];
+	/* An exception line quotes with its message. */
+	const char *quote = st->ctext[id[q]];
+	if (st->tb[id[q]] == CLASSIFY_TB_EXC && strstr(quote, ": "))
+		quote = strstr(quote, ": ") + 2;
+	for (size_t c = 0; c < d->nnovel; c++) {
+		const struct dx_novel *cv = &d->novel[c];
+		if (cv->traceback || cv->line >= before || cv->line >= d->novel[best].line ||
+		    id[cv->line] == id[q] || !ends_with_quote(st->ctext[id[cv->line]], quote))
+			continue;
+		best = (int64_t)c;
+	}
+	return best;
+}
+
+/* A wrapper error often repeats the message of the line that started it:
+ * NCCL's "Last error:\n Bootstrap : no socket interface found" after its
+ * "NCCL WARN Bootstrap : no socket interface found", llama.cpp's "what():
+ * <why>" after "llama_model_load: error loading model: <why>" logged
+ * without a level.  Returns the earliest novel line, of any level, quoted
+ * by the crash (novel[crash]) or by an error before it that the run did
+ * not survive, else crash.  A verbatim quote ties the two however far
+ * apart they are (a warning may come long before the error that gives up
+ * on it).  What quotes: an error's lines and, for a traceback, the
+ * message lines printed after it. */
+static int64_t quoted_cause(const struct dx_state *st, const struct diagnosis *d, const size_t *fbefore,
+			    int64_t crash)
+{
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *id = st->id[st->bad];
+	int64_t best = crash;
+	for (size_t e = 0; e < d->nnovel; e++) {
+		const struct dx_novel *ev = &d->novel[e];
+		if (ev->severity != DX_ERROR || ev->line > d->novel[crash].line ||
+		    ((int64_t)e != crash && survived(fbefore, bad->nlines, ev->line)))
+			continue;
+		int64_t end = ev->traceback ? ev->line + ev->nlines + 8 : ev->line + 1;
+		for (int64_t q = ev->line; q < end && q < (int64_t)bad->nlines; q++)
+			if (st->tb[id[q]] == CLASSIFY_TB_NO || st->tb[id[q]] == CLASSIFY_TB_EXC)
+				best = quoted_line(st, d, q, ev->line, best);
+	}
+	return best;
+}
+
+/* Whether texts a and b share a word of five letters or more other than
+ * a severity ("error", "warning"): what a warning and an error say of one
+ * event ("Client session timed out" ... "Timed out waiting for
+ * connection"). */
+static int share_word(const char *a, const char *b)
+{
+	static const char *const sev[] = { "error", "errors", "warning", "fatal", "exception", "failed", NULL };
+	for (const char *p = a; *p;) {
+		if (!isalpha((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		const char *e = p;
+		while (isalpha((unsigned char)*e))
+			e++;
+		size_t n = (size_t)(e - p);
+		int skip = n < 5;
+		for (size_t k = 0; sev[k] && !skip; k++)
+			skip = strlen(sev[k]) == n && strncasecmp(p, sev[k], n) == 0;
+		for (const char *q = b; *q && !skip; q++)
+			if (strncasecmp(q, p, n) == 0 && (q == b || !isalpha((unsigned char)q[-1])) &&
+			    !isalpha((unsigned char)q[n]))
+				return 1;
+		p = e;
+	}
+	return 0;
+}
+
+/* Whether a crash's exception chain names its own root ("Caused by:",
+ * "The above exception was the direct cause ..."). */
+static int names_its_root(const struct dx_state *st, const struct dx_novel *nv)
+{
+	const uint32_t *id = st->id[st->bad];
+	for (int64_t i = nv->line; i < nv->line + nv->nlines && nv->traceback; i++)
+		if (st->tb[id[i]] == CLASSIFY_TB_CAUSE || st->tb[id[i]] == CLASSIFY_TB_CHAIN)
+			return 1;
+	return 0;
+}
+
+/* Whether template c may be the warning a crash began with (see
+ * warned_cause): a warning no good run printed, no kill notice and no
+ * deprecation, speaking of what the crash reports. */
+static int warns_of(const struct dx_state *st, const struct dx_novel *crash, uint32_t c)
+{
+	const uint32_t *id = st->id[st->bad];
+	const char *t = st->ctext[c];
+	if (st->sev[c] != DX_WARNING || !is_novel_template(st, c) || classify_is_killed(t) ||
+	    strstr(t, "deprecat") || strstr(t, "Deprecat"))
+		return 0;
+	return share_word(t, st->ctext[id[crash->line]]) || share_word(t, st->ctext[id[crash->summary]]);
+}
+
+/* A warning no good run printed, right before the crash in its stream,
+ * and speaking of what the crash reports (share_word), is where the
+ * failure began: Kafka's "WARN Client session timed out" before its
+ * "Fatal error during KafkaServer startup" and "ZooKeeperClientTimeout-
+ * Exception: Timed out waiting for connection".  Right before: at
+ * most CAUSE_WINDOW lines earlier, and nothing between but lines of bad's
+ * own, or else within CAUSE_MS of the crash (its client's "Closing."
+ * lines, which the good run prints at its end, come in the same moment).
+ * Deprecation notices say nothing of a failure, and a launcher's
+ * "Sending process 7 closing signal SIGTERM" follows it.  A crash whose
+ * exception chain names its own root needs no guess.  Returns that
+ * warning's finding, else crash. */
+static int64_t warned_cause(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
+{
+	const uint32_t *id = st->id[st->bad];
+	const uint16_t *stream = st->stream[st->bad];
+	const int64_t *ts = st->logs[st->bad].ts;
+	int64_t at = d->novel[crash].line;
+	if (names_its_root(st, &d->novel[crash]))
+		return crash;
+	int n = 0, own = 1;
+	for (int64_t i = at - 1; i >= 0 && n < CAUSE_WINDOW; i--) {
+		uint32_t c = id[i];
+		if (stream[i] != stream[at] || is_blank(st->ctext[c]))
+			continue;
+		n++;
+		own &= is_novel_template(st, c);
+		if (!own && (ts[i] == TS_NONE || ts[at] == TS_NONE || ts[at] - ts[i] > CAUSE_MS))
+			break;
+		if (!warns_of(st, &d->novel[crash], c))
+			continue;
+		for (size_t k = 0; k < d->nnovel; k++)
+			if (!d->novel[k].traceback && id[d->novel[k].line] == c)
+				return (int64_t)k;
+	}
+	return crash;
+}
+
+/* The crash's cause: the line its error quotes (quoted_cause), else the
+ * warning it began with (warned_cause), else the crash. */
+static int64_t choose_cause(const struct dx_state *st, const struct diagnosis *d, const size_t *fbefore,
+			    int64_t crash)
+{
+	int64_t quoted = quoted_cause(st, d, fbefore, crash);
+	return quoted != crash ? quoted : warned_cause(st, d, crash);
+}
+
+void pass_crash(struct dx_state *st, struct diagnosis *d)
+{
+	struct crash_lines cl;
+	crash_lines_init(&cl, st, d);
+	d->crash = DX_NONE;
+	int64_t symptom = DX_NONE;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		if (!crash_candidate(st, nv, &cl))
+			continue;
+		int64_t *to = peer_loss_symptom(st, nv, &cl) ? &symptom : &d->crash;
+		if (*to == DX_NONE || nv->line < d->novel[*to].line)
+			*to = (int64_t)k;
+	}
+	if (d->crash == DX_NONE)
+		d->crash = symptom;
+	if (d->crash != DX_NONE)
+		d->crash = choose_cause(st, d, cl.fbefore, d->crash);
+	crash_lines_free(&cl);
+}
+
+/* ---- where bad got ---- */
+
+/* Whether template c is a step of the good run worth naming as the one
+ * it took next: a line a rule names is; else not a blank line, not one
+ * bare word and no value (markup that closes a group, a separator:
+ * "##[endgroup]", "}", "-----"), not a health check or throughput report,
+ * not a warning (printed on the way, incidental), and not a line that
+ * recurs at a steady pace in bad too (which goes on whatever the run is
+ * doing).  A recurring line bad never printed ("Grad overflow" every few
+ * steps) is something bad never got to. */
+static int is_step(const struct dx_state *st, uint32_t c)
+{
+	if (st->rule[c] >= 0)
+		return 1;
+	const char *t = st->ctext[c] + strspn(st->ctext[c], " \t");
+	size_t n = strcspn(t, " \t");
+	if (t[n + strspn(t + n, " \t")] == '\0' && !memchr(t, '<', n))
+		return 0;
+	if (classify_is_heartbeat(t))
+		return 0;
+	if (st->sev[c] != DX_INFO)
+		return 0;
+	return !st->hb[c] || !st->cnt[st->bad * st->nc + c];
+}
+
+/* A job that failed (a CI step's error) ends in the same cleanup as a
+ * good one: it did not reach the good run's clean end.  One that says it
+ * finished, and never that it failed, did, whatever steps it ran
+ * (another job, or its tests' output quoting errors).  Where the good
+ * run's end (last) is a done rule's: -1 when bad's last attempt says it
+ * failed, 1 when it says it finished, else 0. */
+static int job_said(const struct dx_state *st, const struct dx_milestone *last)
+{
+	int32_t r = st->rule[last->id];
+	if (r < 0 || !st->rs->r[r].done)
+		return 0;
+	int finished = 0;
+	for (size_t i = st->from; i < st->logs[st->bad].nlines; i++) {
+		int32_t f = st->rule[st->id[st->bad][i]];
+		if (f >= 0 && st->rs->r[f].fail)
+			return -1;
+		finished |= f == r;
+	}
+	return finished;
+}
+
+/* A server up before its work (Ollama listens, then loads each model on
+ * demand) has not reached the good run's end when it then failed where
+ * the good run went on through steps (the runner started, a model
+ * ready), named or learned: the run died in a step after "up".  Whether
+ * bad printed a new error after it reached last, and missed a step the
+ * good run took after last. */
+static int died_after_up(const struct dx_state *st, const struct diagnosis *d, const struct dx_milestone *last)
+{
+	const uint32_t *id = st->id[st->bad];
+	for (size_t m = 0; m < d->nms; m++) {
+		if (!is_step(st, d->ms[m].id) || d->ms[m].good_line <= last->good_line || d->ms[m].bad_line >= 0)
+			continue;
+		for (int64_t i = last->bad_line + 1; i < (int64_t)st->logs[st->bad].nlines; i++)
+			if (st->new_error[id[i]])
+				return 1;
+		return 0;
+	}
+	return 0;
+}
+
+/* Bad reached the good run's end last where the good run printed it
+ * last: a step printed all along (every rank, every epoch) is not
+ * reached by its first.  In a good log of several runs (a server started
+ * twice), where it printed it last in its first run: the next start
+ * banner ends that. */
+static int reached_last_print(const struct dx_state *st, const struct diagnosis *d, const struct dx_milestone *last)
+{
+	const struct log *good = d->good_log;
+	const uint32_t *gid = st->id[d->good];
+	size_t lastline = (size_t)last->good_line;
+	int64_t b = start_banner(st, d->good);
+	uint32_t banner = b >= 0 ? gid[b] : UINT32_MAX;
+	for (size_t j = lastline; j < good->nlines && gid[j] != banner; j++)
+		if (gid[j] == last->id)
+			lastline = j;
+	for (size_t i = 0; i < st->logs[st->bad].nlines; i++)
+		if (st->w->follow[i] && st->w->b2g[i] >= lastline)
+			return 1;
+	return 0;
+}
+
+/* Has bad reached the end of the good run (good_end): its final rule
+ * milestone, or else its last learned one, as far as the good run
+ * printed it?  A job's own word decides first (job_said); a server that
+ * died after up did not (died_after_up); else bad followed the good run
+ * to where it printed its end last (reached_last_print). */
+static int reached_good_end(const struct dx_state *st, const struct diagnosis *d)
+{
+	const struct dx_milestone *last = good_end(st, d);
+	if (!last)
+		return 0;
+	int job = job_said(st, last);
+	if (job)
+		return job > 0;
+	if (last->bad_line < 0 || died_after_up(st, d, last))
+		return 0;
+	return reached_last_print(st, d, last);
+}
+
+/* Bad's last line before limit that follows the good run.  A blank line
+ * says nothing of where bad got: the line before it does ("after \"\""
+ * would be no answer).  DX_NONE when none follows. */
+static int64_t last_following(const struct dx_state *st, int64_t limit)
+{
+	int64_t at = DX_NONE;
+	for (int64_t i = 0; i < limit; i++)
+		if (st->w->follow[i] && (at == DX_NONE || !is_blank(st->ctext[st->id[st->bad][i]])))
+			at = i;
+	return at;
+}
+
+/* Where bad got: its last following line *at, unless another stream's
+ * last following line is further on in the good run and got there step
+ * by step (TGI's shard-manager waits for the shard in the good run's
+ * wait step, then the launcher prints a warning the good run printed
+ * before it waited).  Further means a step *at's stream did not take:
+ * two ranks that both finished a step are as far, whichever the good
+ * run printed first.  Lines from limit on do not count. */
+static void further_stream(const struct dx_state *st, const struct following *w, int64_t limit,
+			   int64_t *at)
+{
+	if (*at < 0)
+		return;
+	int64_t *lastf = xmalloc(st->nstreams * sizeof(*lastf));
+	uint8_t *took = xcalloc(st->nc ? st->nc : 1, 1);
+	const uint32_t *id = st->id[st->bad];
+	uint16_t home = st->stream[st->bad][*at];
+	for (size_t s = 0; s < st->nstreams; s++)
+		lastf[s] = DX_NONE;
+	for (int64_t i = 0; i < limit; i++) {
+		if (!w->follow[i])
+			continue;
+		lastf[st->stream[st->bad][i]] = i;
+		if (st->stream[st->bad][i] == home)
+			took[id[i]] = 1;
+	}
+	int64_t best = *at;
+	for (size_t s = 0; s < st->nstreams; s++)
+		if (lastf[s] >= 0 && w->steady[lastf[s]] && w->b2g[lastf[s]] > w->b2g[best] && !took[id[lastf[s]]])
+			best = lastf[s];
+	*at = best;
+	free(took);
+	free(lastf);
+}
+
+void pass_reach(struct dx_state *st, struct diagnosis *d)
+{
+	st->done = reached_good_end(st, d);
+	/* A crashed run got no further than its crash. */
+	int64_t limit = d->crash != DX_NONE && !st->done ? d->novel[d->crash].line : (int64_t)st->logs[st->bad].nlines;
+	d->bad_line = last_following(st, limit);
+	further_stream(st, st->w, limit, &d->bad_line);
+	d->good_line = d->bad_line >= 0 ? (int64_t)st->w->b2g[d->bad_line] : DX_NONE;
+	size_t ng = d->good_log->nlines;
+	d->good_fraction = d->good_line >= 0 && ng ? (double)(d->good_line + 1) / (double)ng : 0.0;
+}
+
+/* ---- the verdict ---- */
+
+/* A run that reached the good run's end is the same when nothing it
+ * printed anew is a warning or an error, no value changed and no step
+ * was slow; else different. */
+static int clean_match(const struct diagnosis *d)
+{
+	if (d->nchanged || d->nslow)
+		return 0;
+	for (size_t k = 0; k < d->nnovel; k++)
+		if (d->novel[k].severity >= DX_WARNING)
+			return 0;
+	return 1;
+}
+
+/* After the last following line: a few lines of its own (a SIGTERM
+ * notice) still make a stop, more make another path.  How many lines no
+ * good run printed there, heartbeats aside. */
+static size_t own_lines_after(const struct dx_state *st, const struct diagnosis *d)
+{
+	size_t own = 0;
+	for (size_t i = d->bad_line + 1; i < st->logs[st->bad].nlines; i++)
+		if (!st->w->follow[i] && !st->hb[st->id[st->bad][i]])
+			own++;
+	return own;
+}
+
+/* Or it was still retrying when the log ended: a retry notice after the
+ * last following line, and no new error after it (but for its dump). */
+static int still_retrying(const struct dx_state *st, const struct diagnosis *d)
+{
+	int64_t retry = DX_NONE;
+	for (int64_t i = d->bad_line + 1; i < (int64_t)st->logs[st->bad].nlines; i++) {
+		uint32_t c = st->id[st->bad][i];
+		if (st->retry[c])
+			retry = i;
+		else if (st->new_error[c] && (retry == DX_NONE || i > retry + RETRY_DUMP))
+			retry = DX_NONE;
+	}
+	return retry != DX_NONE;
+}
+
+/* Or it was stopped from outside after it got there: a kill notice
+ * among what it printed after. */
+static int killed_after(const struct dx_state *st, const struct diagnosis *d)
+{
+	for (size_t k = 0; k < d->nnovel; k++)
+		if (d->novel[k].line > d->bad_line &&
+		    classify_is_killed(st->ctext[st->id[st->bad][d->novel[k].summary]]))
+			return 1;
+	return 0;
+}
+
+/* A run that neither reached the good run's end nor crashed stopped
+ * (printed little of its own after where it got, was still retrying,
+ * or was killed) or went another way: diverged. */
+static int stopped_or_diverged(const struct dx_state *st, const struct diagnosis *d)
+{
+	int stopped = own_lines_after(st, d) < 3 || still_retrying(st, d) || killed_after(st, d);
+	return stopped ? DX_STOPPED : DX_DIVERGED;
+}
+
+void pass_verdict(struct dx_state *st, struct diagnosis *d)
+{
+	if (st->done)
+		d->verdict = clean_match(d) ? DX_SAME : DX_DIFFERENT;
+	else if (d->crash != DX_NONE)
+		d->verdict = DX_CRASHED;
+	else
+		d->verdict = stopped_or_diverged(st, d);
+}
+
+/* ---- what came next ---- */
+
+/* The step the good run took next after its line from: the first that
+ * is one (is_step).  Until then, lines that are none say nothing of
+ * what the good run did, nor do the indented lines that go with them
+ * (the source line Python prints under a warning).  The good log's line
+ * count for none. */
+static size_t next_step(const struct dx_state *st, const struct diagnosis *d, size_t from)
+{
+	int skipped = 0;
+	for (size_t j = from; j < d->good_log->nlines; j++) {
+		uint32_t c = st->id[d->good][j];
+		const char *t = st->ctext[c];
+		if ((skipped && (t[0] == ' ' || t[0] == '\t')) || !is_step(st, c)) {
+			skipped = 1;
+			continue;
+		}
+		return j;
+	}
+	return d->good_log->nlines;
+}
+
+/* What the good run did after the divergence: first the very step it
+ * took next, then its milestone lines whose template bad never reached,
+ * one per template.  The step taken next is often no milestone: the next
+ * round of a loop bad was in ("Step at 9"), or a line the good run prints
+ * more than once (a per-epoch evaluation, a config line of a kind it
+ * prints several of); the first milestone after it may lie far beyond. */
+void pass_next(struct dx_state *st, struct diagnosis *d)
+{
+	const struct log *good = d->good_log;
+	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t i = 0; i < st->logs[st->bad].nlines; i++)
+		if (st->w->follow[i])
+			seen[st->id[st->bad][i]] = 1;
+	size_t cap = 0;
+	size_t first = next_step(st, d, d->good_line >= 0 ? (size_t)d->good_line + 1 : 0);
+	for (size_t j = first; j < good->nlines; j++) {
+		uint32_t c = st->id[d->good][j];
+		if (j > first && (!st->ms[c] || seen[c]))
+			continue;
+		seen[c] = 1;
+		GROW(d->next, cap, d->nnext + 1);
+		d->next[d->nnext++] = (int64_t)j;
+	}
+	free(seen);
+}

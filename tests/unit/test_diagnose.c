@@ -1,0 +1,1118 @@
+/* test_diagnose.c — the diagnosis's rules, a test each.  The logs are
+ * built in memory from short scripts and go through the real per-line
+ * stages (input_from_memory, log_load_input into one template table),
+ * then diagnose() with an empty ruleset or rules parsed from a string;
+ * each test checks the property its rule's comment states (the rule's
+ * name is in the test's comment).  Line numbers are 0-based, as in the
+ * diagnosis. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagnose.h"
+#include "input.h"
+#include "log.h"
+#include "rules.h"
+#include "template.h"
+#include "test.h"
+#include "util.h"
+
+/* ---- the harness ---- */
+
+#define MAXLOGS 4
+
+struct dx {
+	struct tmpl_table tt;
+	struct ruleset rs;
+	struct log logs[MAXLOGS];
+	size_t n;
+	struct diagnosis d;
+};
+
+/* A log from a script, a line per '\n':
+ *   "LEVEL text"     a line of the log, stamped one second after the last
+ *   "+N LEVEL text"  ... N seconds after it
+ *   "@R LEVEL text"  ... written by rank R (0-9), as vLLM's workers write
+ *   "|text"          a line as it is, without header (a traceback's)
+ * The caller frees it. */
+static char *script_log(const char *script, size_t *len)
+{
+	struct buf b = { 0 };
+	long t = 0;
+	for (const char *p = script; *p;) {
+		size_t n = strcspn(p, "\n");
+		const char *q = p, *end = p + n;
+		if (*q == '|') {
+			buf_append(&b, q + 1, n - 1);
+		} else {
+			long step = 1;
+			if (*q == '+') {
+				char *e;
+				step = strtol(q + 1, &e, 10);
+				q = e + 1;
+			}
+			t += step;
+			int rank = -1;
+			if (*q == '@') {
+				rank = q[1] - '0';
+				q += 3;
+			}
+			size_t lv = strcspn(q, " ");
+			if (rank >= 0)
+				buf_printf(&b, "(Worker rank=%d pid=%d) %.*s 03-08 %02ld:%02ld:%02ld [w.py:1] ",
+					   rank, 100 + rank, (int)lv, q, 10 + t / 3600, t / 60 % 60, t % 60);
+			else
+				buf_printf(&b, "2025-03-08 %02ld:%02ld:%02ld %.*s ", 10 + t / 3600, t / 60 % 60,
+					   t % 60, (int)lv, q);
+			q += lv + (q[lv] == ' ');
+			buf_append(&b, q, (size_t)(end - q));
+		}
+		buf_append(&b, "\n", 1);
+		p = *end ? end + 1 : end;
+	}
+	*len = b.len;
+	return b.p;
+}
+
+/* Diagnose the last of scripts[] (NULL-terminated) against the others,
+ * with the rules in text rules (NULL: none); --now is the bad log's last
+ * line plus now_s. */
+static void diagnose_scripts(struct dx *x, const char *rules, double now_s, const char *const *scripts)
+{
+	memset(x, 0, sizeof(*x));
+	tmpl_init(&x->tt);
+	if (rules)
+		CHECK_INT(rules_parse(&x->rs, "t.rules", rules, strlen(rules)), 0);
+	for (x->n = 0; scripts[x->n] && x->n < MAXLOGS; x->n++) {
+		size_t len;
+		char *data = script_log(scripts[x->n], &len), path[32];
+		struct input in;
+		snprintf(path, sizeof(path), "%s%zu.log", scripts[x->n + 1] ? "good" : "bad", x->n);
+		CHECK_INT(input_from_memory(&in, path, data, len, 0), 0);
+		log_load_input(&x->logs[x->n], &in, (int)x->n, LOG_FULL, 1, &x->tt);
+	}
+	struct dx_options o = { .now_ms = (int64_t)(now_s * 1000), .now_relative = 1 };
+	diagnose(x->logs, x->n, &x->tt, &x->rs, &o, &x->d);
+}
+
+#define DIAGNOSE(x, rules, ...) diagnose_scripts((x), (rules), 0, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void dx_free(struct dx *x)
+{
+	diagnosis_free(&x->d);
+	for (size_t i = 0; i < x->n; i++)
+		log_free(&x->logs[i]);
+	tmpl_free(&x->tt);
+	rules_free(&x->rs);
+}
+
+/* The finding whose first line is bad's line, or NULL. */
+static const struct dx_novel *finding_at(const struct diagnosis *d, int64_t line)
+{
+	for (size_t k = 0; k < d->nnovel; k++)
+		if (d->novel[k].line == line)
+			return &d->novel[k];
+	return NULL;
+}
+
+/* The line the crash's finding says what happened on, or DX_NONE. */
+static int64_t crash_summary(const struct diagnosis *d)
+{
+	return d->crash == DX_NONE ? DX_NONE : d->novel[d->crash].summary;
+}
+
+/* The milestone of template text t, or NULL. */
+static const struct dx_milestone *milestone(const struct diagnosis *d, const char *t)
+{
+	for (size_t k = 0; k < d->nms; k++)
+		if (strcmp(dx_template_text(d, d->ms[k].id), t) == 0)
+			return &d->ms[k];
+	return NULL;
+}
+
+/* ---- the logs ---- */
+
+/* A good run of 22 steps, each line its own template and milestone. */
+#define L00 "INFO launching the application server\n"
+#define L01 "INFO parsing command line flags\n"
+#define L02 "INFO reading configuration from disk\n"
+#define L03 "INFO connecting to the postgres database\n"
+#define L04 "INFO database schema verified\n"
+#define L05 "INFO starting background scheduler\n"
+#define L06 "INFO loading tokenizer vocabulary\n"
+#define L07 "INFO allocating the memory pool\n"
+#define L08 "INFO compiling kernels for the accelerator\n"
+#define L09 "INFO capturing execution graphs\n"
+#define L10 "INFO registering http routes\n"
+#define L11 "INFO binding socket on port\n"
+#define L12 "INFO spawning worker threads\n"
+#define L13 "INFO health endpoint online\n"
+#define L14 "INFO warmup request served\n"
+#define L15 "INFO metrics exporter attached\n"
+#define L16 "INFO cache directory mounted\n"
+#define L17 "INFO license check passed\n"
+#define L18 "INFO telemetry disabled by policy\n"
+#define L19 "INFO scheduler queue drained\n"
+#define L20 "INFO replica announced to cluster\n"
+#define L21 "INFO application fully initialized\n"
+#define UPTO04 L00 L01 L02 L03 L04
+#define UPTO09 UPTO04 L05 L06 L07 L08 L09
+#define UPTO14 UPTO09 L10 L11 L12 L13 L14
+#define FROM15 L15 L16 L17 L18 L19 L20 L21
+#define GOOD UPTO14 FROM15
+
+/* A health check: a heartbeat, by its words. */
+#define BEAT "INFO heartbeat ok from the monitor\n"
+
+/* A Python traceback that ends in an exception of its own. */
+#define TRACEBACK(exc) \
+	"|Traceback (most recent call last):\n" \
+	"|  File \"/app/main.py\", line 5, in <module>\n" \
+	"|    start()\n" \
+	"|" exc "\n"
+
+/* ---- the verdict ---- */
+
+/* stopped_or_diverged, last_following: a run that stopped after line k
+ * of the good run, printing nothing of its own, is STOPPED at bad line k,
+ * good line k, with no crash. */
+static void test_stopped(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.bad_line, 4);
+	CHECK_INT(x.d.good_line, 4);
+	CHECK(fabs(x.d.good_fraction - 5.0 / 22) < 1e-9);
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK_INT(x.d.nnovel, 0);
+	dx_free(&x);
+}
+
+/* reached_good_end, clean_match: a run that printed all the good run did
+ * and nothing new is SAME. */
+static void test_same(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, GOOD);
+	CHECK_INT(x.d.verdict, DX_SAME);
+	CHECK_INT(x.d.bad_line, 21);
+	CHECK_INT(x.d.good_line, 21);
+	dx_free(&x);
+}
+
+/* clean_match: a run that reached the end but printed a new warning is
+ * DIFFERENT; a new line at info level is no difference. */
+static void test_different_warning(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "WARNING the disk is almost full\n" L10 L11 L12 L13 L14 FROM15);
+	CHECK_INT(x.d.verdict, DX_DIFFERENT);
+	CHECK_INT(x.d.nnovel, 1);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "INFO the disk has room to spare\n" L10 L11 L12 L13 L14 FROM15);
+	CHECK_INT(x.d.verdict, DX_SAME);
+	CHECK_INT(x.d.nnovel, 1);
+	dx_free(&x);
+}
+
+/* clean_match: a run that reached the end with a value changed against
+ * the good run is DIFFERENT, and says what changed. */
+static void test_different_changed(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, L00 "INFO server_args batch_size=8, dtype=float16, tp_size=1\n" L02 L03 L04 L05 FROM15,
+		 L00 "INFO server_args batch_size=16, dtype=float16, tp_size=1\n" L02 L03 L04 L05 FROM15);
+	CHECK_INT(x.d.verdict, DX_DIFFERENT);
+	CHECK_INT(x.d.nchanged, 1);
+	if (x.d.nchanged == 1) {
+		CHECK_STR(x.d.changed[0].key, "batch_size");
+		CHECK_STR(x.d.changed[0].good, "8");
+		CHECK_STR(x.d.changed[0].bad, "16");
+	}
+	dx_free(&x);
+}
+
+/* is_slow, clean_match: a step that took SLOW_FACTOR times the good
+ * run's, and SLOW_MIN_S more, is slow, and makes the run DIFFERENT; one a
+ * little slower is not. */
+static void test_slow_step(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "+30 " L10 L11 L12 L13 L14 FROM15);
+	CHECK_INT(x.d.verdict, DX_DIFFERENT);
+	CHECK_INT(x.d.nslow, 1);
+	if (x.d.nslow == 1) {
+		CHECK_INT(x.d.slow[0].from_good, 9);
+		CHECK_INT(x.d.slow[0].to_good, 10);
+		CHECK(x.d.slow[0].bad_s == 30.0);
+	}
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "+3 " L10 L11 L12 L13 L14 FROM15);
+	CHECK_INT(x.d.verdict, DX_SAME);
+	CHECK_INT(x.d.nslow, 0);
+	dx_free(&x);
+}
+
+/* crash_candidate, pass_reach: a new error after which the run printed
+ * nothing the good run did is the crash; the run is CRASHED where it was
+ * before the error. */
+static void test_crashed(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR cannot allocate memory for the weights\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 5);
+	CHECK_INT(x.d.bad_line, 4);
+	dx_free(&x);
+}
+
+/* crash_candidate, went_on: an error after which its rank followed the
+ * good run again is no crash. */
+static void test_error_then_follows(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "ERROR the optional plugin failed to load\n" L10 L11 L12);
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.bad_line, 13);
+	dx_free(&x);
+}
+
+/* Two ranks, as vLLM's workers write them. */
+#define R2(t) "@0 INFO " t "\n@1 INFO " t "\n"
+#define RANKS_HEAD "INFO launcher starting two workers\n" R2("worker process started") \
+	R2("loading the model shard") R2("model shard loaded")
+#define RANKS_TAIL R2("joining the collective group") R2("collective group ready") RANKS_REST
+#define RANKS_REST R2("capturing execution graphs") R2("execution graphs captured") \
+	R2("warming up the kernels") R2("kernels are warm") R2("allocating the request pool") \
+	R2("request pool ready") R2("loading the tokenizer") R2("tokenizer loaded") \
+	R2("opening the http port") R2("http port open") "INFO all workers ready to serve\n"
+/* Rank 0's lines of RANKS_REST alone. */
+#define RANK0_REST "@0 INFO capturing execution graphs\n@0 INFO execution graphs captured\n" \
+	"@0 INFO warming up the kernels\n@0 INFO kernels are warm\n" \
+	"@0 INFO allocating the request pool\n@0 INFO request pool ready\n" \
+	"@0 INFO loading the tokenizer\n@0 INFO tokenizer loaded\n" \
+	"@0 INFO opening the http port\n@0 INFO http port open\nINFO all workers ready to serve\n"
+
+/* survived: an error on one rank after which the run went on following
+ * the good run at length (the other rank) is no crash. */
+static void test_survived(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, RANKS_HEAD RANKS_TAIL,
+		 RANKS_HEAD R2("joining the collective group") R2("collective group ready")
+		 "@1 ERROR the rank lost its scratch file\n" RANK0_REST);
+	CHECK_INT(x.d.attempts, 1);
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK(x.d.verdict != DX_CRASHED);
+	dx_free(&x);
+	/* When the rest is short, the run did not survive the error. */
+	DIAGNOSE(&x, NULL, RANKS_HEAD RANKS_TAIL,
+		 RANKS_HEAD R2("joining the collective group") R2("collective group ready")
+		 "@1 ERROR the rank lost its scratch file\n"
+		 "@0 INFO capturing execution graphs\n@0 INFO execution graphs captured\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 11);
+	dx_free(&x);
+}
+
+/* peer_loss_symptom: a rank that reports losing its peer is a symptom;
+ * the crash is the error of the rank that failed on its own, though it
+ * came later. */
+static void test_peer_loss(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, RANKS_HEAD RANKS_TAIL,
+		 RANKS_HEAD "@0 ERROR connection reset by peer while joining\n"
+		 "@1 ERROR out of memory while joining the group\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 8);
+	dx_free(&x);
+	/* With no other error, the symptom is the crash. */
+	DIAGNOSE(&x, NULL, RANKS_HEAD RANKS_TAIL, RANKS_HEAD "@0 ERROR connection reset by peer while joining\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 7);
+	dx_free(&x);
+}
+
+/* killed_from_outside: a run killed from outside after it stopped
+ * following says so first; the errors after the notice are the kill's:
+ * it is STOPPED, not crashed. */
+static void test_killed_from_outside(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "WARNING received SIGTERM, shutting down\n"
+		 "ERROR worker exited with a failure status\nERROR the pool was torn down\n");
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+	/* A kill notice after a new error (the launcher stopping the rest
+	 * once one died) excuses nothing. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR worker exited with a failure status\n"
+		 "WARNING received SIGTERM, shutting down\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+}
+
+/* traceback_summary, crash_candidate: a Ctrl-C chain is stopped, not
+ * crashed: its summary is the KeyboardInterrupt. */
+static void test_ctrl_c(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 TRACEBACK("KeyboardInterrupt"));
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.nnovel, 1);
+	if (x.d.nnovel == 1)
+		CHECK_INT(x.d.novel[0].summary, 8);
+	dx_free(&x);
+	/* A chain that ends in Ctrl-C was stopped, whatever it was doing. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 TRACEBACK("TimeoutError: the lock is busy")
+		 "|\n|During handling of the above exception, another exception occurred:\n|\n"
+		 TRACEBACK("KeyboardInterrupt"));
+	CHECK_INT(x.d.nnovel, 1);
+	if (x.d.nnovel == 1)
+		CHECK_INT(x.d.novel[0].summary, 15);
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+}
+
+/* retried_error, still_retrying: an error its stream says it retries did
+ * not end the run: a log that ends retrying is STOPPED, not crashed. */
+static void test_retried_error(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR the cache server refused the connection\n"
+		 "INFO will retry in 5 seconds\n+5 ERROR the cache server refused the connection\n"
+		 "INFO will retry in 5 seconds\n");
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+}
+
+/* retried_error: only the error's own stream retrying excuses it. */
+static void test_retry_other_stream(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, RANKS_HEAD RANKS_TAIL,
+		 RANKS_HEAD "@0 ERROR the shard checksum does not match\n@1 INFO will retry in 5 seconds\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 7);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, RANKS_HEAD RANKS_TAIL,
+		 RANKS_HEAD "@0 ERROR the shard checksum does not match\n@0 INFO will retry in 5 seconds\n");
+	CHECK_INT(x.d.crash, DX_NONE);
+	dx_free(&x);
+}
+
+/* ---- findings and causes ---- */
+
+/* find_tracebacks, traceback_severity: a traceback is one finding, of
+ * its lines' highest severity, its summary the exception. */
+static void test_traceback_one_finding(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 TRACEBACK("RuntimeError: could not start the service"));
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(x.d.nnovel, 1);
+	if (x.d.nnovel == 1) {
+		CHECK_INT(x.d.novel[0].line, 5);
+		CHECK_INT(x.d.novel[0].nlines, 4);
+		CHECK_INT(x.d.novel[0].traceback, 1);
+		CHECK_INT(x.d.novel[0].severity, DX_ERROR);
+		CHECK_INT(x.d.novel[0].summary, 8);
+	}
+	dx_free(&x);
+}
+
+/* traceback_extent, traceback_summary: a crash chain's cause is the root
+ * exception, not the one raised last. */
+static void test_chain_root(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04
+		 TRACEBACK("ConnectionRefusedError: [Errno 111] Connection refused")
+		 "|\n|The above exception was the direct cause of the following exception:\n|\n"
+		 TRACEBACK("RuntimeError: could not start the service"));
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(x.d.nnovel, 1);
+	CHECK_INT(crash_summary(&x.d), 8);
+	dx_free(&x);
+}
+
+/* traceback_headline: "EngineCore failed to start." right before a
+ * traceback is its headline, part of the one finding. */
+static void test_traceback_headline(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR EngineCore failed to start.\n"
+		 TRACEBACK("RuntimeError: could not start the service"));
+	CHECK_INT(x.d.nnovel, 1);
+	if (x.d.nnovel == 1) {
+		CHECK_INT(x.d.novel[0].line, 5);
+		CHECK_INT(x.d.novel[0].nlines, 5);
+		CHECK_INT(x.d.novel[0].summary, 9);
+	}
+	dx_free(&x);
+}
+
+/* traceback_summary: an exception that names itself and nothing else
+ * ("ChildFailedError: ") says nothing; its headline does. */
+static void test_says_nothing(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR the trainer child process failed\n" TRACEBACK("ChildFailedError: "));
+	CHECK_INT(x.d.nnovel, 1);
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+}
+
+/* traceback_severity: a traceback logged at WARNING (vLLM's "failed to
+ * import" notices) is a warning, and no crash. */
+static void test_warning_traceback(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "WARNING Traceback (most recent call last):\n"
+		 "WARNING   File \"/app/fastpath.py\", line 117, in find\n"
+		 "WARNING     assert cuda_home is not None\nWARNING AssertionError\n" L05 L06);
+	const struct dx_novel *nv = finding_at(&x.d, 5);
+	CHECK(nv != NULL);
+	if (nv) {
+		CHECK_INT(nv->severity, DX_WARNING);
+		CHECK_INT(nv->traceback, 1);
+		CHECK_INT(nv->nlines, 4);
+	}
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+}
+
+/* python_exception: the line right after the frames is the exception,
+ * whatever its name. */
+static void test_python_exception_after_frames(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "|Traceback (most recent call last):\n"
+		 "|  File \"/app/main.py\", line 5, in <module>\n|    compile()\n"
+		 "|torch._dynamo.exc.BackendCompilerFailed: backend raised an error\n");
+	CHECK_INT(x.d.nnovel, 1);
+	if (x.d.nnovel == 1) {
+		CHECK_INT(x.d.novel[0].nlines, 4);
+		CHECK_INT(x.d.novel[0].summary, 8);
+	}
+	dx_free(&x);
+}
+
+/* quoted_cause: a wrapper error that quotes an earlier line verbatim
+ * names that line as the cause, however far before it came. */
+static void test_quoted_cause(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, L00 L01 L02 "WARNING NCCL WARN Bootstrap : no socket interface found\n" L03 L04
+		 TRACEBACK("DistBackendError: NCCL error in: init.cpp:1, internal error")
+		 "|Last error:\n|Bootstrap : no socket interface found\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 3);
+	dx_free(&x);
+}
+
+/* warned_cause, share_word: a warning right before the crash that
+ * shares a word with it is the cause. */
+static void test_warned_cause(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "WARNING client session timed out, have not heard from server\n"
+		 "ERROR fatal error during server startup\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+	/* One that shares no word with it (but severities) is not. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "WARNING the cache directory is almost full\n"
+		 "ERROR fatal error during server startup\n");
+	CHECK_INT(crash_summary(&x.d), 6);
+	dx_free(&x);
+}
+
+/* warns_of: a deprecation notice says nothing of a failure, whatever
+ * words it shares with it. */
+static void test_warned_cause_deprecation(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "WARNING the session option is deprecated and timed out\n"
+		 "ERROR session timed out during startup\n");
+	CHECK_INT(crash_summary(&x.d), 6);
+	dx_free(&x);
+}
+
+/* names_its_root: a crash whose exception chain names its own root needs
+ * no guess: the warning before it is not its cause. */
+static void test_warned_cause_chain(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "WARNING the database connection was refused\n"
+		 TRACEBACK("ConnectionRefusedError: [Errno 111] Connection refused")
+		 "|\n|The above exception was the direct cause of the following exception:\n|\n"
+		 TRACEBACK("RuntimeError: could not start the service"));
+	CHECK_INT(crash_summary(&x.d), 9);
+	dx_free(&x);
+}
+
+/* ---- reaching the end ---- */
+
+static const char *const JOB_RULES =
+	"[job]\n"
+	"step ran: job step ran\n"
+	"fail failed: the job has failed\n"
+	"done finished: job finished\n";
+
+#define JOB_HEAD "INFO runner picked up the job\nINFO checking out the repository\n" \
+	"INFO restoring the dependency cache\nINFO installing the toolchain\n" \
+	"INFO configuring the build tree\nINFO generating protocol stubs\n"
+#define JOB_TAIL "INFO uploading the artifacts\nINFO cleaning up the workspace\nINFO job finished\n"
+
+/* job_said: a job that says it finished, and never that it failed,
+ * reached the good run's end, whatever steps it ran. */
+static void test_job_finished(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, JOB_RULES, JOB_HEAD "INFO job step ran compile\nINFO linking the binaries\n"
+		 "INFO job step ran unit tests\n" JOB_TAIL,
+		 JOB_HEAD "INFO job step ran lint\nINFO lint output says all good\n" JOB_TAIL);
+	CHECK_INT(x.d.verdict, DX_SAME);
+	dx_free(&x);
+	/* ... its tests' output quoting errors too. */
+	DIAGNOSE(&x, JOB_RULES, JOB_HEAD "INFO job step ran compile\nINFO linking the binaries\n"
+		 "INFO job step ran unit tests\n" JOB_TAIL,
+		 JOB_HEAD "ERROR expected: connection refused (a test's output)\n" JOB_TAIL);
+	CHECK_INT(x.d.verdict, DX_DIFFERENT);
+	dx_free(&x);
+}
+
+/* failed_job_end: after a job says it failed, the runner's cleanup,
+ * which matches the good run's, is no progress. */
+static void test_failed_job_end(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, JOB_RULES, JOB_HEAD "INFO job step ran compile\nINFO linking the binaries\n"
+		 "INFO job step ran unit tests\n" JOB_TAIL,
+		 JOB_HEAD "INFO job step ran compile\nINFO the job has failed, see above\n" JOB_TAIL);
+	CHECK_INT(x.d.bad_line, 6);
+	CHECK(x.d.verdict != DX_SAME && x.d.verdict != DX_DIFFERENT);
+	dx_free(&x);
+}
+
+/* job_said, failed_job_end: a job that says it failed did not reach the
+ * end, and the runner's cleanup after it, which matches the good run's,
+ * is no progress. */
+static void test_job_failed(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, JOB_RULES, JOB_HEAD "INFO job step ran compile\nINFO linking the binaries\n"
+		 "INFO job step ran unit tests\n" JOB_TAIL,
+		 JOB_HEAD "INFO job step ran compile\nERROR the job has failed with exit code 2\n" JOB_TAIL);
+	CHECK(x.d.verdict != DX_SAME && x.d.verdict != DX_DIFFERENT);
+	CHECK_INT(x.d.bad_line, 6);
+	dx_free(&x);
+}
+
+static const char *const SERVER_RULES =
+	"[srv]\n"
+	"step loaded: model weights loaded\n"
+	"final listening: server listening on port\n";
+
+#define SERVER_HEAD L00 L01 L02 "INFO server listening on port 11434\n"
+
+/* died_after_up: a server that came up, then failed in a step the good
+ * run took after it was up, did not reach the good run's end. */
+static void test_died_after_up(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, SERVER_RULES, SERVER_HEAD "INFO runner subprocess started\nINFO model weights loaded\n"
+		 "INFO request served in time\n",
+		 SERVER_HEAD "ERROR runner terminated: error loading model\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 4);
+	dx_free(&x);
+}
+
+static const char *const READY_RULES = "[srv]\nfinal ready: the engine reports ready\n";
+
+#define READY "INFO the engine reports ready\n"
+
+/* reached_last_print: a final step the good run prints all along is
+ * reached only where it printed it last. */
+static void test_reached_last_print(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, READY_RULES, L00 L01 L02 READY L08 L09 READY L14, L00 L01 L02 READY);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+	DIAGNOSE(&x, READY_RULES, L00 L01 L02 READY L08 L09 READY L14, L00 L01 L02 READY L08 L09 READY);
+	CHECK_INT(x.d.verdict, DX_SAME);
+	dx_free(&x);
+}
+
+/* reached_last_print: in a good log of two runs, the end is where the
+ * first run printed it last: the next start banner ends that run. */
+static void test_good_log_of_two_runs(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, READY_RULES, L00 L01 L02 READY L08 L00 L01 L02 READY L08, L00 L01 L02 READY L08);
+	CHECK_INT(x.d.verdict, DX_SAME);
+	dx_free(&x);
+}
+
+/* last_following: a blank line says nothing of where bad got; the line
+ * before it does. */
+static void test_blank_line(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, L00 L01 L02 "|\n" L03 L04 L05, L00 L01 L02 "|\n");
+	CHECK_INT(x.d.bad_line, 2);
+	CHECK_INT(x.d.good_line, 2);
+	dx_free(&x);
+}
+
+/* further_stream: where bad got is the stream furthest on in the good
+ * run, not a line the launcher printed late. */
+static void test_further_stream(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL,
+		 "INFO launcher starting the shards\nINFO launcher found a config file\n"
+		 "@0 INFO shard loading weights from disk\n@0 INFO shard waiting for its peers\n"
+		 "@0 INFO shard connected to its peers\n@0 INFO shard serving requests now\n"
+		 "INFO launcher reports all shards up\n",
+		 "INFO launcher starting the shards\n@0 INFO shard loading weights from disk\n"
+		 "@0 INFO shard waiting for its peers\nINFO launcher found a config file\n");
+	CHECK_INT(x.d.bad_line, 2);
+	CHECK_INT(x.d.good_line, 3);
+	dx_free(&x);
+}
+
+/* stopped_or_diverged, own_lines_after: a few lines of its own after
+ * where it got still make a stop; more make another path: DIVERGED. */
+static void test_diverged(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO choosing another backend\nINFO the other backend is loading\n");
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO choosing another backend\nINFO the other backend is loading\n"
+		 "INFO the other backend serves now\n");
+	CHECK_INT(x.d.verdict, DX_DIVERGED);
+	CHECK_INT(x.d.bad_line, 4);
+	dx_free(&x);
+}
+
+/* killed_after: a run killed after where it got is STOPPED, however
+ * many lines of its own it printed. */
+static void test_killed_after(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO choosing another backend\nINFO the other backend is loading\n"
+		 "INFO the other backend serves now\nWARNING received SIGTERM, shutting down\n");
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+}
+
+/* find_attempts: a restart loop's last attempt is diagnosed: the log's
+ * attempts are counted, and the findings are the last attempt's. */
+static void test_restart_loop(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, L00 L01 L02 "ERROR the data directory is not writable\n"
+		 L00 L01 L02 "ERROR the data directory is not writable\n"
+		 L00 L01 L02 L03 "ERROR the database refused the login\n");
+	CHECK_INT(x.d.attempts, 3);
+	CHECK_INT(x.d.attempt_line, 8);
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 12);
+	CHECK_INT(x.d.nnovel, 1);
+	CHECK_INT(x.d.bad_line, 11);
+	dx_free(&x);
+}
+
+/* count_attempts: a last attempt that printed no more than the banner
+ * (the log was cut there) shows nothing: the one before is diagnosed. */
+static void test_restart_cut(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, L00 L01 L02 "ERROR the data directory is not writable\n"
+		 L00 L01 L02 L03 "ERROR the database refused the login\n" L00 L01);
+	CHECK_INT(x.d.attempts, 3);
+	CHECK_INT(x.d.attempt_line, 4);
+	CHECK_INT(crash_summary(&x.d), 8);
+	dx_free(&x);
+}
+
+/* ---- what came next ---- */
+
+/* pass_next: what the good run did next: the step it took next, then
+ * the milestones bad never reached. */
+static void test_next(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04);
+	CHECK_INT(x.d.nnext, 17);
+	if (x.d.nnext == 17) {
+		CHECK_INT(x.d.next[0], 5);
+		CHECK_INT(x.d.next[16], 21);
+	}
+	dx_free(&x);
+}
+
+/* next_step, is_step: a separator, a warning, or a health check the
+ * good run printed next is no step it took: the step after is. */
+static void test_next_skips_non_steps(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 "INFO -----\nWARNING the cache is cold\n|    cache.load(path, fast=True)\n" BEAT L05 L06,
+		 UPTO04);
+	CHECK(x.d.nnext >= 1);
+	if (x.d.nnext >= 1)
+		CHECK_INT(x.d.next[0], 9);
+	dx_free(&x);
+}
+
+/* ---- timing ---- */
+
+/* pass_waiting: a notice no good run printed, repeated at a steady pace
+ * at the end of a stalled run, is what it waits for, and no progress. */
+static void test_waiting(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO no broadcast block found in 60 seconds\n"
+		 "+60 INFO no broadcast block found in 60 seconds\n+60 INFO no broadcast block found in 60 seconds\n");
+	CHECK_INT(x.d.waiting.first, 5);
+	CHECK_INT(x.d.waiting.last, 7);
+	CHECK_INT(x.d.waiting.count, 3);
+	CHECK_INT(x.d.last_progress, 4);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+	/* At an unsteady pace it is no such notice. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO no broadcast block found in 60 seconds\n"
+		 "+2 INFO no broadcast block found in 60 seconds\n+60 INFO no broadcast block found in 60 seconds\n");
+	CHECK_INT(x.d.waiting.first, DX_NONE);
+	CHECK_INT(x.d.last_progress, 7);
+	dx_free(&x);
+}
+
+/* learn_heartbeats: a line that recurs at a steady pace is a heartbeat,
+ * whatever it says: no progress ... */
+static void test_learned_heartbeat(void)
+{
+	struct dx x;
+#define QUEUE "+10 INFO the queue holds 3 requests\n"
+	DIAGNOSE(&x, NULL, UPTO04 QUEUE QUEUE QUEUE QUEUE QUEUE L05 L06, UPTO04 QUEUE QUEUE QUEUE QUEUE QUEUE);
+	CHECK_INT(x.d.last_progress, 4);
+	dx_free(&x);
+}
+
+/* counters_rise: ... unless it counts ("step 41"): a training loop's
+ * steps come as steadily, but are progress. */
+static void test_counter_is_progress(void)
+{
+	struct dx x;
+#define STEPS "+10 INFO training step 41 loss 0.5\n+10 INFO training step 42 loss 0.4\n" \
+	"+10 INFO training step 43 loss 0.4\n+10 INFO training step 44 loss 0.3\n" \
+	"+10 INFO training step 45 loss 0.3\n"
+	DIAGNOSE(&x, NULL, UPTO04 STEPS L05 L06, UPTO04 STEPS);
+	CHECK_INT(x.d.last_progress, 9);
+	dx_free(&x);
+}
+
+/* pass_silence: silent for the time since bad's last line that is no
+ * heartbeat, to now. */
+static void test_silence(void)
+{
+	struct dx x;
+	diagnose_scripts(&x, NULL, 40, (const char *const[]){ GOOD, UPTO04 "+10 " BEAT, NULL });
+	CHECK_INT(x.d.last_progress, 4);
+	CHECK(x.d.silent_s == 50.0);
+	dx_free(&x);
+}
+
+/* good_gap, good_step: the good runs' longest gap where bad stands, and
+ * the time they spent in its step, from the line bad last followed to
+ * the next milestone. */
+static void test_good_gap_and_step(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 "+40 " L05 L06, UPTO04);
+	CHECK(x.d.good_gap_s == 40.0);
+	CHECK(x.d.good_step_s == 40.0);
+	dx_free(&x);
+}
+
+/* rank_behind: a rank that stopped at a step every other rank went past
+ * holds the run in its step: the good runs' time there counts, though
+ * the step the others are in took no time. */
+static void test_rank_behind(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, RANKS_HEAD "@0 INFO joining the collective group\n@1 INFO joining the collective group\n"
+		 "@1 INFO collective group ready\n+60 @0 INFO collective group ready\n" RANKS_REST,
+		 RANKS_HEAD "@0 INFO joining the collective group\n@1 INFO joining the collective group\n"
+		 "@1 INFO collective group ready\n@1 INFO capturing execution graphs\n");
+	CHECK(x.d.ranks_alike);
+	CHECK(x.d.good_step_s >= 60.0);
+	dx_free(&x);
+}
+
+/* pass_follow: the good run bad follows furthest is reported against. */
+static void test_best_good_run(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, L00 L01 L02 "INFO a path this run took alone\n", GOOD, UPTO09);
+	CHECK_INT(x.d.good, 1);
+	CHECK_INT(x.d.good_line, 9);
+	dx_free(&x);
+}
+
+/* ---- the walk ---- */
+
+/* beat_follows: a heartbeat follows only where the good run beat too,
+ * in order: a run that waits is in the step the good run waited in ... */
+static void test_beat_in_step(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 BEAT "+5 " BEAT "+5 " BEAT L05 L06, UPTO04 BEAT "+5 " BEAT);
+	CHECK_INT(x.d.bad_line, 6);
+	CHECK_INT(x.d.good_line, 6);
+	CHECK_INT(x.d.last_progress, 4);
+	dx_free(&x);
+}
+
+/* beat_follows: ... but says nothing of progress past a step the good
+ * run took first ... */
+static void test_beat_after_step(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 L05 BEAT L06, UPTO04 BEAT);
+	CHECK_INT(x.d.bad_line, 4);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+}
+
+/* beat_follows: ... nor after a new error: the polls of a dead server
+ * match those of a loading one. */
+static void test_beat_after_error(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 BEAT L05, UPTO04 "ERROR the loader process died\n" BEAT);
+	CHECK_INT(x.d.bad_line, 4);
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	dx_free(&x);
+}
+
+/* jump_follows, follows: a match that leaps over many pending milestones
+ * does not follow ... */
+static void test_leap(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 L21);
+	CHECK_INT(x.d.bad_line, 4);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+}
+
+/* follows: ... unless bad printed about as many lines of its own
+ * meanwhile (a reworded stretch) ... */
+static void test_reworded_stretch(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO own line one\nINFO own line two two\nINFO own line three three\n"
+		 "INFO own line four\nINFO own line five five\nINFO own line six\n" FROM15);
+	CHECK_INT(x.d.good_line, 21);
+	CHECK_INT(x.d.verdict, DX_SAME);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 FROM15);
+	CHECK_INT(x.d.bad_line, 4);
+	dx_free(&x);
+}
+
+/* jump_follows, steps_on: ... or the jump is over a few steps a build
+ * lacks, and bad then goes on step by step. */
+static void test_lacking_steps(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 L10 L11 L12 L13 L14);
+	CHECK_INT(x.d.bad_line, 9);
+	CHECK_INT(x.d.good_line, 14);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 L10 L11);
+	CHECK_INT(x.d.bad_line, 4);
+	dx_free(&x);
+}
+
+/* end_jump_follows: a jump over the good run's last step into its tail,
+ * which a run that stopped short prints too, is no progress. */
+static void test_tail_after_end(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD "INFO closing the connection pool\nINFO closing the connection pool\n",
+		 UPTO14 L15 L16 L17 L18 L19 "INFO closing the connection pool\n");
+	CHECK_INT(x.d.bad_line, 19);
+	CHECK_INT(x.d.good_line, 19);
+	dx_free(&x);
+}
+
+static const char *const COMPILE_RULES = "[eng]\nstep compiled: torch.compile took\n";
+
+/* jumps_coming_step: a match that would leave a step bad is yet to take
+ * unreached for good does not follow: bad's "torch.compile took", after
+ * a compile the good run made later, is the good run's first. */
+static void test_coming_step(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, COMPILE_RULES,
+		 L00 L02 "INFO torch.compile took 1.5 s in total\nINFO compiling a fresh graph for the model\n"
+		 "INFO torch.compile took 9.5 s in total\n" L10 L21,
+		 L00 L02 "INFO compiling a fresh graph for the model\nINFO torch.compile took 9.5 s in total\n");
+	CHECK_INT(x.d.bad_line, 3);
+	CHECK_INT(x.d.good_line, 2);
+	const struct dx_milestone *m = milestone(&x.d, "compiling a fresh graph for the model");
+	CHECK(m != NULL && m->bad_line == DX_NONE);
+	dx_free(&x);
+}
+
+/* trouble_jumps: a warning the good run printed too, after a skip, is
+ * the same trouble, not the same progress. */
+static void test_shared_warning(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 L05 L06 "WARNING the memory pool is nearly exhausted\n" L08 L09,
+		 UPTO04 "WARNING the memory pool is nearly exhausted\n");
+	CHECK_INT(x.d.bad_line, 4);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, UPTO04 L05 L06 L07 L08 L09, UPTO04 L07);
+	CHECK_INT(x.d.bad_line, 5);
+	dx_free(&x);
+}
+
+#define TEARDOWN "INFO closing the plugins\nINFO destroying the communicators\nINFO shutdown complete\n"
+
+/* teardown_follows: shutdown lines after a new error are no progress:
+ * the dying run's teardown matches the good run's, over a step or two,
+ * and the run is CRASHED where it was. */
+static void test_teardown(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD TEARDOWN, GOOD "ERROR the worker died unexpectedly\n"
+		 "INFO destroying the communicators\nINFO shutdown complete\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(x.d.bad_line, 21);
+	dx_free(&x);
+}
+
+#define TICK "INFO tick of the loader\n"
+
+/* lookalike, rematch_follows: a line the aligner matched further on (a
+ * look-alike after steps bad never took) follows as the same step right
+ * after where bad is. */
+static void test_lookalike(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 TICK L05 L06 L07 L08 L09 TICK L10 L11, UPTO04 L09 TICK);
+	CHECK_INT(x.d.bad_line, 6);
+	CHECK_INT(x.d.good_line, 5);
+	dx_free(&x);
+}
+
+/* foreign_match: a step the good run's counterpart of a stream never
+ * prints, another of its processes does, follows. */
+static void test_foreign_step(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL,
+		 "INFO launcher starting the engine\n@0 INFO engine process started\n"
+		 "@0 INFO engine loading the weights\n@0 INFO engine weights are loaded\n"
+		 "INFO sizing the key value cache\n@0 INFO engine capturing the graphs\n"
+		 "@0 INFO engine graphs are captured\nINFO launcher reports the engine ready\n",
+		 "INFO launcher starting the engine\n@0 INFO engine process started\n"
+		 "@0 INFO engine loading the weights\n@0 INFO engine weights are loaded\n"
+		 "@0 INFO sizing the key value cache\n");
+	CHECK_INT(x.d.bad_line, 4);
+	CHECK_INT(x.d.good_line, 4);
+	dx_free(&x);
+}
+
+/* reordered: a block of steps printed in another order leaves the
+ * stream at the furthest step. */
+static void test_reordered(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 L06 L05);
+	CHECK_INT(x.d.bad_line, 5);
+	CHECK_INT(x.d.good_line, 6);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 L06 L05 L07 L08 L09 L10 L11 L12 L13 L14 FROM15);
+	CHECK_INT(x.d.verdict, DX_SAME);
+	dx_free(&x);
+}
+
+int main(void)
+{
+	test_stopped();
+	test_same();
+	test_different_warning();
+	test_different_changed();
+	test_slow_step();
+	test_crashed();
+	test_error_then_follows();
+	test_survived();
+	test_peer_loss();
+	test_killed_from_outside();
+	test_ctrl_c();
+	test_retried_error();
+	test_retry_other_stream();
+	test_traceback_one_finding();
+	test_chain_root();
+	test_traceback_headline();
+	test_says_nothing();
+	test_warning_traceback();
+	test_python_exception_after_frames();
+	test_quoted_cause();
+	test_warned_cause();
+	test_warned_cause_deprecation();
+	test_warned_cause_chain();
+	test_job_finished();
+	test_job_failed();
+	test_failed_job_end();
+	test_died_after_up();
+	test_reached_last_print();
+	test_good_log_of_two_runs();
+	test_blank_line();
+	test_further_stream();
+	test_diverged();
+	test_killed_after();
+	test_restart_loop();
+	test_restart_cut();
+	test_next();
+	test_next_skips_non_steps();
+	test_waiting();
+	test_learned_heartbeat();
+	test_counter_is_progress();
+	test_silence();
+	test_good_gap_and_step();
+	test_rank_behind();
+	test_best_good_run();
+	test_beat_in_step();
+	test_beat_after_step();
+	test_beat_after_error();
+	test_leap();
+	test_reworded_stretch();
+	test_lacking_steps();
+	test_tail_after_end();
+	test_coming_step();
+	test_shared_warning();
+	test_teardown();
+	test_lookalike();
+	test_foreign_step();
+	test_reordered();
+	return test_report();
+}
