@@ -54,25 +54,38 @@ static void print_text(struct log *logs, int nlogs, const struct tmpl_table *tt,
 static void print_json(struct log *logs, int nlogs, const struct tmpl_table *tt,
 		       const struct clusters *cl)
 {
-	printf("{\"schema\": 1, \"files\": [");
+	/* The files on the first line, then the templates a line each. */
+	static const struct jw_layout doc = { 0, 1, 0 };
+	static const struct jw_layout rows = { JW_LINES | JW_CLOSE_ALWAYS, 2, 0 };
+	struct jw jw;
+	jw_init(&jw, stdout);
+	jw_object_begin(&jw, &doc);
+	jw_object_int(&jw, "schema", 1);
+	jw_object_array(&jw, "files", NULL);
 	for (int i = 0; i < nlogs; i++) {
-		printf("%s{\"path\": ", i ? ", " : "");
-		json_str(stdout, logs[i].in.path);
-		printf(", \"lines\": %zu}", logs[i].nlines);
+		jw_object_begin(&jw, NULL);
+		jw_object_string(&jw, "path", logs[i].in.path);
+		jw_object_int(&jw, "lines", (long long)logs[i].nlines);
+		jw_end(&jw);
 	}
-	printf("],\n \"templates\": [");
+	jw_end(&jw);
+	jw_newline(&jw);
+	jw_object_array(&jw, "templates", &rows);
 	for (size_t c = 0; c < cl->n; c++) {
 		const struct tmpl *t = &tt->t[cl->first[c]];
-		printf("%s\n  {\"id\": %zu, \"count\": %llu, \"file\": %u, \"first_line\": %llu, \"level\": ",
-		       c ? "," : "", c + 1, (unsigned long long)cl->count[c], t->first_file,
-		       (unsigned long long)t->first_line + 1);
 		const char *lv = level_name(t->level);
-		json_str_or_null(stdout, lv, strlen(lv));
-		printf(", \"text\": ");
-		json_str(stdout, cl->text[c]);
-		putchar('}');
+		jw_object_begin(&jw, NULL);
+		jw_object_int(&jw, "id", (long long)c + 1);
+		jw_object_int(&jw, "count", (long long)cl->count[c]);
+		jw_object_int(&jw, "file", t->first_file);
+		jw_object_int(&jw, "first_line", (long long)t->first_line + 1);
+		jw_object_string(&jw, "level", *lv ? lv : NULL);
+		jw_object_string(&jw, "text", cl->text[c]);
+		jw_end(&jw);
 	}
-	printf("\n]}\n");
+	jw_end(&jw);
+	jw_end(&jw);
+	putchar('\n');
 }
 
 static int templates(int argc, char **argv)

@@ -8,7 +8,8 @@
 #include "prefix.h"
 #include "util.h"
 
-void json_str(FILE *f, const char *s)
+/* The values, as json.h describes their forms. */
+static void json_str(FILE *f, const char *s)
 {
 	if (s)
 		put_json_string(f, s, strlen(s));
@@ -16,26 +17,7 @@ void json_str(FILE *f, const char *s)
 		fputs("null", f);
 }
 
-void json_str_or_null(FILE *f, const char *s, size_t n)
-{
-	if (s && n)
-		put_json_string(f, s, n);
-	else
-		fputs("null", f);
-}
-
-void json_strs(FILE *f, char *const *v, size_t n)
-{
-	fputc('[', f);
-	for (size_t k = 0; k < n; k++) {
-		if (k)
-			fputs(", ", f);
-		json_str(f, v[k]);
-	}
-	fputc(']', f);
-}
-
-void json_num(FILE *f, double x, int decimals)
+static void json_num(FILE *f, double x, int decimals)
 {
 	if (isnan(x) || isinf(x))
 		fputs("null", f);
@@ -43,7 +25,7 @@ void json_num(FILE *f, double x, int decimals)
 		fprintf(f, "%.*f", decimals, x);
 }
 
-void json_line(FILE *f, int64_t i)
+static void json_line(FILE *f, int64_t i)
 {
 	if (i < 0)
 		fputs("null", f);
@@ -51,7 +33,7 @@ void json_line(FILE *f, int64_t i)
 		fprintf(f, "%lld", (long long)i + 1);
 }
 
-void json_time(FILE *f, int64_t ms)
+static void json_time(FILE *f, int64_t ms)
 {
 	if (ms == TS_NONE) {
 		fputs("null", f);

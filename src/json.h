@@ -52,20 +52,6 @@ struct jw {
 	} lv[JW_DEPTH];
 };
 
-/* The value writers under the keyed writer; callers move to it. */
-/* s as a JSON string; NULL is null. */
-void json_str(FILE *f, const char *s);
-/* s[0..n) as a JSON string; an empty or NULL s is null (a missing field). */
-void json_str_or_null(FILE *f, const char *s, size_t n);
-/* An array of n strings (NULL entries are null). */
-void json_strs(FILE *f, char *const *v, size_t n);
-/* x with the given number of decimals; NaN or infinite is null. */
-void json_num(FILE *f, double x, int decimals);
-/* A 0-based line index as its 1-based number; a negative index is null. */
-void json_line(FILE *f, int64_t i);
-/* ms since the epoch as an ISO 8601 time; TS_NONE is null. */
-void json_time(FILE *f, int64_t ms);
-
 /* A writer to f, with nothing open. */
 void jw_init(struct jw *jw, FILE *f);
 
