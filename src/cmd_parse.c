@@ -73,8 +73,9 @@ static void print_json(const struct log *lg, int first)
 	buf_free(&scratch);
 }
 
-static int parse(int argc, char **argv)
+static int parse(int argc, char **argv, const struct out *out)
 {
+	(void)out; /* prints no colour, nor lines to fit */
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "jobs", required_argument, NULL, 'j' },
