@@ -12,7 +12,9 @@
 struct out {
 	FILE *f;
 	int colour;     /* SGR escapes may be written */
-	size_t width;   /* columns every line fits in (term_width()) */
+	size_t width;   /* columns every line fits in (term_width()); 0 for a
+			 * page that wraps lines itself: lines kept whole,
+			 * quoted log text cut as for 120 columns */
 	int wrap;       /* the width is a terminal's (term_sized()): prose is
 			 * wrapped to it, not kept a line a sentence */
 };
