@@ -85,8 +85,9 @@ static void print_json(const struct failure_sig *fs, size_t n)
 	putchar('\n');
 }
 
-static int failures(int argc, char **argv)
+static int failures(int argc, char **argv, const struct out *out)
 {
+	(void)out; /* prints no colour, nor lines to fit */
 	static const struct option opts[] = {
 		{ "store", required_argument, NULL, 'S' },
 		{ "baseline", required_argument, NULL, 'b' },

@@ -76,8 +76,9 @@ static void print_json(struct jw *jw, const struct log *lg)
 	buf_free(&scratch);
 }
 
-static int parse(int argc, char **argv)
+static int parse(int argc, char **argv, const struct out *out)
 {
+	(void)out; /* prints no colour, nor lines to fit */
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "jobs", required_argument, NULL, 'j' },

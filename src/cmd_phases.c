@@ -465,8 +465,9 @@ static int write_html(struct outfile *o, const char *path, const struct timeline
 	return outfile_commit(o);
 }
 
-static int phases(int argc, char **argv)
+static int phases(int argc, char **argv, const struct out *o)
 {
+	(void)o; /* until its renderers take it, after report.c is split */
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "rules", required_argument, NULL, 'r' },
