@@ -4,6 +4,7 @@
 # 2 s), and point `ddx watch` at what it writes.  Times, pids and the
 # temporary directory vary, so mask() hides them.  Everything started here
 # is killed on exit; the replayer also ends itself after 120 s.
+. ../wait-lib.sh
 replay="${DDX_TEST_BUILD:?}/tests/replay"
 [ -x "$replay" ] || { echo "no $replay: run make check"; exit 1; }
 seed=../diff-seed
@@ -25,28 +26,6 @@ replay() {
 	"$replay" -a 120 "$@" >"$out" 2>>"$work/replay.err" </dev/null &
 	leader=$!
 	started+=("$leader")
-}
-
-# descendants PID: the pids of PID's children, theirs, and so on.
-descendants() {
-	local p
-	for p in $(cat /proc/"$1"/task/*/children 2>/dev/null); do echo "$p"; descendants "$p"; done
-}
-
-# holds_open PID FILE: wait (up to 60 s on a loaded machine) until PID, or
-# a descendant of it (the ddx under `timeout`), holds FILE open: what a
-# test does to the log after that, the watch sees happen.
-holds_open() {
-	local i p f
-	for ((i = 0; i < 600; i++)); do
-		for p in "$1" $(descendants "$1"); do
-			for f in /proc/"$p"/fd/*; do
-				[ "$(readlink "$f" 2>/dev/null)" = "$2" ] && return 0
-			done
-		done
-		sleep 0.1
-	done
-	echo "FAIL nothing of pid $1 opened $2"
 }
 
 # need_syscalls: the live section shows what the replayer is blocked in,
