@@ -29,7 +29,9 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	      struct diagnosis *d);
 void diagnosis_free(struct diagnosis *d);
 
-/* A milestone's name: its rule's, or a learned one's template text. */
+/* A milestone's name: its rule's, or for a learned one or one of the
+ * generic words' rules the good run's line that names it (its message,
+ * as printed).  m is one of d->ms. */
 const char *dx_milestone_name(const struct diagnosis *d, const struct dx_milestone *m);
 /* The good run's final milestone: where it is up (timeline_up, the rule
  * `ddx phases` uses too); for a good run that never came up, its last

@@ -68,6 +68,10 @@ struct dx_state {
 	/* The follow pass: */
 	struct following *ws;   /* per good log */
 	const struct following *w;  /* d->good's: the one reported against */
+	/* The timing passes: */
+	char **ms_line;         /* per milestone of d->ms: the good run's
+				 * line that names it, read when first asked
+				 * for (dx_milestone_name), or NULL */
 	/* The verdict passes: */
 	int done;               /* bad reached the good run's end */
 	/* diagnose()'s options, while it runs. */
@@ -120,7 +124,7 @@ void pass_ranks(struct dx_state *st, struct diagnosis *d);
 /* The timing passes (diagnose_timing.c), after the follow pass:
  * pass_milestones: the good run's milestones in its order, with the
  *   first line of bad that follows each, into d->ms, d->nms, and d->up
- *   (timeline_up).  Reads st->w.
+ *   (timeline_up); st->ms_line, empty.  Reads st->w.
  * pass_slow: the steps between milestones that bad took much longer
  *   over than the slowest good run, per stream, into d->slow, d->nslow.
  *   Reads d->ms, st->w.

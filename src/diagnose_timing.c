@@ -77,6 +77,7 @@ void pass_milestones(struct dx_state *st, struct diagnosis *d)
 		};
 	}
 	free(seen);
+	st->ms_line = xcalloc(d->nms ? d->nms : 1, sizeof(*st->ms_line));
 	int32_t *rule = xmalloc((d->nms ? d->nms : 1) * sizeof(*rule));
 	for (size_t m = 0; m < d->nms; m++)
 		rule[m] = st->rule[d->ms[m].id];

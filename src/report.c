@@ -235,6 +235,24 @@ static int next_named(const struct diagnosis *d, const struct ms_key *ix, int64_
 	return m && m->name != NULL;
 }
 
+/* Whether milestone m goes by its rule's name rather than by a line. */
+static int by_rule_name(const struct diagnosis *d, const struct dx_milestone *m)
+{
+	return m->name && dx_milestone_name(d, m) == m->name;
+}
+
+/* Milestone m as bad reached it at bad's line i: its rule's name, else
+ * bad's own line, since what the bad run did is quoted from the bad run
+ * (and the good run's line, dx_milestone_name, when i is none). */
+static void put_reached(FILE *f, const struct diagnosis *d, const struct dx_milestone *m, int64_t i,
+			size_t q)
+{
+	if (by_rule_name(d, m) || i < 0)
+		put_short(f, dx_milestone_name(d, m), strlen(dx_milestone_name(d, m)), q);
+	else
+		put_msg(f, d->bad_log, i, q);
+}
+
 /* The verdict: quotes cut to q columns, the crash's to q + 20. */
 static void verdict_sentence(FILE *f, const struct row *r, size_t q)
 {
@@ -248,7 +266,7 @@ static void verdict_sentence(FILE *f, const struct row *r, size_t q)
 	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
 		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
 		if (fin)
-			put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), q);
+			put_reached(f, d, fin, fin->bad_line, q);
 		fprintf(f, "\"");
 		if (d->verdict == DX_DIFFERENT && !d->nnovel && !d->nchanged && !d->nslow)
 			fprintf(f, ") but the good runs are in doubt (see the warnings)");
@@ -332,16 +350,14 @@ static void ranks_behind(FILE *f, const struct diagnosis *d, const struct ms_key
 		fprintf(f, "All %zu ranks reached the same milestone, then stopped at different lines.", d->nranks);
 		return;
 	}
-	const char *n = hi >= 0 ? dx_milestone_name(d, &d->ms[hi]) : "";
 	if (nhi == 1 && nlo > 1) {
 		fputs("Only ", f);
 		put_text_padded(f, d->ranks[last].name, 0);
 		fputs(" got as far as \"", f);
-		put_short(f, n, strlen(n), q);
+		put_reached(f, d, &d->ms[hi], d->ranks[last].last_milestone, q);
 		fprintf(f, "\".");
 		return;
 	}
-	n = lo >= 0 ? dx_milestone_name(d, &d->ms[lo]) : "";
 	if (nlo == 1)
 		put_text_padded(f, d->ranks[first].name, 0), fputs(" stopped first, ", f);
 	else
@@ -350,7 +366,7 @@ static void ranks_behind(FILE *f, const struct diagnosis *d, const struct ms_key
 		fprintf(f, "before any milestone.");
 	} else {
 		fprintf(f, "at \"");
-		put_short(f, n, strlen(n), q);
+		put_reached(f, d, &d->ms[lo], d->ranks[first].last_milestone, q);
 		fprintf(f, "\".");
 	}
 }
@@ -856,12 +872,13 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		json_line(f, d->next[k]);
 		fprintf(f, ", \"offset_s\": ");
 		json_num(f, offset(good, d->good_line, d->next[k]), 3);
-		uint32_t id = dx_good_id(d, d->next[k]);
-		const struct dx_milestone *ms = milestone_of(d, ix, id);
-		const char *name = ms ? dx_milestone_name(d, ms) : dx_template_text(d, id);
+		const struct dx_milestone *ms = milestone_of(d, ix, dx_good_id(d, d->next[k]));
 		int learned = !ms || ms->name == NULL;
 		fprintf(f, ", \"name\": ");
-		json_str(f, name);
+		if (ms)
+			json_str(f, dx_milestone_name(d, ms));
+		else
+			json_msg(f, good, d->next[k]);
 		fprintf(f, ", \"learned\": %s", learned ? "true" : "false");
 		fprintf(f, ", \"text\": ");
 		json_msg(f, good, d->next[k]);
@@ -911,8 +928,10 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		json_num(f, ms->good_off_s, 3);
 		fprintf(f, ", \"bad_offset_s\": ");
 		json_num(f, ms->bad_off_s, 3);
-		fprintf(f, ", \"status\": \"%s\", \"learned\": %s}", ms->bad_line >= 0 ? "reached" : "missing",
-			ms->name ? "false" : "true");
+		fprintf(f, ", \"status\": \"%s\", \"learned\": %s, \"template\": ",
+			ms->bad_line >= 0 ? "reached" : "missing", ms->name ? "false" : "true");
+		json_str(f, dx_template_text(d, ms->id));
+		fputc('}', f);
 	}
 	fprintf(f, "],\n  \"novel\": [");
 	for (size_t k = 0; k < d->nnovel; k++) {
@@ -977,13 +996,12 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 		fprintf(f, ", \"last_bad_line\": ");
 		json_line(f, r->last_follow);
 		fprintf(f, ", \"last_milestone\": ");
-		const char *name = NULL;
-		if (r->last_milestone >= 0) {
-			uint32_t id = dx_bad_id(d, r->last_milestone);
-			const struct dx_milestone *ms = milestone_of(d, ix, id);
-			name = ms ? dx_milestone_name(d, ms) : dx_template_text(d, id);
-		}
-		json_str(f, name);
+		const struct dx_milestone *ms =
+			r->last_milestone >= 0 ? milestone_of(d, ix, dx_bad_id(d, r->last_milestone)) : NULL;
+		if (ms && by_rule_name(d, ms))
+			json_str(f, ms->name);
+		else
+			json_msg(f, bad, r->last_milestone);
 		fprintf(f, ", \"last_milestone_line\": ");
 		json_line(f, r->last_milestone);
 		fprintf(f, ", \"last_line\": ");

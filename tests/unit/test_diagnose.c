@@ -1055,6 +1055,46 @@ static void test_reordered(void)
 	dx_free(&x);
 }
 
+/* ---- the sentences ---- */
+
+/* Whether s holds a template placeholder ("<int>", "<path>", "<*>"). */
+static int has_placeholder(const char *s)
+{
+	for (const char *p = strchr(s, '<'); p; p = strchr(p + 1, '<')) {
+		size_t n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz*");
+		if (n && p[1 + n] == '>')
+			return 1;
+	}
+	return 0;
+}
+
+#define SAVED "INFO saved checkpoint to /srv/run/ckpt-500 after 12.5 s\n"
+
+/* dx_milestone_name: a learned milestone is named by the good run's own
+ * line, never by its template: "went on to" and every milestone name
+ * quote a line the run printed. */
+static void test_milestone_real_line(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 SAVED, UPTO04);
+	const struct dx_milestone *fin = dx_final_milestone(&x.d);
+	CHECK(fin != NULL);
+	if (fin) {
+		CHECK(has_placeholder(dx_template_text(&x.d, fin->id)));
+		CHECK_STR(dx_milestone_name(&x.d, fin), "saved checkpoint to /srv/run/ckpt-500 after 12.5 s");
+	}
+	for (size_t k = 0; k < x.d.nms; k++)
+		CHECK(!has_placeholder(dx_milestone_name(&x.d, &x.d.ms[k])));
+	dx_free(&x);
+	/* A rule's milestone keeps the rule's name. */
+	DIAGNOSE(&x, "[t]\nfinal saved: saved checkpoint to\n", UPTO04 SAVED, UPTO04);
+	fin = dx_final_milestone(&x.d);
+	CHECK(fin != NULL);
+	if (fin)
+		CHECK_STR(dx_milestone_name(&x.d, fin), "saved");
+	dx_free(&x);
+}
+
 int main(void)
 {
 	test_stopped();
@@ -1114,5 +1154,6 @@ int main(void)
 	test_lookalike();
 	test_foreign_step();
 	test_reordered();
+	test_milestone_real_line();
 	return test_report();
 }
