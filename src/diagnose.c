@@ -104,7 +104,7 @@ const char *dx_milestone_name(const struct diagnosis *d, const struct dx_milesto
 
 const struct dx_milestone *dx_final_milestone(const struct diagnosis *d)
 {
-	return good_end(d->st, d);
+	return named_end(d->st, d);
 }
 
 const char *dx_template_text(const struct diagnosis *d, uint32_t id)

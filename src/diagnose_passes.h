@@ -57,6 +57,7 @@ struct dx_state {
 	uint8_t *counter;       /* recurs at a steady pace, counting ("step 41") */
 	uint8_t *new_error;     /* an error no good log printed */
 	uint8_t *retry;         /* announces a retry */
+	uint8_t *stop;          /* says the run shuts down (rules_stops) */
 	uint8_t *weight;        /* what aligning a template is worth */
 	uint8_t *step;          /* milestones a match must not jump over */
 	int32_t *rule;          /* the rule that names it, or -1 */
@@ -150,6 +151,11 @@ void pass_rank_behind(struct dx_state *st, struct diagnosis *d);
 /* The good run's end: the milestone of d->ms where it is up, or where a
  * good run that never came up got furthest; NULL when there are none. */
 const struct dx_milestone *good_end(const struct dx_state *st, const struct diagnosis *d);
+/* The good run's end as sentences name it ("went on to"): where it is up,
+ * else where it got furthest before its teardown began, never a line of
+ * its shutdown ("closing ...", "Stopped"); good_end when all of its
+ * milestones are its teardown. */
+const struct dx_milestone *named_end(const struct dx_state *st, const struct diagnosis *d);
 
 /* The verdict passes (diagnose_verdict.c), after the findings and the
  * timing passes (their heartbeats are st->hb as pass_waiting left it):
