@@ -27,6 +27,28 @@ replay() {
 	started+=("$leader")
 }
 
+# descendants PID: the pids of PID's children, theirs, and so on.
+descendants() {
+	local p
+	for p in $(cat /proc/"$1"/task/*/children 2>/dev/null); do echo "$p"; descendants "$p"; done
+}
+
+# holds_open PID FILE: wait (up to 60 s on a loaded machine) until PID, or
+# a descendant of it (the ddx under `timeout`), holds FILE open: what a
+# test does to the log after that, the watch sees happen.
+holds_open() {
+	local i p f
+	for ((i = 0; i < 600; i++)); do
+		for p in "$1" $(descendants "$1"); do
+			for f in /proc/"$p"/fd/*; do
+				[ "$(readlink "$f" 2>/dev/null)" = "$2" ] && return 0
+			done
+		done
+		sleep 0.1
+	done
+	echo "FAIL nothing of pid $1 opened $2"
+}
+
 # need_syscalls: the live section shows what the replayer is blocked in,
 # which under Yama's ptrace_scope >= 1 only root may read (ddx and the
 # replayer are siblings): skip then, as the proc cases do.
