@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 const char *dx_verdict_name(int v)
 {
 	static const char *const names[] = { "same", "different", "stopped", "crashed", "diverged" };
@@ -82,14 +84,32 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	st->opt = NULL;
 }
 
+/* A learned milestone is named by the good run's own line, never by its
+ * template: people read what the run printed ("Saved checkpoint to
+ * out/ckpt-500"), not "Saved checkpoint to <path>".  So is one of the
+ * generic words' rules: their names are the words any program uses
+ * ("started", "listening"), and the line says what.  The line is read
+ * the first time it is asked for: a good log of distinct lines learns a
+ * milestone per line, and a report names a few. */
+int dx_milestone_by_rule(const struct diagnosis *d, const struct dx_milestone *m)
+{
+	int32_t r = d->st->rule[m->id];
+	return m->name && (r < 0 || strcmp(d->st->rs->r[r].engine, RULES_GENERIC) != 0);
+}
+
 const char *dx_milestone_name(const struct diagnosis *d, const struct dx_milestone *m)
 {
-	return m->name ? m->name : dx_template_text(d, m->id);
+	if (dx_milestone_by_rule(d, m))
+		return m->name;
+	char **line = &d->st->ms_line[m - d->ms];
+	if (!*line)
+		*line = log_message(d->good_log, (size_t)m->good_line);
+	return *line;
 }
 
 const struct dx_milestone *dx_final_milestone(const struct diagnosis *d)
 {
-	return good_end(d->st, d);
+	return named_end(d->st, d);
 }
 
 const char *dx_template_text(const struct diagnosis *d, uint32_t id)
@@ -117,6 +137,8 @@ void diagnosis_free(struct diagnosis *d)
 {
 	if (!d)
 		return;
+	if (d->st)
+		strv_free(d->st->ms_line, d->nms);
 	skeleton_free(d->st);
 	for (size_t k = 0; k < d->nchanged; k++) {
 		free(d->changed[k].label);

@@ -29,12 +29,18 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	      struct diagnosis *d);
 void diagnosis_free(struct diagnosis *d);
 
-/* A milestone's name: its rule's, or a learned one's template text. */
+/* A milestone's name: its rule's, or for a learned one or one of the
+ * generic words' rules the good run's line that names it (its message,
+ * as printed).  m is one of d->ms. */
+/* Whether milestone m goes by its rule's name (an engine's rule names
+ * the step better than a line) rather than by the good run's line. */
+int dx_milestone_by_rule(const struct diagnosis *d, const struct dx_milestone *m);
 const char *dx_milestone_name(const struct diagnosis *d, const struct dx_milestone *m);
-/* The good run's final milestone: where it is up (timeline_up, the rule
- * `ddx phases` uses too); for a good run that never came up, its last
- * milestone a final rule names, else its last milestone; NULL when there
- * are none. */
+/* The good run's final milestone, as sentences name it: where it is up
+ * (timeline_up, the rule `ddx phases` uses too); for a good run that
+ * never came up, its last milestone a final rule names, else its last
+ * milestone, before its shutdown began (never a teardown line); NULL
+ * when there are none. */
 const struct dx_milestone *dx_final_milestone(const struct diagnosis *d);
 /* The text of canonical template id (names learned milestones). */
 const char *dx_template_text(const struct diagnosis *d, uint32_t id);

@@ -57,6 +57,7 @@ struct dx_state {
 	uint8_t *counter;       /* recurs at a steady pace, counting ("step 41") */
 	uint8_t *new_error;     /* an error no good log printed */
 	uint8_t *retry;         /* announces a retry */
+	uint8_t *stop;          /* says the run shuts down (rules_stops) */
 	uint8_t *weight;        /* what aligning a template is worth */
 	uint8_t *step;          /* milestones a match must not jump over */
 	int32_t *rule;          /* the rule that names it, or -1 */
@@ -68,6 +69,10 @@ struct dx_state {
 	/* The follow pass: */
 	struct following *ws;   /* per good log */
 	const struct following *w;  /* d->good's: the one reported against */
+	/* The timing passes: */
+	char **ms_line;         /* per milestone of d->ms: the good run's
+				 * line that names it, read when first asked
+				 * for (dx_milestone_name), or NULL */
 	/* The verdict passes: */
 	int done;               /* bad reached the good run's end */
 	/* diagnose()'s options, while it runs. */
@@ -120,7 +125,7 @@ void pass_ranks(struct dx_state *st, struct diagnosis *d);
 /* The timing passes (diagnose_timing.c), after the follow pass:
  * pass_milestones: the good run's milestones in its order, with the
  *   first line of bad that follows each, into d->ms, d->nms, and d->up
- *   (timeline_up).  Reads st->w.
+ *   (timeline_up); st->ms_line, empty.  Reads st->w.
  * pass_slow: the steps between milestones that bad took much longer
  *   over than the slowest good run, per stream, into d->slow, d->nslow.
  *   Reads d->ms, st->w.
@@ -146,6 +151,11 @@ void pass_rank_behind(struct dx_state *st, struct diagnosis *d);
 /* The good run's end: the milestone of d->ms where it is up, or where a
  * good run that never came up got furthest; NULL when there are none. */
 const struct dx_milestone *good_end(const struct dx_state *st, const struct diagnosis *d);
+/* The good run's end as sentences name it ("went on to"): where it is up,
+ * else where it got furthest before its teardown began, never a line of
+ * its shutdown ("closing ...", "Stopped"); good_end when all of its
+ * milestones are its teardown. */
+const struct dx_milestone *named_end(const struct dx_state *st, const struct diagnosis *d);
 
 /* The verdict passes (diagnose_verdict.c), after the findings and the
  * timing passes (their heartbeats are st->hb as pass_waiting left it):

@@ -808,7 +808,7 @@ static void count_lines(struct dx_state *st)
 
 /* What each template is: its severity, traceback role, whether it is a
  * heartbeat (learned, or a progress bar drawn at several places) or a
- * counter, a new error, a retry notice. */
+ * counter, a new error, a retry notice, a shutdown. */
 static void template_facts(struct dx_state *st)
 {
 	size_t nc = st->nc ? st->nc : 1;
@@ -833,6 +833,8 @@ static void template_facts(struct dx_state *st)
 	st->retry = xmalloc(nc);
 	for (size_t c = 0; c < st->nc; c++)
 		st->retry[c] = (uint8_t)is_retry(st->ctext[c]);
+	st->stop = xmalloc(nc);
+	rules_stops(st->rs, st->ctext, st->nc, st->stop);
 }
 
 /* The milestones (learned, or named by a rule; no heartbeat is one),
@@ -908,6 +910,7 @@ void skeleton_free(struct dx_state *st)
 	free(st->sev);
 	free(st->new_error);
 	free(st->retry);
+	free(st->stop);
 	free(st->tb);
 	free(st->hb);
 	free(st->ms);

@@ -77,6 +77,7 @@ void pass_milestones(struct dx_state *st, struct diagnosis *d)
 		};
 	}
 	free(seen);
+	st->ms_line = xcalloc(d->nms ? d->nms : 1, sizeof(*st->ms_line));
 	int32_t *rule = xmalloc((d->nms ? d->nms : 1) * sizeof(*rule));
 	for (size_t m = 0; m < d->nms; m++)
 		rule[m] = st->rule[d->ms[m].id];
@@ -86,25 +87,60 @@ void pass_milestones(struct dx_state *st, struct diagnosis *d)
 	free(bfirst);
 }
 
-/* The good run's end is where it is up (d->up).  A good run that never
- * came up (a crashed run given as good) ends where it got furthest: its
- * last final milestone of another engine (uvicorn's, when SGLang's own
- * never came), else its last one that is no warning and no continuation
- * line (a resource_tracker warning at exit is its tail, not its end),
- * else its last one. */
-const struct dx_milestone *good_end(const struct dx_state *st, const struct diagnosis *d)
+/* Where a good run that never came up (a crashed run given as good) got
+ * furthest among d->ms[0..n): its last final milestone of another engine
+ * (uvicorn's, when SGLang's own never came), else its last one that is no
+ * warning and no continuation line (a resource_tracker warning at exit is
+ * its tail, not its end), else its last one. */
+static const struct dx_milestone *furthest_of(const struct dx_state *st, const struct diagnosis *d,
+					     size_t n)
 {
-	if (d->up != DX_NONE)
-		return &d->ms[d->up];
-	for (size_t m = d->nms; m-- > 0;)
+	for (size_t m = n; m-- > 0;)
 		if (d->ms[m].final)
 			return &d->ms[m];
-	for (size_t m = d->nms; m-- > 0;) {
+	for (size_t m = n; m-- > 0;) {
 		uint32_t c = d->ms[m].id;
 		if (st->sev[c] == DX_INFO && !isspace((unsigned char)st->ctext[c][0]))
 			return &d->ms[m];
 	}
-	return d->nms ? &d->ms[d->nms - 1] : NULL;
+	return n ? &d->ms[n - 1] : NULL;
+}
+
+/* The good run's end is where it is up (d->up), else where it got
+ * furthest. */
+const struct dx_milestone *good_end(const struct dx_state *st, const struct diagnosis *d)
+{
+	return d->up != DX_NONE ? &d->ms[d->up] : furthest_of(st, d, d->nms);
+}
+
+/* Where the good run's teardown begins, as an index into d->ms: its
+ * earliest milestone that says the run shuts down (st->stop) from which
+ * on such lines are at least half of its milestones; d->nms when it has
+ * none.  A word a run prints in passing ("closing a connection") earlier
+ * is outweighed there by the steps after it. */
+static size_t teardown_start(const struct dx_state *st, const struct diagnosis *d)
+{
+	size_t start = d->nms, says = 0;
+	for (size_t m = d->nms; m-- > 0;) {
+		if (!st->stop[d->ms[m].id])
+			continue;
+		says++;
+		if (2 * says >= d->nms - m)
+			start = m;
+	}
+	return start;
+}
+
+/* named_end: "went on to X" names the good run's up milestone, or the
+ * last milestone it reached before its shutdown began, never a shutdown
+ * or teardown line: a run that was shut down after its work went on to
+ * its work, not to "closing ...". */
+const struct dx_milestone *named_end(const struct dx_state *st, const struct diagnosis *d)
+{
+	size_t before = teardown_start(st, d);
+	if (d->up != DX_NONE || before == 0)
+		return good_end(st, d);
+	return furthest_of(st, d, before);
 }
 
 /* ---- slow steps ---- */

@@ -794,6 +794,19 @@ void log_line(const struct log *lg, size_t i, struct line *ln, struct header *h,
 	prefix_parse_in(&lg->order, ln->text, ln->len, h);
 }
 
+char *log_message(const struct log *lg, size_t i)
+{
+	struct buf scratch = { 0 };
+	struct line ln;
+	struct header h;
+	log_line(lg, i, &ln, &h, &scratch);
+	char *s = xmalloc(ln.len - h.msg_off + 1);
+	memcpy(s, ln.text + h.msg_off, ln.len - h.msg_off);
+	s[ln.len - h.msg_off] = '\0';
+	buf_free(&scratch);
+	return s;
+}
+
 double log_span_s(const struct log *lg, size_t from, size_t to)
 {
 	if (to < from || lg->when[from] == TS_NONE || lg->when[to] == TS_NONE)

@@ -74,5 +74,8 @@ double log_span_s(const struct log *lg, size_t from, size_t to);
  * the few lines a report quotes.  scratch holds the text. */
 void log_line(const struct log *lg, size_t i, struct line *ln,
 	      struct header *h, struct buf *scratch);
+/* Line i's message: its clean text after the header, malloc'd, for the
+ * caller to free. */
+char *log_message(const struct log *lg, size_t i);
 
 #endif

@@ -44,12 +44,6 @@ static void json_msg(struct jw *jw, const char *key, const struct log *lg, int64
 	buf_free(&q.scratch);
 }
 
-/* A step's name: its milestone's, or the text of its template. */
-static const char *step_name(const struct diagnosis *d, const struct ms_key *ix, uint32_t id)
-{
-	const struct dx_milestone *ms = milestone_of(d, ix, id);
-	return ms ? dx_milestone_name(d, ms) : dx_template_text(d, id);
-}
 
 static int64_t last_ts(const struct log *lg)
 {
@@ -125,7 +119,10 @@ static void json_divergence(struct jw *jw, const struct diagnosis *d, const stru
 		jw_object_begin(jw, NULL);
 		jw_object_line(jw, "good_line", d->next[k]);
 		jw_object_double(jw, "offset_s", offset(good, d->good_line, d->next[k]), 3);
-		jw_object_string(jw, "name", step_name(d, ix, id));
+		if (ms)
+			jw_object_string(jw, "name", dx_milestone_name(d, ms));
+		else
+			json_msg(jw, "name", good, d->next[k]);
 		jw_object_bool(jw, "learned", !ms || ms->name == NULL);
 		json_msg(jw, "text", good, d->next[k]);
 		jw_end(jw);
@@ -202,6 +199,7 @@ static void json_milestones(struct jw *jw, const struct diagnosis *d)
 		jw_object_double(jw, "bad_offset_s", ms->bad_off_s, 3);
 		jw_object_string(jw, "status", ms->bad_line >= 0 ? "reached" : "missing");
 		jw_object_bool(jw, "learned", !ms->name);
+		jw_object_string(jw, "template", dx_template_text(d, ms->id));
 		jw_end(jw);
 	}
 	jw_end(jw);
@@ -250,8 +248,12 @@ static void json_ranks(struct jw *jw, const struct diagnosis *d, const struct ms
 		jw_object_begin(jw, NULL);
 		jw_object_string(jw, "rank", r->name);
 		jw_object_line(jw, "last_bad_line", r->last_follow);
-		jw_object_string(jw, "last_milestone", r->last_milestone >= 0
-				 ? step_name(d, ix, dx_bad_id(d, r->last_milestone)) : NULL);
+		const struct dx_milestone *ms =
+			r->last_milestone >= 0 ? milestone_of(d, ix, dx_bad_id(d, r->last_milestone)) : NULL;
+		if (ms && dx_milestone_by_rule(d, ms))
+			jw_object_string(jw, "last_milestone", ms->name);
+		else
+			json_msg(jw, "last_milestone", d->bad_log, r->last_milestone);
 		jw_object_line(jw, "last_milestone_line", r->last_milestone);
 		jw_object_line(jw, "last_line", r->last_line);
 		jw_object_line(jw, "last_follow_line", r->last_follow);

@@ -191,6 +191,18 @@ static int next_named(const struct diagnosis *d, const struct ms_key *ix, int64_
 	return m && m->name != NULL;
 }
 
+/* Milestone m as bad reached it at bad's line i: its rule's name, else
+ * bad's own line, since what the bad run did is quoted from the bad run
+ * (and the good run's line, dx_milestone_name, when i is none). */
+static void put_reached(FILE *f, const struct diagnosis *d, const struct dx_milestone *m, int64_t i,
+			size_t q)
+{
+	if (dx_milestone_by_rule(d, m) || i < 0)
+		put_short(f, dx_milestone_name(d, m), strlen(dx_milestone_name(d, m)), q);
+	else
+		put_msg(f, d->bad_log, i, q);
+}
+
 /* The verdict: quotes cut to q columns, the crash's to q + 20. */
 static void verdict_sentence(FILE *f, const struct row *r, size_t q)
 {
@@ -204,7 +216,7 @@ static void verdict_sentence(FILE *f, const struct row *r, size_t q)
 	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
 		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
 		if (fin)
-			put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), q);
+			put_reached(f, d, fin, fin->bad_line, q);
 		fprintf(f, "\"");
 		if (d->verdict == DX_DIFFERENT && !d->nnovel && !d->nchanged && !d->nslow)
 			fprintf(f, ") but the good runs are in doubt (see the warnings)");
@@ -288,16 +300,14 @@ static void ranks_behind(FILE *f, const struct diagnosis *d, const struct ms_key
 		fprintf(f, "All %zu ranks reached the same milestone, then stopped at different lines.", d->nranks);
 		return;
 	}
-	const char *n = hi >= 0 ? dx_milestone_name(d, &d->ms[hi]) : "";
 	if (nhi == 1 && nlo > 1) {
 		fputs("Only ", f);
 		put_text_padded(f, d->ranks[last].name, 0);
 		fputs(" got as far as \"", f);
-		put_short(f, n, strlen(n), q);
+		put_reached(f, d, &d->ms[hi], d->ranks[last].last_milestone, q);
 		fprintf(f, "\".");
 		return;
 	}
-	n = lo >= 0 ? dx_milestone_name(d, &d->ms[lo]) : "";
 	if (nlo == 1)
 		put_text_padded(f, d->ranks[first].name, 0), fputs(" stopped first, ", f);
 	else
@@ -306,7 +316,7 @@ static void ranks_behind(FILE *f, const struct diagnosis *d, const struct ms_key
 		fprintf(f, "before any milestone.");
 	} else {
 		fprintf(f, "at \"");
-		put_short(f, n, strlen(n), q);
+		put_reached(f, d, &d->ms[lo], d->ranks[first].last_milestone, q);
 		fprintf(f, "\".");
 	}
 }

@@ -83,7 +83,7 @@ static int parse_section(const char *s, size_t n, char **engine, const char *pat
 	return 0;
 }
 
-/* Parse "step|final|done|fail NAME: PATTERN" into r. */
+/* Parse "step|final|done|fail|stop NAME: PATTERN" into r. */
 static int parse_rule(const char *s, size_t n, const char *engine, struct rule *r,
 		      const char *path, size_t lineno)
 {
@@ -98,7 +98,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		for (kw = 0; kw < n && !is_blank(s[kw]);)
 			kw++;
 	}
-	int final = 0, done = 0, fail = 0;
+	int final = 0, done = 0, fail = 0, stop = 0;
 	if (kw == 4 && memcmp(s, "step", 4) == 0)
 		;
 	else if (kw == 5 && memcmp(s, "final", 5) == 0)
@@ -107,8 +107,10 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		final = done = 1;
 	else if (kw == 4 && memcmp(s, "fail", 4) == 0)
 		fail = 1;
+	else if (kw == 4 && memcmp(s, "stop", 4) == 0)
+		stop = 1;
 	else
-		return error("%s:%zu: expected '[weak] step|final|done|fail NAME: PATTERN' or '[ENGINE]'",
+		return error("%s:%zu: expected '[weak] step|final|done|fail|stop NAME: PATTERN' or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
 		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);
@@ -156,6 +158,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	r->final = final;
 	r->done = done;
 	r->fail = fail;
+	r->stop = stop;
 	r->level = level;
 	r->weak = weak;
 	r->re = re;
@@ -315,6 +318,8 @@ enum pass { PASS_STRONG, PASS_WEAK, PASS_GENERIC };
 static int in_pass(const struct rule *r, enum pass pass, int confirmed)
 {
 	int generic = strcmp(r->engine, RULES_GENERIC) == 0;
+	if (r->stop)
+		return 0;   /* no milestone (rules_stops) */
 	switch (pass) {
 	case PASS_STRONG: return !generic && !r->weak;
 	case PASS_WEAK: return !generic && r->weak && confirmed;
@@ -366,5 +371,19 @@ void rules_match(const struct ruleset *rs, const struct tmpl_table *tt, int32_t 
 	if (!any)
 		match_pass(rs, tt, out, PASS_GENERIC, confirmed, md);
 	free(confirmed);
+	pcre2_match_data_free(md);
+}
+
+void rules_stops(const struct ruleset *rs, const char *const *texts, size_t n, uint8_t *out)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	if (!md)
+		die("out of memory");
+	for (size_t k = 0; k < n; k++) {
+		out[k] = 0;
+		for (size_t i = 0; i < rs->n && !out[k]; i++)
+			out[k] = rs->r[i].stop &&
+				 pcre2_match(rs->r[i].re, (PCRE2_SPTR)texts[k], strlen(texts[k]), 0, 0, md, NULL) >= 0;
+	}
 	pcre2_match_data_free(md);
 }

@@ -17,7 +17,10 @@
  * job finished (a training run, a CI job), and "fail NAME: PATTERN" one
  * that means the job failed: a job whose log has a fail milestone did not
  * finish, whatever done milestone follows (a CI runner cleans up after a
- * failed step as after a good one).  NAME runs to the first ':' and may not contain one;
+ * failed step as after a good one).  "stop NAME: PATTERN" is no
+ * milestone: it marks a line that says the run is shutting down
+ * ("closing ...", "Stopped", "exiting"), of whatever engine (rules_stops),
+ * which a sentence never names as where the good run went.  NAME runs to the first ':' and may not contain one;
  * PATTERN is the rest of the line without surrounding blanks, a PCRE2
  * pattern searched (not anchored) in the template text: the message with
  * variable tokens replaced by placeholders, so patterns should name the
@@ -42,6 +45,7 @@ struct rule {
 			     with done, finished (job ended cleanly) */
 	int done;         /* a job's clean end, not a server's start */
 	int fail;         /* reaching it means the job failed */
+	int stop;         /* no milestone: the line says the run shuts down */
 	int level;        /* enum level the template must have, or LV_NONE */
 	void *re;         /* compiled pattern (pcre2_code *) */
 	char *pattern;    /* its source text */
@@ -87,6 +91,12 @@ void rules_free(struct ruleset *rs);
  * "ready") would otherwise crowd a log that has real milestones, and a
  * job's end tells nothing of the steps before it. */
 void rules_match(const struct ruleset *rs, const struct tmpl_table *tt, int32_t *out);
+
+/* For each of texts[0..n) (templates): out[k] = 1 when a stop rule of
+ * any engine matches it (the run is shutting down), else 0.  Shutdown
+ * words are the same whatever the program, so unlike milestones they
+ * need no engine recognised. */
+void rules_stops(const struct ruleset *rs, const char *const *texts, size_t n, uint8_t *out);
 
 /* The built-in rule files, generated from rules/ENGINE.rules by the Makefile. */
 struct rules_file {

@@ -74,14 +74,20 @@ static char *script_log(const char *script, size_t *len)
 	return b.p;
 }
 
+/* The rules argument that stands for ddx's generic words
+ * (rules/generic.rules, as `--rules none` leaves them). */
+static const char GENERIC[] = "";
+
 /* Diagnose the last of scripts[] (NULL-terminated) against the others,
- * with the rules in text rules (NULL: none); --now is the bad log's last
- * line plus now_s. */
+ * with the rules in text rules (NULL: none; GENERIC: the generic words);
+ * --now is the bad log's last line plus now_s. */
 static void diagnose_scripts(struct dx *x, const char *rules, double now_s, const char *const *scripts)
 {
 	memset(x, 0, sizeof(*x));
 	tmpl_init(&x->tt);
-	if (rules)
+	if (rules == GENERIC)
+		CHECK_INT(rules_init(&x->rs, (char *[]){ RULES_NONE }, 1), 0);
+	else if (rules)
 		CHECK_INT(rules_parse(&x->rs, "t.rules", rules, strlen(rules)), 0);
 	for (x->n = 0; scripts[x->n] && x->n < MAXLOGS; x->n++) {
 		size_t len;
@@ -1055,6 +1061,100 @@ static void test_reordered(void)
 	dx_free(&x);
 }
 
+/* ---- the sentences ---- */
+
+/* Whether s holds a template placeholder ("<int>", "<path>", "<*>"). */
+static int has_placeholder(const char *s)
+{
+	for (const char *p = strchr(s, '<'); p; p = strchr(p + 1, '<')) {
+		size_t n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz*");
+		if (n && p[1 + n] == '>')
+			return 1;
+	}
+	return 0;
+}
+
+#define SAVED "INFO saved checkpoint to /srv/run/ckpt-500 after 12.5 s\n"
+
+/* dx_milestone_name: a learned milestone is named by the good run's own
+ * line, never by its template: "went on to" and every milestone name
+ * quote a line the run printed. */
+static void test_milestone_real_line(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 SAVED, UPTO04);
+	const struct dx_milestone *fin = dx_final_milestone(&x.d);
+	CHECK(fin != NULL);
+	if (fin) {
+		CHECK(has_placeholder(dx_template_text(&x.d, fin->id)));
+		CHECK_STR(dx_milestone_name(&x.d, fin), "saved checkpoint to /srv/run/ckpt-500 after 12.5 s");
+	}
+	for (size_t k = 0; k < x.d.nms; k++)
+		CHECK(!has_placeholder(dx_milestone_name(&x.d, &x.d.ms[k])));
+	dx_free(&x);
+	/* A rule's milestone keeps the rule's name. */
+	DIAGNOSE(&x, "[t]\nfinal saved: saved checkpoint to\n", UPTO04 SAVED, UPTO04);
+	fin = dx_final_milestone(&x.d);
+	CHECK(fin != NULL);
+	if (fin)
+		CHECK_STR(dx_milestone_name(&x.d, fin), "saved");
+	dx_free(&x);
+}
+
+/* named_end: "went on to" never names the good run's shutdown: a good
+ * run that never came up and was shut down after its work is named by
+ * the last thing it did before, by the generic words' stop rules ... */
+static void test_went_on_to_no_shutdown(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, UPTO04 "INFO wrote the results to the output table\n"
+		 "INFO received SIGTERM, shutting down\nINFO closing the database pool\n"
+		 "INFO stopping the worker threads\nINFO exiting\n",
+		 L00 L01 L02);
+	const struct dx_milestone *fin = dx_final_milestone(&x.d);
+	CHECK(fin != NULL);
+	if (fin)
+		CHECK_STR(dx_milestone_name(&x.d, fin), "wrote the results to the output table");
+	dx_free(&x);
+	/* ... while a shutdown word in passing, with steps after it, is no
+	 * teardown. */
+	DIAGNOSE(&x, GENERIC, L00 "INFO closing the stale connection\n" L01 L02 L03 L04, L00 L01);
+	fin = dx_final_milestone(&x.d);
+	CHECK(fin != NULL);
+	if (fin)
+		CHECK_STR(dx_milestone_name(&x.d, fin), "database schema verified");
+	dx_free(&x);
+}
+
+/* The generic words know a server is up from the words servers use,
+ * without rules for it (timeline_up over the generic rules): the good
+ * run's end is its up line, which "went on to" quotes. */
+static void test_generic_up_words(void)
+{
+	static const char *const up[] = {
+		"Starting development server at http://127.0.0.1:8000/",
+		"Waiting for connections on port 27017",
+		"Application startup complete.",
+		"Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)",
+		"Listening on http://0.0.0.0:3000",
+		"database system is ready to accept connections",
+		"Started DemoApplication in 3.456 seconds (JVM running for 4.1)",
+		"Running on http://127.0.0.1:5000 (Press CTRL+C to quit)",
+	};
+	for (size_t k = 0; k < sizeof(up) / sizeof(*up); k++) {
+		char good[512];
+		snprintf(good, sizeof(good), "%sINFO %s\nINFO request served in time\n", L00 L01 L02, up[k]);
+		struct dx x;
+		DIAGNOSE(&x, GENERIC, good, L00 L01);
+		CHECK(x.d.up != DX_NONE);
+		const struct dx_milestone *fin = dx_final_milestone(&x.d);
+		CHECK(fin != NULL);
+		if (fin)
+			CHECK_STR(dx_milestone_name(&x.d, fin), up[k]);
+		dx_free(&x);
+	}
+}
+
 int main(void)
 {
 	test_stopped();
@@ -1114,5 +1214,8 @@ int main(void)
 	test_lookalike();
 	test_foreign_step();
 	test_reordered();
+	test_milestone_real_line();
+	test_went_on_to_no_shutdown();
+	test_generic_up_words();
 	return test_report();
 }
