@@ -16,7 +16,7 @@
  * text, as for 120 columns, for a page that wraps lines itself. */
 void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
 		 const struct live_report *live, size_t width);
-/* The JSON report, schema 1 (see the top of report.c); live as above
+/* The JSON report, schema 1 (see the top of report_json.c); live as above
  * fills "processes" and "liveness". */
 void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
 		 const struct live_report *live);
