@@ -108,7 +108,7 @@ struct dx_culprit {
  * a stored baseline that fits the bad log weakly. */
 struct dx_warning {
 	const char *kind;     /* "empty", "crashed", "not_up", "short",
-			       * "swapped", "weak_fit" (report.c documents them) */
+			       * "swapped", "weak_fit" (ddx-json(5) documents them) */
 	const char *path;     /* the log it is about, or NULL */
 	int64_t line;         /* the line it points at, or DX_NONE */
 	char *text;           /* the sentence; may quote log text */

@@ -17,7 +17,7 @@
  * that wraps lines itself. */
 void report_text(const struct out *o, const struct diagnosis *d, const struct log *logs,
 		 size_t nlogs, const struct live_report *live);
-/* The JSON report, schema 1 (see the top of report.c); live as above
+/* The JSON report, schema 1 (see the top of report_json.c); live as above
  * fills "processes" and "liveness". */
 void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
 		 const struct live_report *live);
