@@ -1,6 +1,6 @@
 /* cmd_phases.c — `ddx phases`: the milestone timeline of one log, as
  * text or JSON (report_phases.c), or with --html the timelines of several
- * logs side by side as a picture (html.c).  The timeline itself is
+ * logs side by side as a picture (html_pages.c).  The timeline itself is
  * timeline.c's; this file parses the options and prints. */
 #include <errno.h>
 #include <getopt.h>
@@ -27,7 +27,6 @@ static int write_html(struct outfile *o, const char *path, const struct timeline
 
 static int phases(int argc, char **argv, const struct out *o)
 {
-	(void)o; /* until its renderers take it, after report.c is split */
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "rules", required_argument, NULL, 'r' },
@@ -102,7 +101,7 @@ static int phases(int argc, char **argv, const struct out *o)
 			if (json)
 				report_phases_json(stdout, &tls[k]);
 			else
-				report_phases_text(&tls[k]);
+				report_phases_text(o, &tls[k]);
 		}
 		/* As the footer says: a run that never came up (NOT UP,
 		 * FAILED) is one that went wrong. */

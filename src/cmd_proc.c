@@ -165,7 +165,7 @@ static int proc(int argc, char **argv, const struct out *out)
 		report_proc_json(stdout, &r);
 		putchar('\n');
 	} else {
-		report_proc_text(out->f, &r);
+		report_proc_text(out, &r);
 	}
 	int hung = strcmp(r.liveness, "hung") == 0 || strcmp(r.liveness, "exited") == 0 ||
 		   strcmp(r.liveness, "spinning") == 0;

@@ -263,10 +263,10 @@ static int finish_bad(struct view *v, const char *kind, const char *detail)
 	w->d.silent_s = wall_clock_s() - w->last_progress;
 	/* The processes in full, not the summary diff gives: a watchdog
 	 * may kill them next, and then nobody can look any more. */
-	report_text(o->f, &w->d, w->logs, w->ngood + 1, NULL, o->width);
+	report_text(o, &w->d, w->logs, w->ngood + 1, NULL);
 	if (h.found && h.report.nprocs) {
 		fputc('\n', o->f);
-		report_proc_text(o->f, &h.report);
+		report_proc_text(o, &h.report);
 	}
 	watch_holders_free(&h);
 	return EXIT_DIVERGED;

@@ -241,7 +241,7 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	if (a->json)
 		report_json(stdout, &d, ref, nref, live);
 	else if (report_stream(a) == a->out->f)
-		report_text(a->out->f, &d, ref, nref, live, a->out->width);
+		report_text(a->out, &d, ref, nref, live);
 	int rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
 	if (a->html_out.f) {
 		if (html_diff_page(a->html_out.f, &d, ref, nref, live) < 0) {

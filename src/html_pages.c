@@ -134,17 +134,15 @@ struct plain {
 static char *plain_text(const struct plain *p, size_t *len)
 {
 	char *text = NULL;
-	FILE *mem = open_memstream(&text, len);
-	if (!mem)
+	/* No colour, and lines whole: the page wraps them. */
+	struct out mem = { open_memstream(&text, len), 0, 0, 0 };
+	if (!mem.f)
 		return NULL;
-	int color = use_color;
-	use_color = 0;
 	if (p->d)
-		report_text(mem, p->d, p->logs, p->nlogs, NULL, 0);
+		report_text(&mem, p->d, p->logs, p->nlogs, NULL);
 	else
-		report_proc_text(mem, p->live);
-	use_color = color;
-	if (fclose(mem) != 0) {
+		report_proc_text(&mem, p->live);
+	if (fclose(mem.f) != 0) {
 		free(text);
 		return NULL;
 	}

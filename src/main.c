@@ -136,7 +136,6 @@ static int run_command(int argc, char **argv)
 	argv[n] = NULL;
 	pager_init(paged);
 	struct out out = { stdout, term_colour(color), (size_t)term_width(), term_sized() };
-	use_color = out.colour;
 	if (strcmp(argv[0], "help") == 0) {
 		if (n < 2) {
 			usage(stdout);

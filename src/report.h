@@ -7,15 +7,16 @@
 
 #include "diagnose.h"
 #include "live.h"
+#include "out.h"
 
-/* The text report; the first line is a one-sentence verdict.  live, when
- * not NULL, is what live_inspect() found behind the bad log: a "live"
- * section when processes still hold it.  Every line fits in width
- * columns (term_width()): its opening sentences wrapped when the width is
- * a terminal's (term_sized()), else a line each; 0 cuts only quoted log
- * text, as for 120 columns, for a page that wraps lines itself. */
-void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-		 const struct live_report *live, size_t width);
+/* The text report, to o; the first line is a one-sentence verdict.
+ * live, when not NULL, is what live_inspect() found behind the bad log: a
+ * "live" section when processes still hold it.  Every line fits in o's
+ * width: its opening sentences wrapped when o wraps, else a line each; a
+ * width of 0 cuts only quoted log text, as for 120 columns, for a page
+ * that wraps lines itself. */
+void report_text(const struct out *o, const struct diagnosis *d, const struct log *logs,
+		 size_t nlogs, const struct live_report *live);
 /* The JSON report, schema 1 (see the top of report_json.c); live as above
  * fills "processes" and "liveness". */
 void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,

@@ -100,7 +100,7 @@ static void line_message(const struct log *lg, size_t i, struct buf *scratch,
 
 /* Write s[0..n) cut to at most width characters, the last being "…" when
  * it was cut. */
-static void put_short(const char *s, size_t n, size_t width)
+static void put_short(const struct out *o, const char *s, size_t n, size_t width)
 {
 	size_t pos = 0, chars = 0, cut = 0;
 	while (pos < n) {
@@ -110,13 +110,13 @@ static void put_short(const char *s, size_t n, size_t width)
 		if (chars == width - 1)
 			cut = pos;
 		if (++chars > width) {
-			put_text(stdout, s, cut);
-			fputs("\xe2\x80\xa6", stdout);
+			put_text(o->f, s, cut);
+			fputs("\xe2\x80\xa6", o->f);
 			return;
 		}
 		pos += l;
 	}
-	put_text(stdout, s, n);
+	put_text(o->f, s, n);
 }
 
 /* "4/4", or the one tag that printed it ("" for untagged lines).  A
@@ -132,8 +132,8 @@ static void fmt_ranks(const struct timeline *tl, const struct timeline_row *w, c
 
 /* Print tags (natural order) for which keep() holds, separated by ", ",
  * at most max of them (0 = all). */
-static void put_tags(const struct timeline *tl, const struct timeline_row *w, size_t max,
-		     int (*keep)(const struct timeline_row *, size_t))
+static void put_tags(const struct out *o, const struct timeline *tl, const struct timeline_row *w,
+		     size_t max, int (*keep)(const struct timeline_row *, size_t))
 {
 	size_t shown = 0, more = 0;
 	for (size_t i = keep ? 0 : 1; i < tl->ntags; i++) {
@@ -144,25 +144,27 @@ static void put_tags(const struct timeline *tl, const struct timeline_row *w, si
 			more++;
 			continue;
 		}
-		printf("%s", shown++ ? ", " : "");
-		put_text(stdout, tag_name(tl, t), strlen(tag_name(tl, t)));
+		fputs(shown++ ? ", " : "", o->f);
+		put_text(o->f, tag_name(tl, t), strlen(tag_name(tl, t)));
 	}
 	if (more)
-		printf(" and %zu more", more);
+		fprintf(o->f, " and %zu more", more);
 }
 
-static void print_missing(const struct timeline *tl, const struct timeline_row *w, int indent)
+static void print_missing(const struct out *o, const struct timeline *tl,
+			  const struct timeline_row *w, int indent)
 {
 	if (w->reached < 2 || w->reached == w->total)
 		return;
-	printf("%*s%snot reached by ", indent, "", C_YELLOW);
-	put_tags(tl, w, MISSING_SHOWN, timeline_missing);
-	printf("%s\n", C_RESET);
+	fprintf(o->f, "%*s%snot reached by ", indent, "", SGR_YELLOW(o));
+	put_tags(o, tl, w, MISSING_SHOWN, timeline_missing);
+	fprintf(o->f, "%s\n", SGR_RESET(o));
 }
 
 /* For the ranks that did not reach the last milestone w, where each group
  * of them stopped: the rank that hangs is usually the one to look at. */
-static void print_behind(const struct timeline *tl, const struct timeline_row *w)
+static void print_behind(const struct out *o, const struct timeline *tl,
+			 const struct timeline_row *w)
 {
 	if (w->reached < 2 || w->reached == w->total)
 		return;
@@ -179,8 +181,8 @@ static void print_behind(const struct timeline *tl, const struct timeline_row *w
 			size_t t = timeline_tag_at(tl, i);
 			if (stop[t] != key)
 				continue;
-			printf("%s", shown++ ? ", " : "behind: ");
-			put_text(stdout, tag_name(tl, t), strlen(tag_name(tl, t)));
+			fputs(shown++ ? ", " : "behind: ", o->f);
+			put_text(o->f, tag_name(tl, t), strlen(tag_name(tl, t)));
 			if (key < tl->nrows) {
 				size_t line = tl->rows[key].tag_first[t];
 				lo = line < lo ? line : lo;
@@ -190,37 +192,37 @@ static void print_behind(const struct timeline *tl, const struct timeline_row *w
 		if (!shown)
 			continue;
 		if (key == tl->nrows) {
-			printf(" reached no milestone\n");
+			fputs(" reached no milestone\n", o->f);
 			continue;
 		}
 		const char *name = tl->rs->r[tl->rows[key].rule].name;
-		printf(" stopped after \"");
-		put_text(stdout, name, strlen(name));
-		printf(lo == hi ? "\" (line %zu)\n" : "\" (lines %zu-%zu)\n", lo + 1, hi + 1);
+		fputs(" stopped after \"", o->f);
+		put_text(o->f, name, strlen(name));
+		fprintf(o->f, lo == hi ? "\" (line %zu)\n" : "\" (lines %zu-%zu)\n", lo + 1, hi + 1);
 	}
 	free(stop);
 }
 
-static void print_summary(const struct timeline *tl)
+static void print_summary(const struct out *o, const struct timeline *tl)
 {
 	const struct log *lg = tl->lg;
 	char a[PREFIX_TS_SIZE], b[PREFIX_TS_SIZE], d[32];
-	put_text(stdout, lg->in.path, strlen(lg->in.path));
-	printf(": %zu lines", lg->nlines);
+	put_text(o->f, lg->in.path, strlen(lg->in.path));
+	fprintf(o->f, ": %zu lines", lg->nlines);
 	if (tl->first_ts != TS_NONE) {
 		fmt_ts(a, tl->first_ts);
 		fmt_ts(b, tl->last_ts);
 		fmt_dur(d, sizeof(d), tl->last_ts - tl->first_ts, "");
-		printf(", %s to %s (%s)", a, b, d);
+		fprintf(o->f, ", %s to %s (%s)", a, b, d);
 	}
-	putchar('\n');
+	fputc('\n', o->f);
 	if (tl->ntags > 1) {
-		printf("%zu ranks/processes: ", tl->ntags - 1);
-		put_tags(tl, NULL, RANKS_SHOWN, NULL);
-		putchar('\n');
+		fprintf(o->f, "%zu ranks/processes: ", tl->ntags - 1);
+		put_tags(o, tl, NULL, RANKS_SHOWN, NULL);
+		fputc('\n', o->f);
 	}
 	if (tl->nrows == 0) {
-		printf("no milestones recognised; rules can be added with --rules FILE\n");
+		fputs("no milestones recognised; rules can be added with --rules FILE\n", o->f);
 		return;
 	}
 	const struct timeline_row *last = &tl->rows[tl->nrows - 1];
@@ -231,42 +233,42 @@ static void print_summary(const struct timeline *tl)
 	const char *state = tl->up != SIZE_MAX
 		? (tl->rs->r[w->rule].done ? "finished" : "up")
 		: tl->failed != SIZE_MAX ? "FAILED" : "NOT UP";
-	printf("%s%s%s: %s\"", tl->up != SIZE_MAX ? C_GREEN : C_RED, state, C_RESET,
-	       tl->up != SIZE_MAX || tl->failed != SIZE_MAX ? "" : "last milestone ");
-	put_text(stdout, name, strlen(name));
-	printf("\" at line %zu", w->first + 1);
+	fprintf(o->f, "%s%s%s: %s\"", tl->up != SIZE_MAX ? SGR_GREEN(o) : SGR_RED(o), state,
+		SGR_RESET(o), tl->up != SIZE_MAX || tl->failed != SIZE_MAX ? "" : "last milestone ");
+	put_text(o->f, name, strlen(name));
+	fprintf(o->f, "\" at line %zu", w->first + 1);
 	if (lg->when[w->first] != TS_NONE && tl->first_ts != TS_NONE) {
 		fmt_dur(d, sizeof(d), lg->when[w->first] - tl->first_ts, "+");
-		printf(" (%s)", d);
+		fprintf(o->f, " (%s)", d);
 	}
 	if (w->total > 1)
-		printf(", %zu/%zu ranks", w->reached, w->total);
-	putchar('\n');
+		fprintf(o->f, ", %zu/%zu ranks", w->reached, w->total);
+	fputc('\n', o->f);
 	if (tl->up != SIZE_MAX || tl->failed != SIZE_MAX) {
 		/* Up or failed, and the log went on to other milestones
 		 * (shutdown, the CI runner's cleanup). */
 		if (last != w) {
 			name = tl->rs->r[last->rule].name;
-			printf("last milestone \"");
-			put_text(stdout, name, strlen(name));
-			printf("\" at line %zu", last->first + 1);
+			fputs("last milestone \"", o->f);
+			put_text(o->f, name, strlen(name));
+			fprintf(o->f, "\" at line %zu", last->first + 1);
 			if (lg->when[last->first] != TS_NONE) {
 				fmt_dur(d, sizeof(d), lg->when[last->first] - tl->first_ts, "+");
-				printf(" (%s)", d);
+				fprintf(o->f, " (%s)", d);
 			}
-			putchar('\n');
+			fputc('\n', o->f);
 		}
 		return;
 	}
-	print_behind(tl, last);
+	print_behind(o, tl, last);
 	size_t after = lg->nlines - 1 - last->last;
 	if (after == 0) {
-		printf("it is the last line of the log\n");
+		fputs("it is the last line of the log\n", o->f);
 	} else {
-		printf("then %zu more line%s", after, after == 1 ? "" : "s");
+		fprintf(o->f, "then %zu more line%s", after, after == 1 ? "" : "s");
 		if (lg->when[last->last] != TS_NONE && tl->last_ts != TS_NONE) {
 			fmt_dur(d, sizeof(d), tl->last_ts - lg->when[last->last], "");
-			printf(" over %s", d);
+			fprintf(o->f, " over %s", d);
 		}
 		/* The last line that says something (a few back at most):
 		 * logs often end in blank lines. */
@@ -278,24 +280,24 @@ static void print_summary(const struct timeline *tl)
 			while (n && (*msg == ' ' || *msg == '\t'))
 				msg++, n--;
 		} while (n == 0 && i > last->last + 1 && i + 20 > lg->nlines);
-		printf("; the last, line %zu: ", i + 1);
-		put_short(msg, n, MSG_WIDTH);
+		fprintf(o->f, "; the last, line %zu: ", i + 1);
+		put_short(o, msg, n, MSG_WIDTH);
 		buf_free(&scratch);
-		putchar('\n');
+		fputc('\n', o->f);
 	}
 	double silent = silent_s(lg);
 	if (silent >= 86400) {
-		printf("file last written over a day ago\n");
+		fputs("file last written over a day ago\n", o->f);
 	} else if (silent >= 0) {
 		fmt_dur(d, sizeof(d), (int64_t)(silent * 1000), "");
-		printf("file last written %s ago\n", d);
+		fprintf(o->f, "file last written %s ago\n", d);
 	}
 }
 
-void report_phases_text(const struct timeline *tl)
+void report_phases_text(const struct out *o, const struct timeline *tl)
 {
 	const struct log *lg = tl->lg;
-	print_summary(tl);
+	print_summary(o, tl);
 	if (tl->nrows == 0)
 		return;
 	/* The ranks column only when some row has something to say there. */
@@ -314,11 +316,11 @@ void report_phases_text(const struct timeline *tl)
 	}
 	if (wranks && wranks < 5)
 		wranks = 5;
-	printf("\n%s%*s  %-8s  %8s  %8s  %-*s  ", C_BOLD, (int)wline, "line",
-	       "time", "offset", "step", (int)wname, "milestone");
+	fprintf(o->f, "\n%s%*s  %-8s  %8s  %8s  %-*s  ", SGR_BOLD(o), (int)wline, "line",
+		"time", "offset", "step", (int)wname, "milestone");
 	if (wranks)
-		printf("%-*s  ", (int)wranks, "ranks");
-	printf("message%s\n", C_RESET);
+		fprintf(o->f, "%-*s  ", (int)wranks, "ranks");
+	fprintf(o->f, "message%s\n", SGR_RESET(o));
 	struct buf scratch = { 0 };
 	for (size_t k = 0; k < tl->nrows; k++) {
 		const struct timeline_row *w = &tl->rows[k];
@@ -334,23 +336,23 @@ void report_phases_text(const struct timeline *tl)
 				fmt_dur(step, sizeof(step), ts - prev, "+");
 		}
 		fmt_ranks(tl, w, ranks, sizeof(ranks));
-		printf("%*s  %-8s  %8s  %8s  %s", (int)wline, line, clock, off, step,
-		       r->final ? C_GREEN : "");
-		put_text_padded(stdout, r->name, wname);
-		printf("%s  ", r->final ? C_RESET : "");
+		fprintf(o->f, "%*s  %-8s  %8s  %8s  %s", (int)wline, line, clock, off, step,
+			r->final ? SGR_GREEN(o) : "");
+		put_text_padded(o->f, r->name, wname);
+		fprintf(o->f, "%s  ", r->final ? SGR_RESET(o) : "");
 		if (wranks) {
-			printf("%s", w->reached < w->total ? C_YELLOW : "");
-			put_text_padded(stdout, ranks, wranks);
-			printf("%s  ", w->reached < w->total ? C_RESET : "");
+			fputs(w->reached < w->total ? SGR_YELLOW(o) : "", o->f);
+			put_text_padded(o->f, ranks, wranks);
+			fprintf(o->f, "%s  ", w->reached < w->total ? SGR_RESET(o) : "");
 		}
 		const char *msg;
 		size_t n;
 		line_message(lg, w->first, &scratch, &msg, &n);
 		while (n && (*msg == ' ' || *msg == '\t'))
 			msg++, n--;
-		put_short(msg, n, MSG_WIDTH);
-		putchar('\n');
-		print_missing(tl, w, (int)wline + 2);
+		put_short(o, msg, n, MSG_WIDTH);
+		fputc('\n', o->f);
+		print_missing(o, tl, w, (int)wline + 2);
 	}
 	buf_free(&scratch);
 }

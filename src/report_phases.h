@@ -5,11 +5,12 @@
 
 #include <stdio.h>
 
+#include "out.h"
 #include "timeline.h"
 
 /* The summary (up or not, and where it stopped), then a row a milestone,
- * on standard output. */
-void report_phases_text(const struct timeline *tl);
+ * to o. */
+void report_phases_text(const struct out *o, const struct timeline *tl);
 /* The timeline as one JSON object, a newline after it. */
 void report_phases_json(FILE *f, const struct timeline *tl);
 

@@ -193,10 +193,11 @@ static void fmt_kb(char *out, size_t cap, long kb)
 		snprintf(out, cap, "%.1f GiB", kb / (1024.0 * 1024.0));
 }
 
-static void text_process(FILE *f, const struct live_report *r, const struct proc_info *p)
+static void text_process(const struct out *o, const struct live_report *r, const struct proc_info *p)
 {
+	FILE *f = o->f;
 	int ind = 2 + 2 * p->depth;
-	fprintf(f, "%*s%spid %d%s  ", ind, "", C_BOLD, p->pid, C_RESET);
+	fprintf(f, "%*s%spid %d%s  ", ind, "", SGR_BOLD(o), p->pid, SGR_RESET(o));
 	if (p->rank[0])
 		fprintf(f, "[rank %s] ", p->rank);
 	text(f, p->cmdline ? p->cmdline : "?");
@@ -310,21 +311,23 @@ static void text_process(FILE *f, const struct live_report *r, const struct proc
 	}
 }
 
-void report_proc_text(FILE *f, const struct live_report *r)
+void report_proc_text(const struct out *o, const struct live_report *r)
 {
-	const char *col = strcmp(r->liveness, "hung") == 0 || strcmp(r->liveness, "exited") == 0 ? C_RED :
-			  strcmp(r->liveness, "busy") == 0 || strcmp(r->liveness, "idle") == 0 ? C_GREEN : C_YELLOW;
+	FILE *f = o->f;
+	const char *col = strcmp(r->liveness, "hung") == 0 || strcmp(r->liveness, "exited") == 0
+		? SGR_RED(o) : strcmp(r->liveness, "busy") == 0 || strcmp(r->liveness, "idle") == 0
+		? SGR_GREEN(o) : SGR_YELLOW(o);
 	if (r->log_path) {
 		text(f, r->log_path);
 		fputs(r->log_deleted ? " (deleted): " : ": ", f);
 	}
 	fprintf(f, "%s", col);
 	text(f, r->verdict);
-	fprintf(f, "%s\n", C_RESET);
+	fprintf(f, "%s\n", SGR_RESET(o));
 	if (r->nprocs)
 		fputc('\n', f);
 	for (size_t i = 0; i < r->nprocs; i++)
-		text_process(f, r, &r->procs[i]);
+		text_process(o, r, &r->procs[i]);
 	if (r->port || r->nnotes || r->ngpus)
 		fputc('\n', f);
 	if (r->port) {

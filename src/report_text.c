@@ -12,11 +12,10 @@
 #include "signature.h"
 #include "terminal.h"
 
-/* Every line of the text report fits in this many columns: the
+/* Every line of the text report fits in its struct out's width: the
  * terminal's (120 off a terminal).  Quoted log text (never cut in JSON)
  * is cut to what its line leaves it, so a line that quotes keeps what
  * follows the quote; a line still too wide is cut at its end. */
-static size_t text_width = 120;
 /* A quote is cut to no fewer columns than this before its line is. */
 #define QUOTE_MIN 12
 #define NEXT_MAX 12
@@ -53,9 +52,9 @@ static size_t widest(const char *s, size_t n)
 }
 
 /* The columns a line leaves its quote after used columns of its own. */
-static size_t left(size_t used)
+static size_t left(const struct out *o, size_t used)
 {
-	return text_width > used + QUOTE_MIN ? text_width - used : QUOTE_MIN;
+	return o->width > used + QUOTE_MIN ? o->width - used : QUOTE_MIN;
 }
 
 /* What a line that quotes log text needs: the row it is about. */
@@ -64,25 +63,26 @@ struct row {
 	const struct ms_key *ix;
 	size_t k;
 };
-typedef void render_fn(FILE *f, const struct row *r, size_t quote);
+typedef void render_fn(const struct out *o, const struct row *r, size_t quote);
 
-/* Render a line (or sentence) with its quotes cut to the most columns,
- * at most quote, that keep its lines within text_width. */
-static void put_fitting(FILE *f, render_fn *render, const struct row *r, size_t quote)
+/* Render a line (or sentence) to o with its quotes cut to the most
+ * columns, at most quote, that keep its lines within o's width. */
+static void put_fitting(const struct out *o, render_fn *render, const struct row *r, size_t quote)
 {
 	size_t lo = quote < QUOTE_MIN ? quote : QUOTE_MIN, hi = quote, q = quote;
 	char *text = NULL;
 	size_t len = 0;
 	for (;;) {
-		FILE *m = open_memstream(&text, &len);
-		if (!m)
+		struct out m = *o;
+		m.f = open_memstream(&text, &len);
+		if (!m.f)
 			return;
-		render(m, r, q);
-		if (fclose(m) != 0) {
+		render(&m, r, q);
+		if (fclose(m.f) != 0) {
 			free(text);
 			return;
 		}
-		if (q == lo || widest(text, len) <= text_width) {
+		if (q == lo || widest(text, len) <= o->width) {
 			lo = q;
 			if (q == hi)
 				break;
@@ -95,7 +95,7 @@ static void put_fitting(FILE *f, render_fn *render, const struct row *r, size_t 
 		free(text);
 		text = NULL;
 	}
-	fwrite(text, 1, len, f);
+	fwrite(text, 1, len, o->f);
 	free(text);
 }
 
@@ -142,8 +142,9 @@ static void put_duration(FILE *f, double s)
 }
 
 /* One line of "next in the good run": offset, line, message. */
-static void put_next(FILE *f, const struct diagnosis *d, int64_t j)
+static void put_next(const struct out *o, const struct diagnosis *d, int64_t j)
 {
+	FILE *f = o->f;
 	double s = offset(d->good_log, d->good_line, j);
 	char t[48] = "";
 	if (!isnan(s)) {
@@ -151,7 +152,7 @@ static void put_next(FILE *f, const struct diagnosis *d, int64_t j)
 		fmt_seconds(t + 1, sizeof(t) - 1, s);
 	}
 	fprintf(f, "    %-9s %5lld  ", t, (long long)j + 1);
-	put_msg(f, d->good_log, j, left(21));
+	put_msg(f, d->good_log, j, left(o, 21));
 	fputc('\n', f);
 }
 
@@ -204,14 +205,15 @@ static void put_reached(FILE *f, const struct diagnosis *d, const struct dx_mile
 }
 
 /* The verdict: quotes cut to q columns, the crash's to q + 20. */
-static void verdict_sentence(FILE *f, const struct row *r, size_t q)
+static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 {
+	FILE *f = o->f;
 	const struct diagnosis *d = r->d;
 	const struct log *bad = d->bad_log, *good = d->good_log;
 	static const char *const word[] = { "MATCHES", "FINISHED", "STOPPED", "CRASHED", "DIVERGED" };
-	fprintf(f, "%s", C_BOLD);
+	fprintf(f, "%s", SGR_BOLD(o));
 	put_path(f, bad);
-	fprintf(f, " %s%s%s", d->verdict == DX_SAME ? C_GREEN : C_RED, word[d->verdict], C_RESET);
+	fprintf(f, " %s%s%s", d->verdict == DX_SAME ? SGR_GREEN(o) : SGR_RED(o), word[d->verdict], SGR_RESET(o));
 	const struct dx_milestone *fin = dx_final_milestone(d);
 	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
 		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
@@ -404,16 +406,17 @@ static void second_sentence(FILE *f, const struct row *r, size_t q)
 		fputc('\n', f);
 }
 
-static void section(FILE *f, const char *name)
+static void section(const struct out *o, const char *name)
 {
-	fprintf(f, "\n  %s%-12s%s ", C_BOLD, name, C_RESET);
+	fprintf(o->f, "\n  %s%-12s%s ", SGR_BOLD(o), name, SGR_RESET(o));
 }
 
 /* The live section: proc's verdict, then one line per process; `ddx
  * proc` has the rest. */
-static void live_section(FILE *f, const struct live_report *r)
+static void live_section(const struct out *o, const struct live_report *r)
 {
-	section(f, "live");
+	FILE *f = o->f;
+	section(o, "live");
 	/* A sentence, whose last word is the verdict: wrapped, not cut,
 	 * under the section's column. */
 	char *text = NULL;
@@ -422,7 +425,7 @@ static void live_section(FILE *f, const struct live_report *r)
 	if (m) {
 		put_text(m, r->verdict, strlen(r->verdict));
 		if (fclose(m) == 0)
-			put_wrapped(f, text, len, text_width, 15, 15);
+			put_wrapped(f, text, len, o->width, 15, 15);
 		free(text);
 	}
 	fputc('\n', f);
@@ -441,7 +444,7 @@ static void live_section(FILE *f, const struct live_report *r)
 		else
 			fprintf(f, "cpu +%.2f s   ", p->cpu_s_delta);
 		const char *cmd = p->cmdline ? p->cmdline : p->comm;
-		put_short(f, cmd, strlen(cmd), left(47 + 2 * (size_t)p->depth));
+		put_short(f, cmd, strlen(cmd), left(o, 47 + 2 * (size_t)p->depth));
 		fputc('\n', f);
 	}
 	if (r->nprocs > LIVE_MAX)
@@ -452,13 +455,14 @@ static void live_section(FILE *f, const struct live_report *r)
 }
 
 /* "    LINE  SEVERITY MESSAGE (traceback from line N) at FILE:LINE". */
-static void novel_row(FILE *f, const struct row *r, size_t q)
+static void novel_row(const struct out *o, const struct row *r, size_t q)
 {
+	FILE *f = o->f;
 	const struct dx_novel *n = &r->d->novel[r->k];
 	const struct log *bad = r->d->bad_log;
 	fprintf(f, "    %5lld  %s%-7s%s ", (long long)n->summary + 1,
-		n->severity == DX_ERROR ? C_RED : n->severity == DX_WARNING ? C_YELLOW : C_DIM,
-		dx_severity_name(n->severity), C_RESET);
+		n->severity == DX_ERROR ? SGR_RED(o) : n->severity == DX_WARNING ? SGR_YELLOW(o) : SGR_DIM(o),
+		dx_severity_name(n->severity), SGR_RESET(o));
 	put_msg(f, bad, n->summary, q);
 	if (n->traceback)
 		fprintf(f, " (traceback from line %lld)", (long long)n->line + 1);
@@ -469,8 +473,9 @@ static void novel_row(FILE *f, const struct row *r, size_t q)
 }
 
 /* "    12 s (good at most 3.0 s) on TP1 from line A to B: MESSAGE". */
-static void slow_row(FILE *f, const struct row *r, size_t q)
+static void slow_row(const struct out *o, const struct row *r, size_t q)
 {
+	FILE *f = o->f;
 	const struct dx_slow *s = &r->d->slow[r->k];
 	fprintf(f, "    ");
 	put_duration(f, s->bad_s);
@@ -487,15 +492,16 @@ static void slow_row(FILE *f, const struct row *r, size_t q)
 }
 
 /* The ranks section when every rank stopped at the same point. */
-static void ranks_same_row(FILE *f, const struct row *r, size_t q)
+static void ranks_same_row(const struct out *o, const struct row *r, size_t q)
 {
+	FILE *f = o->f;
 	const struct diagnosis *d = r->d;
 	int64_t lo = d->ranks[0].last_line, hi = lo;
 	for (size_t k = 1; k < d->nranks; k++) {
 		lo = d->ranks[k].last_line < lo ? d->ranks[k].last_line : lo;
 		hi = d->ranks[k].last_line > hi ? d->ranks[k].last_line : hi;
 	}
-	section(f, "ranks");
+	section(o, "ranks");
 	fprintf(f, "all %zu (", d->nranks);
 	put_text_padded(f, d->ranks[0].name, 0);
 	fputs("..", f);
@@ -506,8 +512,9 @@ static void ranks_same_row(FILE *f, const struct row *r, size_t q)
 }
 
 /* One rank of the ranks section: how far it got. */
-static void rank_row(FILE *f, const struct row *row, size_t q)
+static void rank_row(const struct out *o, const struct row *row, size_t q)
 {
+	FILE *f = o->f;
 	const struct dx_rank *r = &row->d->ranks[row->k];
 	fputs("    ", f);
 	put_text_padded(f, r->name, 16);
@@ -519,20 +526,21 @@ static void rank_row(FILE *f, const struct row *row, size_t q)
 		fprintf(f, "no milestone");
 	}
 	if (r->errors)
-		fprintf(f, "  %s%u new errors from line %lld%s", C_RED, r->errors,
-			(long long)r->first_error + 1, C_RESET);
+		fprintf(f, "  %s%u new errors from line %lld%s", SGR_RED(o), r->errors,
+			(long long)r->first_error + 1, SGR_RESET(o));
 	fputc('\n', f);
 }
 
-/* The report, its lines not yet fitted to text_width. */
-static void report_lines(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-			 const struct live_report *live)
+/* The report, its lines not yet fitted to o's width. */
+static void report_lines(const struct out *o, const struct diagnosis *d, const struct log *logs,
+			 size_t nlogs, const struct live_report *live)
 {
+	FILE *f = o->f;
 	const struct log *bad = d->bad_log, *good = d->good_log;
 	struct ms_key *ix = ms_index(d);
 	struct row r = { .d = d, .ix = ix };
-	size_t q = text_width / 2 < 60 ? text_width / 2 : 60;   /* a sentence's quotes */
-	verdict_sentence(f, &r, q);
+	size_t q = o->width / 2 < 60 ? o->width / 2 : 60;   /* a sentence's quotes */
+	verdict_sentence(o, &r, q);
 	second_sentence(f, &r, q);
 	if (d->seen) {
 		struct buf b = { 0 };
@@ -542,16 +550,16 @@ static void report_lines(FILE *f, const struct diagnosis *d, const struct log *l
 		buf_free(&b);
 	}
 	for (size_t k = 0; k < d->nwarnings; k++) {
-		fprintf(f, "%swarning:%s ", C_RED, C_RESET);
+		fprintf(f, "%swarning:%s ", SGR_RED(o), SGR_RESET(o));
 		put_text(f, d->warnings[k].text, strlen(d->warnings[k].text));
 		fputc('\n', f);
 	}
-	section(f, "lines");
+	section(o, "lines");
 	fprintf(f, "bad %zu    good ", bad->nlines);
 	for (size_t g = 0; g + 1 < nlogs; g++)
 		fprintf(f, "%s%zu", g ? ", " : "", logs[g].nlines);
 	fputc('\n', f);
-	section(f, "reached");
+	section(o, "reached");
 	if (d->bad_line < 0) {
 		fprintf(f, "nothing in common with ");
 		put_path(f, good);
@@ -561,14 +569,14 @@ static void report_lines(FILE *f, const struct diagnosis *d, const struct log *l
 		put_path(f, good);
 		fprintf(f, ":%lld (%.0f%% of the good run)\n", (long long)d->good_line + 1,
 			100.0 * d->good_fraction);
-		fprintf(f, "    %sbad  %5lld%s │ ", C_RED, (long long)d->bad_line + 1, C_RESET);
-		put_line(f, bad, d->bad_line, left(17));
-		fprintf(f, "\n    %sgood %5lld%s │ ", C_GREEN, (long long)d->good_line + 1, C_RESET);
-		put_line(f, good, d->good_line, left(17));
+		fprintf(f, "    %sbad  %5lld%s │ ", SGR_RED(o), (long long)d->bad_line + 1, SGR_RESET(o));
+		put_line(f, bad, d->bad_line, left(o, 17));
+		fprintf(f, "\n    %sgood %5lld%s │ ", SGR_GREEN(o), (long long)d->good_line + 1, SGR_RESET(o));
+		put_line(f, good, d->good_line, left(o, 17));
 		fputc('\n', f);
 	}
 	if (d->nnext && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
-		fprintf(f, "\n  %snext in the good run (never reached)%s\n", C_BOLD, C_RESET);
+		fprintf(f, "\n  %snext in the good run (never reached)%s\n", SGR_BOLD(o), SGR_RESET(o));
 		/* Milestones learned from one good log are every line it printed
 		 * once: when rules name some, show only those, after the step the
 		 * good run took next (next[0]), which is always shown. */
@@ -588,31 +596,31 @@ static void report_lines(FILE *f, const struct diagnosis *d, const struct log *l
 			if (is_final && hidden)
 				fprintf(f, "    ... %zu more (--json lists them)\n", hidden), hidden = 0;
 			shown++;
-			put_next(f, d, d->next[k]);
+			put_next(o, d, d->next[k]);
 		}
 		if (hidden)
 			fprintf(f, "    ... %zu more (--json lists them)\n", hidden);
 	}
 	if (d->crash != DX_NONE) {
 		const struct dx_novel *c = &d->novel[d->crash];
-		section(f, "crash");
+		section(o, "crash");
 		fprintf(f, "line %lld", (long long)c->line + 1);
 		put_origin(f, bad, c->line, " (", ")");
 		if (c->traceback)
 			fprintf(f, ", a traceback of %u lines ending at line %lld", c->nlines,
 				(long long)c->summary + 1);
 		fprintf(f, "\n    %5lld │ ", (long long)c->line + 1);
-		put_line(f, bad, c->line, left(12));
+		put_line(f, bad, c->line, left(o, 12));
 		if (c->summary != c->line) {
 			fprintf(f, "\n    %5lld │ ", (long long)c->summary + 1);
-			put_line(f, bad, c->summary, left(12));
+			put_line(f, bad, c->summary, left(o, 12));
 		}
 		fputc('\n', f);
 	}
 	for (size_t k = 0; k < d->nchanged && k < CHANGED_MAX; k++) {
 		const struct dx_change *c = &d->changed[k];
 		if (k == 0 || c->bad_line != d->changed[k - 1].bad_line) {
-			section(f, k == 0 ? "changed" : "");
+			section(o, k == 0 ? "changed" : "");
 			put_text(f, c->label, strlen(c->label));
 			if (c->good_line < 0)
 				fprintf(f, " (bad line %lld; not in the good run)\n", (long long)c->bad_line + 1);
@@ -623,7 +631,7 @@ static void report_lines(FILE *f, const struct diagnosis *d, const struct log *l
 					(long long)c->good_line + 1);
 		}
 		/* "    KEY GOOD -> BAD": the values share what the key leaves. */
-		size_t q = left(37) / 2 < 40 ? left(37) / 2 : 40;
+		size_t q = left(o, 37) / 2 < 40 ? left(o, 37) / 2 : 40;
 		fputs("    ", f);
 		put_text_padded(f, c->key, 28);
 		fputc(' ', f);
@@ -635,48 +643,50 @@ static void report_lines(FILE *f, const struct diagnosis *d, const struct log *l
 	if (d->nchanged > CHANGED_MAX)
 		fprintf(f, "    ... %zu more\n", d->nchanged - CHANGED_MAX);
 	if (d->nnovel) {
-		section(f, "new in bad");
+		section(o, "new in bad");
 		fprintf(f, "%zu templates, %zu lines (errors and warnings first)\n", d->novel_templates,
 			d->novel_lines);
 		for (size_t k = 0; k < d->nnovel && k < NOVEL_MAX; k++)
-			put_fitting(f, novel_row, &(struct row){ .d = d, .k = k }, left(19));
+			put_fitting(o, novel_row, &(struct row){ .d = d, .k = k }, left(o, 19));
 		if (d->nnovel > NOVEL_MAX)
 			fprintf(f, "    ... %zu more\n", d->nnovel - NOVEL_MAX);
 	}
 	if (d->nslow) {
-		section(f, "slow steps");
+		section(o, "slow steps");
 		fputc('\n', f);
 		for (size_t k = 0; k < d->nslow; k++)
-			put_fitting(f, slow_row, &(struct row){ .d = d, .k = k }, 60);
+			put_fitting(o, slow_row, &(struct row){ .d = d, .k = k }, 60);
 	}
 	if (d->nranks > 1 && d->ranks_same) {
-		put_fitting(f, ranks_same_row, &(struct row){ .d = d }, 50);
+		put_fitting(o, ranks_same_row, &(struct row){ .d = d }, 50);
 	} else if (d->nranks > 1) {
-		section(f, "ranks");
+		section(o, "ranks");
 		fputc('\n', f);
 		for (size_t k = 0; k < d->nranks; k++)
-			put_fitting(f, rank_row, &(struct row){ .d = d, .k = k }, 50);
+			put_fitting(o, rank_row, &(struct row){ .d = d, .k = k }, 50);
 	}
 	if (live && live->nprocs)
-		live_section(f, live);
+		live_section(o, live);
 	free(ix);
 }
 
-void report_text(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-		 const struct live_report *live, size_t width)
+void report_text(const struct out *o, const struct diagnosis *d, const struct log *logs,
+		 size_t nlogs, const struct live_report *live)
 {
-	text_width = width ? width : 120;
 	char *text = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	if (!m)
+	/* Lines written whole (width 0) quote as many columns as 120 do. */
+	struct out lines = { open_memstream(&text, &len), o->colour, o->width ? o->width : 120, o->wrap };
+	if (!lines.f)
 		return;
-	report_lines(m, d, logs, nlogs, live);
+	report_lines(&lines, d, logs, nlogs, live);
 	/* The opening sentences, up to the first blank line, are wrapped at
 	 * blanks (the second line of a sentence indented) on a terminal, and
 	 * stay a line each off one; the rest, rows of columns, are cut. */
-	int prose = 1, wrap = term_sized();
-	if (fclose(m) == 0)
+	FILE *f = o->f;
+	size_t width = o->width;
+	int prose = 1, wrap = o->wrap;
+	if (fclose(lines.f) == 0)
 		for (size_t i = 0; i < len;) {
 			const char *nl = memchr(text + i, '\n', len - i);
 			size_t k = nl ? (size_t)(nl - text) : len;

@@ -389,8 +389,6 @@ void put_json_string(FILE *f, const char *s, size_t n)
 	fputc('"', f);
 }
 
-int use_color;
-
 double parse_duration(const char *s)
 {
 	char *end;

@@ -81,16 +81,6 @@ void put_json_string(FILE *f, const char *s, size_t n);
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
 size_t utf8_seq_len(const unsigned char *s, size_t n);
 
-/* Whether the report writers not yet given a struct out (out.h) colour
- * their text: main.c sets it from term_colour(). */
-extern int use_color;
-#define C_BOLD  (use_color ? "\033[1m" : "")
-#define C_RED   (use_color ? "\033[31m" : "")
-#define C_GREEN (use_color ? "\033[32m" : "")
-#define C_YELLOW (use_color ? "\033[33m" : "")
-#define C_DIM   (use_color ? "\033[2m" : "")
-#define C_RESET (use_color ? "\033[0m" : "")
-
 /* Progress on stderr: shown only when stderr is a terminal and the job has
  * run for more than a second.  done/total in any unit (bytes, lines). */
 void progress_start(const char *what);
