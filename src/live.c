@@ -136,10 +136,15 @@ int live_cpu_moving(const struct proc_info *p, double sample_s)
 }
 
 /* A quarter of a CPU: a spinning thread takes a whole one, but on a
- * loaded machine it gets its share only. */
+ * loaded machine it gets its share only, which can be less.  So a thread
+ * that was runnable (on a CPU or waiting for one) nine tenths of the
+ * sample spins too, whatever share it got: it never blocked. */
 int live_thread_hot(const struct proc_thread *t, double sample_s)
 {
-	return sample_s > 0 && !isnan(t->cpu_s_delta) && t->cpu_s_delta >= 0.25 * sample_s;
+	if (sample_s <= 0 || isnan(t->cpu_s_delta))
+		return 0;
+	return t->cpu_s_delta >= 0.25 * sample_s ||
+	       (!isnan(t->runnable_s_delta) && t->runnable_s_delta >= 0.9 * sample_s);
 }
 
 /* Whether p's I/O moved over the sample: more than 4 KiB per second read
@@ -735,8 +740,10 @@ static void thread_deltas(struct proc_info *p, const struct proc_sample *s0)
 	for (size_t i = 0, k = 0; i < p->nthr; i++) {
 		while (k < s0->nthr && s0->thr[k].tid < p->thr[i].tid)
 			k++;
-		if (k < s0->nthr && s0->thr[k].tid == p->thr[i].tid)
+		if (k < s0->nthr && s0->thr[k].tid == p->thr[i].tid) {
 			p->thr[i].cpu_s_delta = p->thr[i].cpu_s - s0->thr[k].cpu_s;
+			p->thr[i].runnable_s_delta = p->thr[i].runnable_s - s0->thr[k].runnable_s;
+		}
 	}
 }
 

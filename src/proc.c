@@ -305,6 +305,20 @@ static double cpu_of(const struct proc_stat *st, long hz)
 	return (double)(st->utime + st->stime) / (double)hz;
 }
 
+/* The seconds a thread spent on a CPU plus waiting for one, from its
+ * schedstat ("RUN_NS WAIT_NS SLICES"); NAN when the kernel keeps none
+ * (no CONFIG_SCHED_INFO) or a fixture tree has no such file. */
+static double runnable_of(int tfd, const char *tid)
+{
+	char name[300], buf[128];
+	snprintf(name, sizeof(name), "%s/schedstat", tid);
+	unsigned long long run, wait;
+	ssize_t n = read_small(tfd, name, buf, sizeof(buf));
+	if (n < 0 || sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		return NAN;
+	return (double)(run + wait) / 1e9;
+}
+
 static int cmp_sock(const void *a, const void *b)
 {
 	uint64_t x = ((const struct proc_sock_ent *)a)->s.inode, y = ((const struct proc_sock_ent *)b)->s.inode;
@@ -659,6 +673,8 @@ static int read_thread_list(const struct proc_scan *c, int pfd, struct proc_thre
 		t->state = st.state;
 		t->cpu_s = cpu_of(&st, c->hz);
 		t->cpu_s_delta = NAN;
+		t->runnable_s = runnable_of(tfd, e->d_name);
+		t->runnable_s_delta = NAN;
 	}
 	closedir(d);
 	if (*n)

@@ -30,14 +30,17 @@ struct proc_sock {
 
 #define PROC_MAX_LOG_FDS 16
 
-/* One thread of a process: what it is called, its state and the CPU it
- * used (live.c fills the delta over the sample). */
+/* One thread of a process: what it is called, its state, the CPU it
+ * used and the time it was runnable (live.c fills the deltas over the
+ * sample). */
 struct proc_thread {
 	int tid;
 	char comm[64];
 	char state;
 	double cpu_s;
 	double cpu_s_delta;    /* NAN when not sampled (the thread is new) */
+	double runnable_s;     /* on a CPU or waiting for one (schedstat); NAN unknown */
+	double runnable_s_delta;  /* NAN when not sampled or unknown */
 };
 
 /* One process as ddx reports it.  proc_read_details() fills what /proc

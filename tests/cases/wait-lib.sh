@@ -2,12 +2,20 @@
 # they go on: they wait for the condition itself (a process holds a file
 # open, sleeps, waits in a FIFO's open), never for a fixed time, which a
 # loaded machine or a sanitized ddx outlasts.  Each waits up to 60 s, then
-# prints a FAIL line (failing the case) and returns 1.
+# prints a FAIL line (failing the case) and returns 1.  The checks run no
+# program (bash builtins only), so on a starved machine a poll still takes
+# a moment: a watch that gives up on a silent log after 3 s is seen to
+# hold it well before.
 
-# descendants PID: the pids of PID's children, theirs, and so on.
+# descendants PID: append to the array kin the pids of PID's children,
+# theirs, and so on.
 descendants() {
-	local p
-	for p in $(cat /proc/"$1"/task/*/children 2>/dev/null); do echo "$p"; descendants "$p"; done
+	local t p kids
+	for t in /proc/"$1"/task/*/children; do
+		kids=()
+		{ read -r -a kids <"$t"; } 2>/dev/null
+		for p in "${kids[@]}"; do kin+=("$p"); descendants "$p"; done
+	done
 }
 
 # until_true WHAT COMMAND...: run COMMAND every 0.1 s until it succeeds.
@@ -27,12 +35,14 @@ until_true() {
 # WCHAN-WORD or, where the kernel hides wchan, in one of the syscalls
 # (numbers, x86-64 and arm64 ones both given).
 in_state() {
-	local pid=$1 word=$2 p nr
+	local pid=$1 word=$2 p w nr n kin=()
 	shift 2
-	for p in "$pid" $(descendants "$pid"); do
-		grep -q "$word" "/proc/$p/wchan" 2>/dev/null && return 0
-		nr=
-		read -r nr _ <"/proc/$p/syscall" 2>/dev/null
+	descendants "$pid"
+	for p in "$pid" "${kin[@]}"; do
+		w= nr=
+		{ read -r w <"/proc/$p/wchan"; } 2>/dev/null
+		[[ $w == *"$word"* ]] && return 0
+		{ read -r nr _ <"/proc/$p/syscall"; } 2>/dev/null
 		for n in "$@"; do [ "$nr" = "$n" ] && return 0; done
 	done
 	return 1
@@ -40,10 +50,11 @@ in_state() {
 
 # holding PID FILE: whether PID or a descendant of it holds FILE open.
 holding() {
-	local p f
-	for p in "$1" $(descendants "$1"); do
+	local p f kin=()
+	descendants "$1"
+	for p in "$1" "${kin[@]}"; do
 		for f in /proc/"$p"/fd/*; do
-			[ "$(readlink "$f" 2>/dev/null)" = "$2" ] && return 0
+			[ "$f" -ef "$2" ] && return 0
 		done
 	done
 	return 1
