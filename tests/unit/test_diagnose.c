@@ -470,6 +470,13 @@ static void test_traceback_headline(void)
 		CHECK_INT(x.d.novel[0].summary, 9);
 	}
 	dx_free(&x);
+	/* ... over a blank line between them: the traceback's exception is
+	 * the cause, not the headline that announces it. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR application run failed\n|\n"
+		 TRACEBACK("RuntimeError: could not start the service"));
+	CHECK(finding_at(&x.d, 5) && finding_at(&x.d, 5)->traceback);
+	CHECK_INT(crash_summary(&x.d), 10);
+	dx_free(&x);
 }
 
 /* traceback_summary: an exception that names itself and nothing else
