@@ -748,6 +748,7 @@ static void test_restart_loop(void)
 		 L00 L01 L02 "ERROR the data directory is not writable\n"
 		 L00 L01 L02 L03 "ERROR the database refused the login\n");
 	CHECK_INT(x.d.attempts, 3);
+	CHECK_INT(x.d.attempt, 3);
 	CHECK_INT(x.d.attempt_line, 8);
 	CHECK_INT(x.d.verdict, DX_CRASHED);
 	CHECK_INT(crash_summary(&x.d), 12);
@@ -757,13 +758,15 @@ static void test_restart_loop(void)
 }
 
 /* count_attempts: a last attempt that printed no more than the banner
- * (the log was cut there) shows nothing: the one before is diagnosed. */
+ * (the log was cut there) shows nothing: the one before is diagnosed,
+ * and d.attempt says which it is (no "this is the last"). */
 static void test_restart_cut(void)
 {
 	struct dx x;
 	DIAGNOSE(&x, NULL, GOOD, L00 L01 L02 "ERROR the data directory is not writable\n"
 		 L00 L01 L02 L03 "ERROR the database refused the login\n" L00 L01);
 	CHECK_INT(x.d.attempts, 3);
+	CHECK_INT(x.d.attempt, 2);
 	CHECK_INT(x.d.attempt_line, 4);
 	CHECK_INT(crash_summary(&x.d), 8);
 	dx_free(&x);
