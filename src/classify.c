@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "mask.h"
 #include "prefix.h"
@@ -55,6 +56,47 @@ static int opens_with_error(const char *t)
 	if (strncmp(t, "npm ", 4) == 0)
 		t += 4;
 	return strncmp(t, "error", 5) == 0 && (t[5] == ' ' || t[5] == '[');
+}
+
+/* Whether the word at p, one of len letters starting t, is denied: "no
+ * errors", "without error", "<int> errors" (a count that may be 0). */
+static int denied(const char *t, const char *p)
+{
+	static const char *const before[] = { "no ", "No ", "without ", "<int> ", "0 ", NULL };
+	for (size_t k = 0; before[k]; k++) {
+		size_t n = strlen(before[k]);
+		if ((size_t)(p - t) >= n && memcmp(p - n, before[k], n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int classify_names_failure(const char *t)
+{
+	/* Each stem, then the endings its forms take ("errors", "aborted",
+	 * "panicked"); an identifier's part ("error_rate", "on_error") is
+	 * no word. */
+	static const char *const stem[] = { "exception", "error", "fatal", "panic", "abort", NULL };
+	static const char *const end[] = { "", "s", "ed", "ing", "ked", NULL };
+	if (says_failure(t))
+		return 1;
+	for (const char *p = t; *p; p++) {
+		if (p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		for (size_t k = 0; stem[k]; k++) {
+			size_t n = strlen(stem[k]);
+			if (strncasecmp(p, stem[k], n) != 0)
+				continue;
+			for (size_t e = 0; end[e]; e++) {
+				size_t m = strlen(end[e]);
+				const char *q = p + n + m;
+				if (strncmp(p + n, end[e], m) == 0 && !isalnum((unsigned char)*q) && *q != '_' &&
+				    !denied(t, p))
+					return 1;
+			}
+		}
+	}
+	return 0;
 }
 
 enum classify_severity classify_severity(const char *t, int level)

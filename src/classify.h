@@ -36,6 +36,14 @@ enum classify_tb {
  * error at any level, and so does an exception line. */
 enum classify_severity classify_severity(const char *t, int level);
 
+/* Whether t says in words that something failed, whatever level its
+ * line was logged at: "exception", "error", "fatal", "panic" or "abort"
+ * as a word (or "errors", "panicked", "aborted", ...), not denied ("no
+ * errors", "<int> errors", "without error"), or a failure
+ * classify_severity reads at any level (a non-zero exit status, a
+ * signal: "Segmentation fault", "core dumped"). */
+int classify_names_failure(const char *t);
+
 /* Which part of a traceback t is (classify_tb). */
 enum classify_tb classify_traceback_role(const char *t);
 

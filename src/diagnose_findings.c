@@ -148,15 +148,20 @@ static void traceback_extent(const struct dx_state *st, size_t i, struct traceba
 /* "EngineCore failed to start." just before the traceback is its
  * headline, not another finding: the first of the new errors of its
  * stream right before tb (within bad's last attempt, and not part of a
- * finding already). */
+ * finding already), blank lines between them aside (Spring's
+ * "Application run failed", a blank line, then the exception): the
+ * traceback says what the headline only announces. */
 static size_t traceback_headline(const struct dx_state *st, const uint8_t *used, const struct traceback *tb)
 {
 	const uint32_t *id = st->id[st->bad];
 	const uint16_t *stream = st->stream[st->bad];
-	size_t i = tb->start;
-	while (i > st->from && !used[i - 1] && st->new_error[id[i - 1]] && stream[i - 1] == stream[i])
-		i--;
-	return i;
+	size_t i = tb->start, j = i;
+	while (j > st->from && !used[j - 1] && is_blank(st->ctext[id[j - 1]]))
+		j--;
+	size_t k = j;
+	while (k > st->from && !used[k - 1] && st->new_error[id[k - 1]] && stream[k - 1] == stream[i])
+		k--;
+	return k < j ? k : i;
 }
 
 /* A traceback's severity is its lines' highest, from its headline on: one

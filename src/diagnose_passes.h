@@ -63,6 +63,7 @@ struct dx_state {
 	int32_t *rule;          /* the rule that names it, or -1 */
 	size_t from;            /* first line of bad's last attempt */
 	size_t attempts;        /* runs of bad's program in its log */
+	size_t attempt;         /* the one from line from, counted from 1 */
 	char **counted;         /* texts of the ids split_counters made */
 	size_t ncounted;
 	const struct ruleset *rs;
@@ -88,7 +89,7 @@ static inline int is_blank(const char *t)
 /* The skeleton pass (diagnose_skeleton.c): index logs[0..nlogs) (the
  * last one bad) into st: canonical ids, streams, per-template facts,
  * learned milestones, heartbeats, counted steps and bad's attempts.
- * Fills d's ngood, bad_log, attempts, attempt_line, stream_names and
+ * Fills d's ngood, bad_log, attempts, attempt, attempt_line, stream_names and
  * nstreams.  skeleton_free frees st and what it holds. */
 void pass_skeleton(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		   const struct ruleset *rs, struct diagnosis *d);

@@ -642,13 +642,19 @@ int is_novel_template(const struct dx_state *st, uint32_t c)
 #define BANNER_SCAN 8
 
 /* Bad's attempts when a run starts with the lines banner[0], banner[1]
- * (see find_attempts); where the one to diagnose starts into *from. */
-static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2], size_t *from)
+ * (see find_attempts); where the one to diagnose starts into *from, and
+ * which one it is (from 1) into *which.
+ * An error before bad's first banner failed an attempt of its own only
+ * when that banner bears a time, which says it was printed after the
+ * error: without one, it is the output of the run that failed, flushed
+ * after the error (flushed_after, diagnose_verdict.c), not a restart. */
+static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2], size_t *from,
+			     size_t *which)
 {
 	const struct log *bad = &st->logs[st->bad];
 	const uint32_t *id = st->id[st->bad];
 	const uint16_t *bs = st->stream[st->bad];
-	int failed = 0;
+	int started = 0, failed = 0;
 	size_t attempts = 1, prev = 0, said = 0;   /* lines besides the banner since *from */
 	*from = 0;
 	for (size_t i = 0; i < bad->nlines; i++) {
@@ -656,7 +662,13 @@ static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2]
 		said += !st->hb[c] && c != banner[0] && c != banner[1];
 		if (st->new_error[c])
 			failed = 1;
-		if (c != banner[0] || !failed)
+		if (c != banner[0])
+			continue;
+		int first = !started;
+		started = 1;
+		if (first && bad->ts[i] == TS_NONE)
+			failed = 0;
+		if (!failed)
 			continue;
 		size_t k = i + 1;
 		while (k < bad->nlines && (st->hb[id[k]] || bs[k] != bs[i]))
@@ -672,8 +684,11 @@ static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2]
 	/* A last attempt that printed no more than the banner (the log was
 	 * cut there; each rank may have printed it) shows nothing to
 	 * compare: the one before is diagnosed. */
-	if (attempts > 1 && said == 0)
+	*which = attempts;
+	if (attempts > 1 && said == 0) {
 		*from = prev;
+		*which = attempts - 1;
+	}
 	return attempts;
 }
 
@@ -682,12 +697,13 @@ static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2]
  * what went wrong now; it is compared with the good run from its start.
  * A run starts where bad prints the good run's first two lines (its start
  * banner, heartbeats, blank lines and a prelude aside); a recurrence of the banner
- * starts another attempt only after a new error, so ranks that each print
+ * starts another attempt only after the attempt before it printed the
+ * banner and then a new error (count_attempts), so ranks that each print
  * the banner, or a healthy run restarted on purpose, stay one run. */
 static void find_attempts(struct dx_state *st)
 {
 	st->from = 0;
-	st->attempts = 1;
+	st->attempts = st->attempt = 1;
 	if (st->ngood == 0)
 		return;
 	/* The banner is two lines of one stream (eight ranks that each
@@ -706,9 +722,10 @@ static void find_attempts(struct dx_state *st)
 		if (k == n)
 			return;
 		uint32_t banner[2] = { gid[j], gid[k] };
-		size_t from, attempts = count_attempts(st, banner, &from);
+		size_t from, which, attempts = count_attempts(st, banner, &from, &which);
 		if (attempts > 1) {
 			st->attempts = attempts;
+			st->attempt = which;
 			st->from = from;
 			return;
 		}
@@ -886,6 +903,7 @@ void pass_skeleton(struct dx_state *st, struct log *logs, size_t nlogs, struct t
 	d->ngood = st->ngood;
 	d->bad_log = &logs[st->bad];
 	d->attempts = st->attempts;
+	d->attempt = st->attempt;
 	d->attempt_line = (int64_t)st->from;
 	d->stream_names = st->snames;
 	d->nstreams = st->nstreams;

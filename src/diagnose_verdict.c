@@ -10,6 +10,7 @@
 
 #include "classify.h"
 #include "diagnose_passes.h"
+#include "mask.h"
 
 /* Lines of a dump printed right after a retry notice that may still
  * be part of it ("Exception raised from ...", the first frame). */
@@ -70,6 +71,8 @@ static int64_t killed_from_outside(const struct dx_state *st, const struct diagn
 struct crash_lines {
 	int64_t *lastf;         /* per stream: its last following line */
 	size_t *fbefore;        /* [i]: following lines before line i (n + 1) */
+	size_t *familiar;       /* [i]: lines before line i of templates a
+				 * good run printed, heartbeats aside (n + 1) */
 	int64_t *retry_after;   /* [i]: the first retry notice at or after
 				 * line i, or -1 */
 	uint16_t *says;         /* message_streams */
@@ -90,11 +93,13 @@ static void crash_lines_init(struct crash_lines *cl, const struct dx_state *st, 
 	for (size_t s = 0; s < st->nstreams; s++)
 		cl->lastf[s] = cl->lost[s] = DX_NONE;
 	cl->fbefore = xmalloc((nb + 1) * sizeof(*cl->fbefore));
-	cl->fbefore[0] = 0;
+	cl->familiar = xmalloc((nb + 1) * sizeof(*cl->familiar));
+	cl->fbefore[0] = cl->familiar[0] = 0;
 	for (size_t i = 0; i < nb; i++) {
 		if (follow[i])
 			cl->lastf[st->stream[st->bad][i]] = (int64_t)i;
 		cl->fbefore[i + 1] = cl->fbefore[i] + follow[i];
+		cl->familiar[i + 1] = cl->familiar[i] + (!st->hb[id[i]] && !is_novel_template(st, id[i]));
 	}
 	cl->retry_after = xmalloc((nb ? nb : 1) * sizeof(*cl->retry_after));
 	for (int64_t i = (int64_t)nb, r = -1; i-- > 0;) {
@@ -115,37 +120,81 @@ static void crash_lines_free(struct crash_lines *cl)
 {
 	free(cl->lastf);
 	free(cl->fbefore);
+	free(cl->familiar);
 	free(cl->retry_after);
 	free(cl->says);
 	free(cl->lost);
 }
 
 /* An error its stream later says it retries ("failed to connect -
- * retrying"), like the dump printed just after such a notice, did not
- * end the run: a log that ends there is waiting, not crashed. */
+ * retrying"), like the dump printed just after such a notice (a
+ * traceback's lines: "Exception raised from ...", a frame), did not end
+ * the run: a log that ends there is waiting, not crashed.  An error of
+ * another kind after the last notice is the run giving up ("Can't
+ * connect to ..."): it did. */
 static int retried_error(const struct dx_state *st, const struct crash_lines *cl, int64_t line)
 {
-	int64_t r = cl->retry_after[line >= RETRY_DUMP ? line - RETRY_DUMP : 0];
-	return r >= 0 && st->stream[st->bad][r] == st->stream[st->bad][line];
+	const uint16_t *stream = st->stream[st->bad];
+	int64_t r = cl->retry_after[line];
+	if (r >= 0 && stream[r] == stream[line])
+		return 1;
+	r = cl->retry_after[line >= RETRY_DUMP ? line - RETRY_DUMP : 0];
+	return r >= 0 && r < line && stream[r] == stream[line] && st->tb[st->id[st->bad][line]] != CLASSIFY_TB_NO;
 }
 
 /* A run went on after its line: its rank followed the good run again, or
- * the run survived it (survived). */
+ * the run survived it (survived).  Where bad follows the good run
+ * nowhere (the walk found no path through a log of another build or
+ * platform), the lines it printed that the good runs print too say how
+ * far it went on instead. */
 static int went_on(const struct dx_state *st, const struct crash_lines *cl, int64_t line)
 {
-	return cl->lastf[st->stream[st->bad][line]] > line || survived(cl->fbefore, st->logs[st->bad].nlines, line);
+	size_t nb = st->logs[st->bad].nlines;
+	if (cl->fbefore[nb] == 0)
+		return survived(cl->familiar, nb, line);
+	return cl->lastf[st->stream[st->bad][line]] > line || survived(cl->fbefore, nb, line);
+}
+
+/* Whether finding nv is a traceback its output printed before the run
+ * had started: before the first line of bad's attempt that is the good
+ * run's start banner (start_banner), which comes after it bearing no
+ * time.  A program whose stdout is no terminal buffers it and writes it
+ * out as it exits, after the traceback stderr printed unbuffered as it
+ * died: what follows is the run's output flushed, not progress after
+ * it.  (A banner with a time says when it was printed: a run that
+ * started after the error, as another attempt of a restart loop does.) */
+static int flushed_after(const struct dx_state *st, const struct dx_novel *nv)
+{
+	int64_t g = start_banner(st, 0), line = nv->line;
+	if (g < 0 || !nv->traceback)
+		return 0;
+	uint32_t banner = st->id[0][g];
+	const struct log *bad = &st->logs[st->bad];
+	for (size_t i = st->from; i < bad->nlines; i++)
+		if (st->id[st->bad][i] == banner)
+			return (int64_t)i > line && bad->ts[i] == TS_NONE;
+	return 0;
 }
 
 /* The crash is a new error after which its rank never followed the good
- * run again and the run did not survive (went_on); not one it retried
+ * run again and the run did not survive (went_on), or one the run's
+ * flushed output follows (flushed_after); not one it retried
  * (retried_error), not a kill notice, nor an error after the run was
- * killed from outside (killed_from_outside). */
+ * killed from outside (killed_from_outside).  An error is what a line
+ * says, not only its level: a line logged at info that says an
+ * exception, an error, a non-zero exit status (classify_names_failure)
+ * is one when the run did not go on after it -- a line of its own, not
+ * a frame or an indented field of a record ("throw er; // Unhandled
+ * 'error' event", "  severity: 'ERROR',"). */
 static int crash_candidate(const struct dx_state *st, const struct dx_novel *nv, const struct crash_lines *cl)
 {
-	const char *sum = st->ctext[st->id[st->bad][nv->summary]];
-	if (nv->severity != DX_ERROR || nv->line > cl->killed || classify_is_killed(sum))
+	uint32_t c = st->id[st->bad][nv->summary];
+	const char *sum = st->ctext[c];
+	if (nv->line > cl->killed || classify_is_killed(sum))
 		return 0;
-	return !retried_error(st, cl, nv->line) && !went_on(st, cl, nv->line);
+	if (nv->severity != DX_ERROR && (st->tb[c] != CLASSIFY_TB_NO || !classify_names_failure(sum)))
+		return 0;
+	return !retried_error(st, cl, nv->line) && (flushed_after(st, nv) || !went_on(st, cl, nv->line));
 }
 
 /* A member that lost its peer reports the death of another: the crash is
@@ -323,20 +372,33 @@ static int64_t choose_cause(const struct dx_state *st, const struct diagnosis *d
 	return quoted != crash ? quoted : warned_cause(st, d, crash);
 }
 
+/* Whether a crash candidate only names a failure that a line of the
+ * program's own may say better: a line read as an error from its words
+ * alone (logged at info: compose's "Creating wordpress ... error" before
+ * its "ERROR: for wordpress  Cannot create container ..."), or one that
+ * states an exit status (the process ended; why it did is said above it,
+ * if anywhere).  Such a line is the crash only when no other is. */
+static int names_failure_only(const struct dx_state *st, const struct dx_novel *nv)
+{
+	return nv->severity != DX_ERROR || mask_exit_status(st->ctext[st->id[st->bad][nv->summary]]) > 0;
+}
+
 void pass_crash(struct dx_state *st, struct diagnosis *d)
 {
 	struct crash_lines cl;
 	crash_lines_init(&cl, st, d);
 	d->crash = DX_NONE;
-	int64_t symptom = DX_NONE;
+	int64_t said = DX_NONE, symptom = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
 		if (!crash_candidate(st, nv, &cl))
 			continue;
-		int64_t *to = peer_loss_symptom(st, nv, &cl) ? &symptom : &d->crash;
+		int64_t *to = peer_loss_symptom(st, nv, &cl) ? &symptom : names_failure_only(st, nv) ? &said : &d->crash;
 		if (*to == DX_NONE || nv->line < d->novel[*to].line)
 			*to = (int64_t)k;
 	}
+	if (d->crash == DX_NONE)
+		d->crash = said;
 	if (d->crash == DX_NONE)
 		d->crash = symptom;
 	if (d->crash != DX_NONE)
@@ -498,8 +560,11 @@ static void further_stream(const struct dx_state *st, const struct following *w,
 void pass_reach(struct dx_state *st, struct diagnosis *d)
 {
 	st->done = reached_good_end(st, d);
-	/* A crashed run got no further than its crash. */
-	int64_t limit = d->crash != DX_NONE && !st->done ? d->novel[d->crash].line : (int64_t)st->logs[st->bad].nlines;
+	/* A crashed run got no further than its crash, but for the output it
+	 * printed before it, flushed after it (flushed_after). */
+	int64_t limit = (int64_t)st->logs[st->bad].nlines;
+	if (d->crash != DX_NONE && !st->done && !flushed_after(st, &d->novel[d->crash]))
+		limit = d->novel[d->crash].line;
 	d->bad_line = last_following(st, limit);
 	further_stream(st, st->w, limit, &d->bad_line);
 	d->good_line = d->bad_line >= 0 ? (int64_t)st->w->b2g[d->bad_line] : DX_NONE;

@@ -124,6 +124,9 @@ struct diagnosis {
 	int64_t attempt_line; /* first line of bad's last attempt, the one
 			       * diagnosed: the others follow nothing and
 			       * add no findings */
+	size_t attempt;       /* which attempt that is, from 1: attempts, or
+			       * the one before when the last printed no more
+			       * than its start banner */
 	int64_t bad_line;     /* last line of bad that follows the good run */
 	int64_t good_line;    /* the good line it corresponds to */
 	double good_fraction;

@@ -506,13 +506,27 @@ static size_t ident_end(const struct scan *sc, size_t i)
 
 /* The phrases after which a program writes a process's exit status
  * ("app-1 exited with code 1", "exit status 137", "==> Exited with
- * status 3", "exitcode: 1"), lower case, each then a blank or ": ". */
+ * status 3", "exitcode: 1", "shutting down with code:100", "exiting with
+ * code 2", "terminated with code 1"), lower case, each then a blank, ":"
+ * or ": ".  A bare "with code" would take HTTP's ("responded with code
+ * 404") too: each phrase says the process ends. */
 static const char *const exit_phrases[] = {
 	"exit code", "exited with code", "exit status", "exitcode", "exited with status",
+	"down with code", "exiting with code", "terminated with code",
 };
 
-/* The end of an exit phrase at s[i] (any case), past its blank or ": ",
- * or 0. */
+/* Whether c (any case) may start an exit phrase. */
+static int starts_exit_phrase(int c)
+{
+	c |= 32;
+	for (size_t k = 0; k < sizeof(exit_phrases) / sizeof(exit_phrases[0]); k++)
+		if (exit_phrases[k][0] == c)
+			return 1;
+	return 0;
+}
+
+/* The end of an exit phrase at s[i] (any case), past its blank, ":" or
+ * ": ", or 0. */
 static size_t exit_phrase_at(const char *s, size_t len, size_t i)
 {
 	for (size_t k = 0; k < sizeof(exit_phrases) / sizeof(exit_phrases[0]); k++) {
@@ -520,8 +534,8 @@ static size_t exit_phrase_at(const char *s, size_t len, size_t i)
 		if (j >= len || strncasecmp(s + i, exit_phrases[k], n) != 0)
 			continue;
 		if (s[j] == ':')
-			j++;
-		if (j < len && s[j] == ' ')
+			return j + 1 + (j + 1 < len && s[j + 1] == ' ');
+		if (s[j] == ' ')
 			return j + 1;
 	}
 	return 0;
@@ -534,7 +548,7 @@ static int exit_status_at(const struct scan *sc, size_t i)
 {
 	size_t from = i > 24 ? i - 24 : 0;
 	for (size_t b = from; b + 9 <= i; b++)
-		if ((sc->s[b] | 32) == 'e' && (b == 0 || !is_alnum(sc->s[b - 1])) &&
+		if (starts_exit_phrase(sc->s[b]) && (b == 0 || !is_alnum(sc->s[b - 1])) &&
 		    exit_phrase_at((const char *)sc->s, sc->len, b) == i)
 			return 1;
 	return 0;
@@ -544,7 +558,7 @@ int mask_exit_status(const char *t)
 {
 	size_t len = strlen(t);
 	for (size_t i = 0; i < len; i++) {
-		if ((t[i] | 32) != 'e' || (i > 0 && is_alnum((unsigned char)t[i - 1])))
+		if (!starts_exit_phrase((unsigned char)t[i]) || (i > 0 && is_alnum((unsigned char)t[i - 1])))
 			continue;
 		size_t j = exit_phrase_at(t, len, i), d = j;
 		while (d < len && d - j < 4 && is_digit((unsigned char)t[d]))

@@ -60,7 +60,8 @@ void masked_free(struct masked *m);
 int mask_is_progress_bar(const char *t);
 
 /* The exit status a template states ("exited with code 1", "exit status
- * 137", "exitcode: 0", "Exited with status 3"), or -1.  mask_message keeps
+ * 137", "exitcode: 0", "Exited with status 3", "shutting down with
+ * code:100"), or -1.  mask_message keeps
  * such a status (of up to three digits) in the text, so that a clean exit
  * and a failure are different lines. */
 int mask_exit_status(const char *t);

@@ -379,9 +379,15 @@ static void second_sentence(FILE *f, const struct row *r, size_t q)
 		fprintf(f, ".");
 		any = 1;
 	}
+	/* Which attempt is diagnosed, as it is: the one before the last
+	 * when the last printed no more than its start. */
 	if (d->attempts > 1) {
-		fprintf(f, "%sThe log holds %zu attempts of the run; this is the last, from line %lld.",
-			any ? " " : "", d->attempts, (long long)d->attempt_line + 1);
+		fprintf(f, "%sThe log holds %zu attempts of the run; ", any ? " " : "", d->attempts);
+		if (d->attempt == d->attempts)
+			fprintf(f, "this is the last, from line %lld.", (long long)d->attempt_line + 1);
+		else
+			fprintf(f, "this is attempt %zu, from line %lld (the last printed only its start).",
+				d->attempt, (long long)d->attempt_line + 1);
 		any = 1;
 	}
 	if (d->culprit.rank && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {

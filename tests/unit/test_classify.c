@@ -146,6 +146,17 @@ static void test_words(void)
 	CHECK(classify_is_timeout("RuntimeError: [unbound_buffer.cc:78] Timed out waiting 15000ms for recv operation to complete"));
 	CHECK(classify_is_timeout("[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLREDUCE)"));
 	CHECK(!classify_is_timeout("RuntimeError: bad batch at step 3"));
+	/* classify_names_failure: the words, whatever the level. */
+	CHECK(classify_names_failure("exception in 'DatabasePathFeature::start': Unable to lock the lock file"));
+	CHECK(classify_names_failure("shutting down with code:100"));
+	CHECK(classify_names_failure("Segmentation fault (core dumped)"));
+	CHECK(classify_names_failure("child process aborted"));
+	CHECK(classify_names_failure("App [api:0] errored"));
+	CHECK(!classify_names_failure("no errors found, 0 errors in 3 files"));
+	CHECK(!classify_names_failure("<int> errors, <int> warnings"));
+	CHECK(!classify_names_failure("error_rate=<float> on_error=retry"));
+	CHECK(!classify_names_failure("ErrorHandler registered"));
+	CHECK(!classify_names_failure("exited with code 0"));
 }
 
 int main(void)

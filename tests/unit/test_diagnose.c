@@ -399,6 +399,19 @@ static void test_retried_error(void)
 	dx_free(&x);
 }
 
+/* retried_error: an error of its own after the last retry notice is the
+ * run giving up: CRASHED there. */
+static void test_gave_up_after_retries(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR the cache server refused the connection\n"
+		 "ERROR retrying in 1 second\n+1 ERROR the cache server refused the connection\n"
+		 "ERROR retrying in 1 second\n+1 ERROR cannot reach the cache server, giving up\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 9);
+	dx_free(&x);
+}
+
 /* retried_error: only the error's own stream retrying excuses it. */
 static void test_retry_other_stream(void)
 {
@@ -462,6 +475,13 @@ static void test_traceback_headline(void)
 		CHECK_INT(x.d.novel[0].nlines, 5);
 		CHECK_INT(x.d.novel[0].summary, 9);
 	}
+	dx_free(&x);
+	/* ... over a blank line between them: the traceback's exception is
+	 * the cause, not the headline that announces it. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR application run failed\n|\n"
+		 TRACEBACK("RuntimeError: could not start the service"));
+	CHECK(finding_at(&x.d, 5) && finding_at(&x.d, 5)->traceback);
+	CHECK_INT(crash_summary(&x.d), 10);
 	dx_free(&x);
 }
 
@@ -734,6 +754,7 @@ static void test_restart_loop(void)
 		 L00 L01 L02 "ERROR the data directory is not writable\n"
 		 L00 L01 L02 L03 "ERROR the database refused the login\n");
 	CHECK_INT(x.d.attempts, 3);
+	CHECK_INT(x.d.attempt, 3);
 	CHECK_INT(x.d.attempt_line, 8);
 	CHECK_INT(x.d.verdict, DX_CRASHED);
 	CHECK_INT(crash_summary(&x.d), 12);
@@ -743,15 +764,96 @@ static void test_restart_loop(void)
 }
 
 /* count_attempts: a last attempt that printed no more than the banner
- * (the log was cut there) shows nothing: the one before is diagnosed. */
+ * (the log was cut there) shows nothing: the one before is diagnosed,
+ * and d.attempt says which it is (no "this is the last"). */
 static void test_restart_cut(void)
 {
 	struct dx x;
 	DIAGNOSE(&x, NULL, GOOD, L00 L01 L02 "ERROR the data directory is not writable\n"
 		 L00 L01 L02 L03 "ERROR the database refused the login\n" L00 L01);
 	CHECK_INT(x.d.attempts, 3);
+	CHECK_INT(x.d.attempt, 2);
 	CHECK_INT(x.d.attempt_line, 4);
 	CHECK_INT(crash_summary(&x.d), 8);
+	dx_free(&x);
+}
+
+/* crash_candidate, classify_names_failure: a line logged at info that
+ * says an exception, then one that says a non-zero exit status, and the
+ * run went no further: CRASHED, the exception's line the cause.  A line
+ * that denies an error ("no errors") is none. */
+static void test_crash_from_words(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO exception in the storage layer: unable to lock the data directory\n"
+		 "INFO shutting down with code:100\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 5);
+	CHECK_INT(x.d.bad_line, 4);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO no errors found in the schema\n");
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+	/* A line logged as an error says more than one read from its
+	 * words before it; an exit status after an error is its wrapper. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO creating the web container ... error\n"
+		 "ERROR cannot create the web container: invalid address\n");
+	CHECK_INT(crash_summary(&x.d), 6);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR worker exited with code 1\n" TRACEBACK("KeyError: 'model'"));
+	CHECK_INT(crash_summary(&x.d), 9);
+	dx_free(&x);
+	/* A frame that says "error" is no error line of its own. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "|      throw er; // Unhandled 'error' event\n");
+	CHECK_INT(x.d.crash, DX_NONE);
+	dx_free(&x);
+}
+
+/* Plain stdout, without times or levels. */
+#define P00 "|Loading dataset from data/train.csv\n"
+#define P01 "|Loaded 1200 rows, 8 columns\n"
+#define P02 "|Splitting into train and test sets\n"
+#define P03 "|Training the model\n"
+#define P04 "|fold 1 accuracy done\n"
+#define P05 "|Evaluating on the test set\n"
+#define P06 "|Saved model to model.pkl\n"
+#define P07 "|Done.\n"
+#define P08 "|Writing the report to report.html\n"
+#define P09 "|Uploading the report\n"
+#define P10 "|Cleaning up the temporary files\n"
+#define P11 "|All finished in good order\n"
+#define PLAIN P00 P01 P02 P03 P04 P05 P06 P07 P08 P09 P10 P11
+
+/* flushed_after, count_attempts: a script's traceback, then the stdout
+ * it had buffered, flushed as it died (no times, no levels): one
+ * attempt, CRASHED with the exception as its cause, and the run got as
+ * far as its flushed output. */
+static void test_flushed_after_traceback(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, P00 P01 P02 P03 P04 P05 P06 P07,
+		 TRACEBACK("NameError: name 'evalute' is not defined") P00 P01 P02 P03 P04);
+	CHECK_INT(x.d.attempts, 1);
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 3);
+	CHECK_INT(x.d.bad_line, 8);
+	CHECK_INT(x.d.good_line, 4);
+	dx_free(&x);
+}
+
+/* went_on: where bad follows the good run nowhere (an error before a
+ * first line that leaps over the good run's first steps stops the walk),
+ * the good run's lines it printed after an error say it went on: no
+ * crash. */
+static void test_went_on_familiar(void)
+{
+	struct dx x;
+#define PAGAIN "|round two\n" P05 P06 P07 P08 P09 P10 P11
+	DIAGNOSE(&x, NULL, PLAIN PAGAIN,
+		 "|error: could not fetch the remote preset\n" P05 P06 P07 P08 P09 P10 P11 PAGAIN);
+#undef PAGAIN
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK(x.d.verdict != DX_CRASHED);
 	dx_free(&x);
 }
 
@@ -1170,6 +1272,7 @@ int main(void)
 	test_ctrl_c();
 	test_retried_error();
 	test_retry_other_stream();
+	test_gave_up_after_retries();
 	test_traceback_one_finding();
 	test_chain_root();
 	test_traceback_headline();
@@ -1192,6 +1295,9 @@ int main(void)
 	test_killed_after();
 	test_restart_loop();
 	test_restart_cut();
+	test_flushed_after_traceback();
+	test_crash_from_words();
+	test_went_on_familiar();
 	test_next();
 	test_next_skips_non_steps();
 	test_waiting();

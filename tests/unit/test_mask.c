@@ -52,6 +52,11 @@ static void test_exit_status(void)
 	CHECK_INT(mask_exit_status("Process completed with exit code 0."), 0);
 	CHECK_INT(mask_exit_status("exit code <int>"), -1);
 	CHECK_INT(mask_exit_status("took 3 steps"), -1);
+	/* Phrases that say the process ends, with its status after ":". */
+	MASK("shutting down with code:100", "shutting down with code:100");
+	CHECK_INT(mask_exit_status("shutting down with code:100"), 100);
+	CHECK_INT(mask_exit_status("worker exiting with code 3"), 3);
+	CHECK_INT(mask_exit_status("responded with code 404"), -1);
 }
 
 static void test_units(void)
