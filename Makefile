@@ -26,11 +26,16 @@ BUILD   ?= build
 endif
 
 VERSION := $(shell cat VERSION)
-SRCS    := $(wildcard src/*.c)
+# src/LAYER/*.c: one folder per layer (README, "How it works"); a file
+# includes its own layer's headers and those below by name alone.
+LAYERS  := base line log across keep live out run cmd
+SRCS    := $(wildcard $(LAYERS:%=src/%/*.c))
+HDRS    := $(wildcard $(LAYERS:%=src/%/*.h))
+INCS    := $(LAYERS:%=-Isrc/%)
 RULES   := $(sort $(wildcard rules/*.rules))
-OBJS    := $(SRCS:src/%.c=$(BUILD)/%.o) $(BUILD)/rules_builtin.o
-# Unit tests link the stages, not the command layer (main.c, cmd_*.c).
-LIBOBJS := $(filter-out $(BUILD)/main.o $(BUILD)/cmd_%.o,$(OBJS))
+OBJS    := $(patsubst src/%.c,$(BUILD)/%.o,$(SRCS)) $(BUILD)/rules_builtin.o
+# Unit tests link the stages, not the command layer (src/cmd/).
+LIBOBJS := $(filter-out $(BUILD)/cmd/%,$(OBJS))
 UNITS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
 FUZZERS := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
@@ -41,19 +46,20 @@ all: $(BUILD)/ddx
 $(BUILD)/ddx: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: src/%.c src/*.h VERSION | $(BUILD)
-	$(CC) $(CFLAGS) -DDDX_VERSION='"$(VERSION)"' -c -o $@ $<
+$(BUILD)/%.o: src/%.c $(HDRS) VERSION | $(BUILD)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(INCS) -DDDX_VERSION='"$(VERSION)"' -c -o $@ $<
 
 # The milestone rule files, compiled in (see rules/embed.awk).
 $(BUILD)/rules_builtin.c: $(RULES) rules/embed.awk | $(BUILD)
 	awk -f rules/embed.awk $(RULES) >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/rules_builtin.o: $(BUILD)/rules_builtin.c src/rules.h src/template.h src/util.h
-	$(CC) $(CFLAGS) -Isrc -c -o $@ $<
+$(BUILD)/rules_builtin.o: $(BUILD)/rules_builtin.c $(HDRS)
+	$(CC) $(CFLAGS) $(INCS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(LIBOBJS) | $(BUILD)
 	@mkdir -p $(BUILD)/tests
-	$(CC) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(INCS) $(LDFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)
 	@mkdir -p $(BUILD)/tests
@@ -61,13 +67,13 @@ $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)
 
 # fuzz_cmd, fuzz_store_sql and fuzz_names run the commands, so they link
 # main.c with main renamed.
-$(BUILD)/main_fuzz.o: src/main.c src/*.h VERSION | $(BUILD)
-	$(CC) $(CFLAGS) -DDDX_VERSION='"$(VERSION)"' -Dmain=ddx_main -c -o $@ $<
+$(BUILD)/main_fuzz.o: src/cmd/main.c $(HDRS) VERSION | $(BUILD)
+	$(CC) $(CFLAGS) $(INCS) -DDDX_VERSION='"$(VERSION)"' -Dmain=ddx_main -c -o $@ $<
 
-$(BUILD)/fuzz/fuzz_cmd $(BUILD)/fuzz/fuzz_store_sql $(BUILD)/fuzz/fuzz_names: $(filter-out $(BUILD)/main.o,$(OBJS)) $(BUILD)/main_fuzz.o
+$(BUILD)/fuzz/fuzz_cmd $(BUILD)/fuzz/fuzz_store_sql $(BUILD)/fuzz/fuzz_names: $(filter-out $(BUILD)/cmd/main.o,$(OBJS)) $(BUILD)/main_fuzz.o
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz.h fuzz/fuzz_run.h $(LIBOBJS) | $(BUILD)
 	@mkdir -p $(BUILD)/fuzz
-	$(CC) $(CFLAGS) -Isrc -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(filter %.o,$^) $(LDLIBS)
+	$(CC) $(CFLAGS) $(INCS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(filter %.o,$^) $(LDLIBS)
 
 $(BUILD):
 	mkdir -p $(BUILD)
