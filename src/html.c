@@ -137,7 +137,8 @@ static const char style[] =
 	"border-radius:6px;padding:.8em 1em}\n"
 	".verdict{font-weight:700;color:var(--v);letter-spacing:.04em}\n"
 	".v-same{--v:var(--good)}.v-different{--v:var(--warn)}.v-stopped{--v:var(--warn)}"
-	".v-crashed{--v:var(--bad)}.v-diverged{--v:var(--bad)}\n"
+	".v-crashed{--v:var(--bad)}.v-diverged{--v:var(--bad)}.v-failed{--v:var(--bad)}"
+	".v-interrupted{--v:var(--warn)}\n"
 	"dl{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em;margin:.6em 0 0}"
 	"dt{color:var(--mute)}dd{margin:0}\n"
 	"table{border-collapse:collapse;width:100%;font-size:.92em}"
@@ -724,8 +725,8 @@ static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t 
 			l->now_s = since_start(lg, d->last_progress) + d->silent_s;
 		if (d->crash != DX_NONE)
 			l->crash_s = pos(p, lg, d->novel[d->crash].summary);
-		l->end_word = d->verdict == DX_STOPPED ? "stopped" : d->verdict == DX_CRASHED ? "crashed"
-			: d->verdict == DX_DIVERGED ? "diverged" : NULL;
+		l->end_word = d->verdict == DX_SAME || d->verdict == DX_DIFFERENT ? NULL
+			: dx_verdict_name(d->verdict);
 		for (size_t s = 0; s < d->nslow; s++) {
 			slow[2 * s] = pos(p, lg, d->slow[s].from_bad);
 			slow[2 * s + 1] = pos(p, lg, d->slow[s].to_bad);
