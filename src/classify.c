@@ -63,7 +63,7 @@ enum classify_severity classify_severity(const char *t, int level)
 		"Error", "ERROR", "error:", "Exception", "Traceback", "FAILED", "failed",
 		"Fatal", "FATAL", "fatal", "Segmentation fault", "core dumped", "Killed",
 		"out of memory", "terminate called", "what():", "Aborted", "sigquit",
-		"SIGKILL", "panic", ": error ", "ERR!", NULL,
+		"SIGKILL", "panic", ": error ", "ERR!", "CRITICAL", NULL,
 	};
 	static const char *const warn[] = { "WARN", "Warn", "warn", "deprecat", "Deprecat", NULL };
 	/* The level the program gave wins; words decide only for lines

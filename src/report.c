@@ -294,11 +294,13 @@ static void verdict_sentence(FILE *f, const struct row *r, size_t q)
 			put_duration(f, d->waiting.span_s);
 		}
 	}
-	if (d->verdict == DX_FAILED && fin && fin->bad_line >= 0) {
-		/* It went on to the end: quote where, as bad printed it. */
+	if (d->verdict == DX_FAILED && d->bad_line >= 0) {
+		/* It went on to the end: quote where, as bad printed it -- the
+		 * good run's end, unless bad reached that before the failure. */
+		int64_t to = fin && fin->bad_line > d->novel[d->crash].summary ? fin->bad_line : d->bad_line;
 		fprintf(f, "; it went on to \"");
-		put_msg(f, bad, fin->bad_line, q);
-		fprintf(f, "\" (line %lld)", (long long)fin->bad_line + 1);
+		put_msg(f, bad, to, q);
+		fprintf(f, "\" (line %lld)", (long long)to + 1);
 	} else if (fin && fin->good_line > d->good_line) {
 		fprintf(f, "; good runs went on to \"");
 		put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), q);

@@ -776,6 +776,12 @@ static void test_failed_step(void)
 	DIAGNOSE(&x, NULL, GOOD, UPTO09 "ERROR the upload failed, retrying in 2 s\n" L10 L11 L12 L13 L14 FROM15);
 	CHECK_INT(x.d.verdict, DX_DIFFERENT);
 	dx_free(&x);
+	/* A level the header parser did not take is a word of the line:
+	 * gunicorn's "[pid] [CRITICAL] WORKER TIMEOUT" is an error. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "|[72199] [CRITICAL] WORKER TIMEOUT (pid:72200)\n" L10 L11 L12 L13 L14 FROM15);
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 10);
+	dx_free(&x);
 }
 
 /* find_attempts: a restart loop's last attempt is diagnosed: the log's
