@@ -8,11 +8,14 @@
 
 #include <getopt.h>
 
+#include "out.h"
 #include "util.h"
 
 struct cmd {
 	const char *name;
-	int (*run)(int argc, char **argv);  /* argv[0] is "ddx"; the exit status */
+	/* argv[0] is "ddx"; out is stdout as main.c found it.  Returns the
+	 * exit status. */
+	int (*run)(int argc, char **argv, const struct out *out);
 	const char *usage;   /* one line: arguments after "ddx NAME" */
 	const char *help;    /* the rest of `ddx help NAME` */
 	const char *status;  /* its exit status but 2 (an error): "0 when ..." */

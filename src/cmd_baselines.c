@@ -201,8 +201,9 @@ static int export(struct store *st, const char *store, const char *name, const c
 	return r;
 }
 
-static int baselines(int argc, char **argv)
+static int baselines(int argc, char **argv, const struct out *out)
 {
+	(void)out; /* prints no colour, nor lines to fit */
 	static const struct option opts[] = {
 		{ "store", required_argument, NULL, 's' },
 		{ "config", no_argument, NULL, 'c' },

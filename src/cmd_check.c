@@ -5,7 +5,7 @@
 #include "cmd.h"
 #include "diffrun.h"
 
-static int check(int argc, char **argv)
+static int check(int argc, char **argv, const struct out *out)
 {
 	static const struct option opts[] = {
 		DIFF_OPTIONS,
@@ -16,7 +16,7 @@ static int check(int argc, char **argv)
 	};
 	const char *store_opt = NULL, *name = NULL;
 	struct diff_args a;
-	diff_args_init(&a, default_jobs());
+	diff_args_init(&a, default_jobs(), out);
 	int c, rc = EXIT_TROUBLE;
 	while ((c = cmd_getopt(argc, argv, "b:j:", opts, &cmd_check_entry)) != -1) {
 		switch (c) {

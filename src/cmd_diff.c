@@ -21,7 +21,7 @@ static int open_logs(char **paths, size_t n, struct input *ins, int jobs)
 	return 0;
 }
 
-static int diff(int argc, char **argv)
+static int diff(int argc, char **argv, const struct out *out)
 {
 	static const struct option opts[] = {
 		DIFF_OPTIONS,
@@ -32,7 +32,7 @@ static int diff(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diff_args a;
-	diff_args_init(&a, default_jobs());
+	diff_args_init(&a, default_jobs(), out);
 	const char *baseline = NULL, *store_opt = NULL;
 	struct input *ins = NULL;
 	/* As diff(1)'s: the Nth names the Nth log in place of its path. */

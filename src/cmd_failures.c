@@ -57,34 +57,37 @@ static void print_text(const struct failure_sig *fs, size_t n)
 
 static void print_json(const struct failure_sig *fs, size_t n)
 {
-	printf("{\n  \"schema\": 1,\n  \"failures\": [");
+	static const struct jw_layout doc = { JW_LINES | JW_CLOSE_ALWAYS, 2, 0 };
+	static const struct jw_layout rows = { JW_LINES | JW_CLOSE_LINE, 4, 2 };
+	struct jw jw;
+	jw_init(&jw, stdout);
+	jw_object_begin(&jw, &doc);
+	jw_object_int(&jw, "schema", 1);
+	jw_object_array(&jw, "failures", &rows);
 	for (size_t i = 0; i < n; i++) {
-		printf("%s\n    {\"signature\": ", i ? "," : "");
-		json_str(stdout, fs[i].key);
-		printf(", \"summary\": ");
-		json_str(stdout, fs[i].summary);
-		printf(", \"verdict\": ");
-		json_str(stdout, fs[i].verdict);
-		printf(", \"count\": %llu, \"first\": ", (unsigned long long)fs[i].count);
-		json_time(stdout, fs[i].first * 1000);
-		printf(", \"last\": ");
-		json_time(stdout, fs[i].last * 1000);
-		printf(", \"last_host\": ");
-		json_str(stdout, fs[i].last_host);
-		printf(", \"last_run\": ");
-		json_str(stdout, fs[i].last_name);
-		printf(", \"baselines\": [");
-		for (size_t k = 0; k < fs[i].nbaselines; k++) {
-			fputs(k ? ", " : "", stdout);
-			json_str(stdout, fs[i].baselines[k]);
-		}
-		printf("]}");
+		jw_object_begin(&jw, NULL);
+		jw_object_string(&jw, "signature", fs[i].key);
+		jw_object_string(&jw, "summary", fs[i].summary);
+		jw_object_string(&jw, "verdict", fs[i].verdict);
+		jw_object_int(&jw, "count", (long long)fs[i].count);
+		jw_object_time(&jw, "first", fs[i].first * 1000);
+		jw_object_time(&jw, "last", fs[i].last * 1000);
+		jw_object_string(&jw, "last_host", fs[i].last_host);
+		jw_object_string(&jw, "last_run", fs[i].last_name);
+		jw_object_array(&jw, "baselines", NULL);
+		for (size_t k = 0; k < fs[i].nbaselines; k++)
+			jw_array_string(&jw, fs[i].baselines[k]);
+		jw_end(&jw);
+		jw_end(&jw);
 	}
-	printf("%s]\n}\n", n ? "\n  " : "");
+	jw_end(&jw);
+	jw_end(&jw);
+	putchar('\n');
 }
 
-static int failures(int argc, char **argv)
+static int failures(int argc, char **argv, const struct out *out)
 {
+	(void)out; /* prints no colour, nor lines to fit */
 	static const struct option opts[] = {
 		{ "store", required_argument, NULL, 'S' },
 		{ "baseline", required_argument, NULL, 'b' },

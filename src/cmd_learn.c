@@ -77,8 +77,9 @@ static int check_runs(char **paths, size_t n, int jobs, struct log *logs, struct
 	return (int)bad;
 }
 
-static int learn(int argc, char **argv)
+static int learn(int argc, char **argv, const struct out *out)
 {
+	(void)out; /* prints no colour, nor lines to fit */
 	static const struct option opts[] = {
 		{ "store", required_argument, NULL, 's' },
 		{ "jobs", required_argument, NULL, 'j' },

@@ -47,34 +47,38 @@ static void print_text(const struct log *lg, int with_path)
 	buf_free(&scratch);
 }
 
-static void print_json(const struct log *lg, int first)
+/* A file's object in "files": its lines a line each. */
+static void print_json(struct jw *jw, const struct log *lg)
 {
+	static const struct jw_layout lines = { JW_LINES | JW_CLOSE_ALWAYS, 2, 1 };
 	struct buf scratch = { 0 };
-	printf("%s{\"path\": ", first ? "" : ",\n ");
-	json_str(stdout, lg->in.path);
-	printf(", \"format\": \"%s\", \"lines\": [", prefix_format_name(lg->format));
+	jw_object_begin(jw, NULL);
+	jw_object_string(jw, "path", lg->in.path);
+	jw_object_string(jw, "format", prefix_format_name(lg->format));
+	jw_object_array(jw, "lines", &lines);
 	for (size_t i = 0; i < lg->nlines; i++) {
 		struct line ln;
 		struct header h;
 		log_line(lg, i, &ln, &h, &scratch);
-		printf("%s\n  {\"line\": %zu, \"ts\": ", i ? "," : "", i + 1);
-		json_time(stdout, lg->ts[i]);
 		const char *lv = level_name(lg->level[i]);
-		printf(", \"level\": ");
-		json_str_or_null(stdout, lv, strlen(lv));
-		printf(", \"tag\": ");
-		json_str_or_null(stdout, ln.text + h.tag_off, h.tag_len);
-		printf(", \"format\": \"%s\", \"msg_off\": %u, \"msg\": ",
-		       prefix_format_name(h.format), h.msg_off);
-		put_json_string(stdout, ln.text + h.msg_off, ln.len - h.msg_off);
-		putchar('}');
+		jw_object_begin(jw, NULL);
+		jw_object_int(jw, "line", (long long)i + 1);
+		jw_object_time(jw, "ts", lg->ts[i]);
+		jw_object_string(jw, "level", *lv ? lv : NULL);
+		jw_object_string_n(jw, "tag", h.tag_len ? ln.text + h.tag_off : NULL, h.tag_len);
+		jw_object_string(jw, "format", prefix_format_name(h.format));
+		jw_object_int(jw, "msg_off", h.msg_off);
+		jw_object_string_n(jw, "msg", ln.text + h.msg_off, ln.len - h.msg_off);
+		jw_end(jw);
 	}
-	printf("\n ]}");
+	jw_end(jw);
+	jw_end(jw);
 	buf_free(&scratch);
 }
 
-static int parse(int argc, char **argv)
+static int parse(int argc, char **argv, const struct out *out)
 {
+	(void)out; /* prints no colour, nor lines to fit */
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -96,6 +100,9 @@ static int parse(int argc, char **argv)
 	/* One log at a time: the output of each is complete before the next
 	 * is read, and the templates are not needed.  JSON starts once the
 	 * first log is read, so a log that cannot be read prints none. */
+	static const struct jw_layout files = { JW_LINES | JW_FIRST_SAME, 1, 0 };
+	struct jw jw;
+	jw_init(&jw, stdout);
 	for (int i = 0; i < nlogs; i++) {
 		struct tmpl_table tt;
 		struct log lg;
@@ -105,17 +112,23 @@ static int parse(int argc, char **argv)
 			return EXIT_TROUBLE;
 		}
 		pager_start(); /* once a log is read: stdin may be it */
-		if (json && i == 0)
-			printf("{\"schema\": 1, \"files\": [");
+		if (json && i == 0) {
+			jw_object_begin(&jw, NULL);
+			jw_object_int(&jw, "schema", 1);
+			jw_object_array(&jw, "files", &files);
+		}
 		if (json)
-			print_json(&lg, i == 0);
+			print_json(&jw, &lg);
 		else
 			print_text(&lg, nlogs > 1);
 		log_free(&lg);
 		tmpl_free(&tt);
 	}
-	if (json)
-		printf("]}\n");
+	if (json) {
+		jw_end(&jw);
+		jw_end(&jw);
+		putchar('\n');
+	}
 	return 0;
 }
 

@@ -9,6 +9,7 @@
  * timelines of several logs side by side as a picture (html.c).  The timeline itself is
  * timeline.c's; this file parses the options and prints. */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,93 +357,101 @@ static void print_text(const struct timeline *tl)
 	buf_free(&scratch);
 }
 
-static void print_json(const struct timeline *tl)
+/* "log": the file, its span and its ranks. */
+static void json_log(struct jw *jw, const struct timeline *tl)
 {
 	const struct log *lg = tl->lg;
-	printf("{\"schema\": 1,\n \"log\": {\"path\": ");
-	json_str(stdout, lg->in.path);
-	printf(", \"lines\": %zu, \"first_ts\": ", lg->nlines);
-	json_time(stdout, tl->first_ts);
-	printf(", \"last_ts\": ");
-	json_time(stdout, tl->last_ts);
 	double silent = silent_s(lg);
-	if (silent >= 0)
-		printf(", \"silent_s\": %.3f", silent);
-	else
-		printf(", \"silent_s\": null");
-	printf(", \"ranks\": [");
-	for (size_t k = 0; k + 1 < tl->ntags; k++) {
-		printf("%s", k ? ", " : "");
-		json_str(stdout, lg->tags[tl->order[k]]);
+	jw_object_object(jw, "log", NULL);
+	jw_object_string(jw, "path", lg->in.path);
+	jw_object_int(jw, "lines", (long long)lg->nlines);
+	jw_object_time(jw, "first_ts", tl->first_ts);
+	jw_object_time(jw, "last_ts", tl->last_ts);
+	jw_object_double(jw, "silent_s", silent >= 0 ? silent : NAN, 3);
+	jw_object_array(jw, "ranks", NULL);
+	for (size_t k = 0; k + 1 < tl->ntags; k++)
+		jw_array_string(jw, lg->tags[tl->order[k]]);
+	jw_end(jw);
+	jw_end(jw);
+}
+
+/* "last": the last milestone, and how much of the log came after it. */
+static void json_last(struct jw *jw, const struct timeline *tl)
+{
+	const struct log *lg = tl->lg;
+	if (!tl->nrows) {
+		jw_object_null(jw, "last");
+		return;
 	}
-	printf("]},\n \"up\": %s,\n \"finished\": %s,\n \"failed\": %s,\n \"last\": ",
-	       tl->up != SIZE_MAX ? "true" : "false",
-	       tl->up != SIZE_MAX && tl->rs->r[tl->rows[tl->up].rule].done ? "true" : "false",
-	       tl->failed != SIZE_MAX ? "true" : "false");
-	if (tl->nrows) {
-		const struct timeline_row *w = &tl->rows[tl->nrows - 1];
-		printf("{\"name\": ");
-		const char *name = tl->rs->r[w->rule].name;
-		json_str(stdout, name);
-		printf(", \"line\": %zu, \"lines_after\": %zu, \"seconds_after\": ", w->last + 1,
-		       lg->nlines - 1 - w->last);
-		if (lg->when[w->last] != TS_NONE)
-			json_num(stdout, (double)(tl->last_ts - lg->when[w->last]) / 1000, 3);
-		else
-			printf("null");
-		printf("}");
-	} else {
-		printf("null");
-	}
-	printf(",\n \"milestones\": [");
+	const struct timeline_row *w = &tl->rows[tl->nrows - 1];
+	jw_object_object(jw, "last", NULL);
+	jw_object_string(jw, "name", tl->rs->r[w->rule].name);
+	jw_object_line(jw, "line", (int64_t)w->last);
+	jw_object_int(jw, "lines_after", (long long)(lg->nlines - 1 - w->last));
+	jw_object_double(jw, "seconds_after", lg->when[w->last] != TS_NONE
+			 ? (double)(tl->last_ts - lg->when[w->last]) / 1000 : NAN, 3);
+	jw_end(jw);
+}
+
+/* Row k of "milestones". */
+static void json_row(struct jw *jw, const struct timeline *tl, size_t k, struct buf *scratch)
+{
+	const struct log *lg = tl->lg;
+	const struct timeline_row *w = &tl->rows[k];
+	const struct rule *r = &tl->rs->r[w->rule];
+	int64_t ts = row_ts(tl, k), prev = prev_ts(tl, k);
+	jw_object_begin(jw, NULL);
+	jw_object_string(jw, "name", r->name);
+	jw_object_string(jw, "engine", r->engine);
+	jw_object_bool(jw, "final", r->final);
+	jw_object_line(jw, "line", (int64_t)w->first);
+	jw_object_line(jw, "last_line", (int64_t)w->last);
+	jw_object_time(jw, "ts", ts);
+	jw_object_time(jw, "last_ts", lg->when[w->last]);
+	jw_object_double(jw, "offset_s", ts != TS_NONE ? (double)(ts - tl->first_ts) / 1000 : NAN, 3);
+	jw_object_double(jw, "step_s", ts != TS_NONE && prev != TS_NONE
+			 ? (double)(ts - prev) / 1000 : NAN, 3);
+	jw_object_int(jw, "count", (long long)w->count);
+	jw_object_int(jw, "ranks_reached", (long long)w->reached);
+	jw_object_int(jw, "ranks_total", (long long)w->total);
+	/* The untagged lines, a rank of no name, are null. */
+	jw_object_array(jw, "missing", NULL);
+	if (timeline_missing(w, 0))
+		jw_array_null(jw);
+	for (size_t i = 0; i + 1 < tl->ntags; i++)
+		if (timeline_missing(w, tl->order[i]))
+			jw_array_string(jw, lg->tags[tl->order[i]]);
+	jw_end(jw);
+	const char *msg;
+	size_t n;
+	line_message(lg, w->first, scratch, &msg, &n);
+	jw_object_string_n(jw, "text", msg, n);
+	jw_end(jw);
+}
+
+static void print_json(const struct timeline *tl)
+{
+	/* The schema on the first line, then a member a line, the rows of
+	 * the milestones too. */
+	static const struct jw_layout doc = { JW_LINES | JW_FIRST_SAME, 1, 0 };
+	static const struct jw_layout rows = { JW_LINES | JW_CLOSE_ALWAYS, 2, 0 };
+	struct jw jw;
+	jw_init(&jw, stdout);
+	jw_object_begin(&jw, &doc);
+	jw_object_int(&jw, "schema", 1);
+	json_log(&jw, tl);
+	jw_object_bool(&jw, "up", tl->up != SIZE_MAX);
+	jw_object_bool(&jw, "finished", tl->up != SIZE_MAX && tl->rs->r[tl->rows[tl->up].rule].done);
+	jw_object_bool(&jw, "failed", tl->failed != SIZE_MAX);
+	json_last(&jw, tl);
+	jw_object_array(&jw, "milestones", &rows);
 	struct buf scratch = { 0 };
-	for (size_t k = 0; k < tl->nrows; k++) {
-		const struct timeline_row *w = &tl->rows[k];
-		const struct rule *r = &tl->rs->r[w->rule];
-		int64_t ts = row_ts(tl, k), prev = prev_ts(tl, k);
-		printf("%s\n  {\"name\": ", k ? "," : "");
-		json_str(stdout, r->name);
-		printf(", \"engine\": ");
-		json_str(stdout, r->engine);
-		printf(", \"final\": %s, \"line\": %zu, \"last_line\": %zu, \"ts\": ",
-		       r->final ? "true" : "false", w->first + 1, w->last + 1);
-		json_time(stdout, ts);
-		printf(", \"last_ts\": ");
-		json_time(stdout, lg->when[w->last]);
-		printf(", \"offset_s\": ");
-		if (ts != TS_NONE)
-			json_num(stdout, (double)(ts - tl->first_ts) / 1000, 3);
-		else
-			printf("null");
-		printf(", \"step_s\": ");
-		if (ts != TS_NONE && prev != TS_NONE)
-			json_num(stdout, (double)(ts - prev) / 1000, 3);
-		else
-			printf("null");
-		printf(", \"count\": %llu, \"ranks_reached\": %zu, \"ranks_total\": %zu, \"missing\": [",
-		       (unsigned long long)w->count, w->reached, w->total);
-		int first = 1;
-		if (timeline_missing(w, 0)) {
-			printf("null");
-			first = 0;
-		}
-		for (size_t k = 0; k + 1 < tl->ntags; k++) {
-			size_t t = tl->order[k];
-			if (!timeline_missing(w, t))
-				continue;
-			printf("%s", first ? "" : ", ");
-			first = 0;
-			json_str(stdout, lg->tags[t]);
-		}
-		printf("], \"text\": ");
-		const char *msg;
-		size_t n;
-		line_message(lg, w->first, &scratch, &msg, &n);
-		put_json_string(stdout, msg, n);
-		putchar('}');
-	}
+	for (size_t k = 0; k < tl->nrows; k++)
+		json_row(&jw, tl, k, &scratch);
 	buf_free(&scratch);
-	printf("\n]}\n");
+	jw_end(&jw);
+	jw_end(&jw);
+	putchar('\n');
 }
 
 /* Write the page of the n timelines to o (opened by phases_open_html). */
@@ -456,8 +465,9 @@ static int write_html(struct outfile *o, const char *path, const struct timeline
 	return outfile_commit(o);
 }
 
-static int phases(int argc, char **argv)
+static int phases(int argc, char **argv, const struct out *o)
 {
+	(void)o; /* until its renderers take it, after report.c is split */
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "rules", required_argument, NULL, 'r' },

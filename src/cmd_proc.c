@@ -37,7 +37,7 @@ static int set_reference(struct live_opts *o, const char *path, char **refs, siz
 			 const char *baseline, const char *store)
 {
 	struct diff_args a;
-	diff_args_init(&a, default_jobs());
+	diff_args_init(&a, default_jobs(), NULL); /* for the gap: no report */
 	struct input *goods = NULL;
 	size_t n = nrefs;
 	int rc = -1;
@@ -60,7 +60,7 @@ out:
 	return rc;
 }
 
-static int proc(int argc, char **argv)
+static int proc(int argc, char **argv, const struct out *out)
 {
 	static const struct option opts[] = {
 		{ "ref", required_argument, NULL, 'g' },
@@ -165,7 +165,7 @@ static int proc(int argc, char **argv)
 		report_proc_json(stdout, &r);
 		putchar('\n');
 	} else {
-		report_proc_text(stdout, &r);
+		report_proc_text(out->f, &r);
 	}
 	int hung = strcmp(r.liveness, "hung") == 0 || strcmp(r.liveness, "exited") == 0 ||
 		   strcmp(r.liveness, "spinning") == 0;

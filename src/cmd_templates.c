@@ -33,49 +33,62 @@ static void clusters_make(struct clusters *cl, const struct tmpl_table *tt, cons
 	}
 }
 
-static void print_text(struct log *logs, int nlogs, const struct tmpl_table *tt,
-		       const struct clusters *cl)
+static void print_text(const struct out *o, struct log *logs, int nlogs,
+		       const struct tmpl_table *tt, const struct clusters *cl)
 {
 	for (size_t c = 0; c < cl->n; c++) {
 		const struct tmpl *t = &tt->t[cl->first[c]];
-		printf("%s%8llu%s  ", C_BOLD, (unsigned long long)cl->count[c], C_RESET);
+		fprintf(o->f, "%s%8llu%s  ", SGR_BOLD(o), (unsigned long long)cl->count[c], SGR_RESET(o));
 		if (nlogs > 1) {
-			put_text(stdout, logs[t->first_file].in.path, strlen(logs[t->first_file].in.path));
-			putchar(':');
+			put_text(o->f, logs[t->first_file].in.path, strlen(logs[t->first_file].in.path));
+			fputc(':', o->f);
 		}
-		printf("%-6llu %s%-7s%s ", (unsigned long long)t->first_line + 1,
-		       t->level >= LV_WARN ? C_YELLOW : C_DIM,
-		       t->level ? level_name(t->level) : "-", C_RESET);
-		put_text(stdout, cl->text[c], strlen(cl->text[c]));
-		putchar('\n');
+		fprintf(o->f, "%-6llu %s%-7s%s ", (unsigned long long)t->first_line + 1,
+			t->level >= LV_WARN ? SGR_YELLOW(o) : SGR_DIM(o),
+			t->level ? level_name(t->level) : "-", SGR_RESET(o));
+		put_text(o->f, cl->text[c], strlen(cl->text[c]));
+		fputc('\n', o->f);
 	}
 }
 
 static void print_json(struct log *logs, int nlogs, const struct tmpl_table *tt,
 		       const struct clusters *cl)
 {
-	printf("{\"schema\": 1, \"files\": [");
+	/* The files on the first line, then the templates a line each. */
+	static const struct jw_layout doc = { 0, 1, 0 };
+	static const struct jw_layout rows = { JW_LINES | JW_CLOSE_ALWAYS, 2, 0 };
+	struct jw jw;
+	jw_init(&jw, stdout);
+	jw_object_begin(&jw, &doc);
+	jw_object_int(&jw, "schema", 1);
+	jw_object_array(&jw, "files", NULL);
 	for (int i = 0; i < nlogs; i++) {
-		printf("%s{\"path\": ", i ? ", " : "");
-		json_str(stdout, logs[i].in.path);
-		printf(", \"lines\": %zu}", logs[i].nlines);
+		jw_object_begin(&jw, NULL);
+		jw_object_string(&jw, "path", logs[i].in.path);
+		jw_object_int(&jw, "lines", (long long)logs[i].nlines);
+		jw_end(&jw);
 	}
-	printf("],\n \"templates\": [");
+	jw_end(&jw);
+	jw_newline(&jw);
+	jw_object_array(&jw, "templates", &rows);
 	for (size_t c = 0; c < cl->n; c++) {
 		const struct tmpl *t = &tt->t[cl->first[c]];
-		printf("%s\n  {\"id\": %zu, \"count\": %llu, \"file\": %u, \"first_line\": %llu, \"level\": ",
-		       c ? "," : "", c + 1, (unsigned long long)cl->count[c], t->first_file,
-		       (unsigned long long)t->first_line + 1);
 		const char *lv = level_name(t->level);
-		json_str_or_null(stdout, lv, strlen(lv));
-		printf(", \"text\": ");
-		json_str(stdout, cl->text[c]);
-		putchar('}');
+		jw_object_begin(&jw, NULL);
+		jw_object_int(&jw, "id", (long long)c + 1);
+		jw_object_int(&jw, "count", (long long)cl->count[c]);
+		jw_object_int(&jw, "file", t->first_file);
+		jw_object_int(&jw, "first_line", (long long)t->first_line + 1);
+		jw_object_string(&jw, "level", *lv ? lv : NULL);
+		jw_object_string(&jw, "text", cl->text[c]);
+		jw_end(&jw);
 	}
-	printf("\n]}\n");
+	jw_end(&jw);
+	jw_end(&jw);
+	putchar('\n');
 }
 
-static int templates(int argc, char **argv)
+static int templates(int argc, char **argv, const struct out *out)
 {
 	static const struct option opts[] = {
 		{ "ids", no_argument, NULL, 'i' },
@@ -83,11 +96,11 @@ static int templates(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int out = OUT_TEXT, jobs = default_jobs(), c;
+	int format = OUT_TEXT, jobs = default_jobs(), c;
 	while ((c = cmd_getopt(argc, argv, "j:", opts, &cmd_templates_entry)) != -1) {
 		switch (c) {
-		case 'i': out = OUT_IDS; break;
-		case 'J': out = OUT_JSON; break;
+		case 'i': format = OUT_IDS; break;
+		case 'J': format = OUT_JSON; break;
 		case 'j': jobs = parse_jobs(optarg); break;
 		default: return EXIT_TROUBLE;
 		}
@@ -114,14 +127,14 @@ static int templates(int argc, char **argv)
 	struct clusters cl;
 	cl.n = tmpl_cluster(&tt, map, &cl.text);
 	clusters_make(&cl, &tt, map);
-	if (out == OUT_IDS) {
+	if (format == OUT_IDS) {
 		for (int i = 0; i < nlogs; i++)
 			for (size_t k = 0; k < logs[i].nlines; k++)
 				printf("%u\n", map[logs[i].tid[k]] + 1);
-	} else if (out == OUT_JSON) {
+	} else if (format == OUT_JSON) {
 		print_json(logs, nlogs, &tt, &cl);
 	} else {
-		print_text(logs, nlogs, &tt, &cl);
+		print_text(out, logs, nlogs, &tt, &cl);
 	}
 	free(cl.text);
 	free(cl.count);

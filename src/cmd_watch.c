@@ -24,12 +24,12 @@
 #include "report_proc.h"
 #include "report.h"
 #include "rules.h"
-#include "terminal.h"
 #include "watch.h"
 
 /* What the command said of a watch, and how. */
 struct view {
 	struct watch *w;
+	const struct out *o;    /* where the lines go: stdout */
 	int status;            /* stderr is a terminal: draw a status line */
 	int status_shown;
 	char **said;           /* milestones announced, by name */
@@ -50,20 +50,21 @@ static void clear_status(struct view *v)
  * glob in a hostile directory names it). */
 static void say_path(struct view *v, const char *before, const char *after)
 {
+	const struct out *o = v->o;
 	clear_status(v);
-	fputs(before, stdout);
-	put_text(stdout, v->w->path, strlen(v->w->path));
-	fputs(after, stdout);
-	fflush(stdout);
+	fputs(before, o->f);
+	put_text(o->f, v->w->path, strlen(v->w->path));
+	fputs(after, o->f);
+	fflush(o->f);
 }
 
 /* Untrusted text (a learned milestone is a log line's template) in a
  * progress line. */
-static void say_name(const char *s)
+static void say_name(const struct out *o, const char *s)
 {
-	putchar('"');
-	put_text(stdout, s, strlen(s) > 80 ? 80 : strlen(s));
-	putchar('"');
+	fputc('"', o->f);
+	put_text(o->f, s, strlen(s) > 80 ? 80 : strlen(s));
+	fputc('"', o->f);
 }
 
 static int said(const struct view *v, const char *name)
@@ -75,16 +76,17 @@ static int said(const struct view *v, const char *name)
 }
 
 /* " at +41.2 s" when the offset is known. */
-static void say_offset(const char *what, double s)
+static void say_offset(const struct out *o, const char *what, double s)
 {
 	if (!isnan(s))
-		printf("%s+%.1f s", what, s);
+		fprintf(o->f, "%s+%.1f s", what, s);
 }
 
 /* One line per milestone reached since the last analysis, in the good
  * run's order, with where the good run was at it and what comes next. */
 static void announce(struct view *v)
 {
+	const struct out *o = v->o;
 	const struct diagnosis *d = &v->w->d;
 	size_t n = 0, k = 0;
 	for (size_t m = 0; m < d->nms; m++)
@@ -100,24 +102,24 @@ static void announce(struct view *v)
 		GROW(v->said, v->saidcap, v->nsaid + 1);
 		v->said[v->nsaid++] = xstrdup(name);
 		clear_status(v);
-		printf("[%zu/%zu] ", k, n);
-		say_name(name);
-		printf(" at line %lld", (long long)ms->bad_line + 1);
-		say_offset(", ", ms->bad_off_s);
-		printf(" (good run: line %lld, %.0f%%", (long long)ms->good_line + 1,
-		       100.0 * (double)(ms->good_line + 1) / (double)d->good_log->nlines);
-		say_offset(", ", ms->good_off_s);
-		printf(")");
+		fprintf(o->f, "[%zu/%zu] ", k, n);
+		say_name(o, name);
+		fprintf(o->f, " at line %lld", (long long)ms->bad_line + 1);
+		say_offset(o, ", ", ms->bad_off_s);
+		fprintf(o->f, " (good run: line %lld, %.0f%%", (long long)ms->good_line + 1,
+			100.0 * (double)(ms->good_line + 1) / (double)d->good_log->nlines);
+		say_offset(o, ", ", ms->good_off_s);
+		fputs(")", o->f);
 		for (size_t x = m + 1; x < d->nms; x++)
 			if (watch_counts(d, &d->ms[x])) {
-				printf("; next ");
-				say_name(dx_milestone_name(d, &d->ms[x]));
-				say_offset(" at good ", d->ms[x].good_off_s);
+				fputs("; next ", o->f);
+				say_name(o, dx_milestone_name(d, &d->ms[x]));
+				say_offset(o, " at good ", d->ms[x].good_off_s);
 				break;
 			}
-		putchar('\n');
+		fputc('\n', o->f);
 	}
-	fflush(stdout);
+	fflush(o->f);
 }
 
 static void draw_status(struct view *v, double silence)
@@ -159,24 +161,25 @@ static void draw_status(struct view *v, double silence)
  * check found. */
 static void say_start(struct view *v)
 {
+	const struct out *o = v->o;
 	const struct watch *w = v->w;
 	const struct dx_milestone *fin = dx_final_milestone(&w->d);
 	const char *good = w->logs[w->d.good].in.path;
 	say_path(v, "watching ", " against ");
-	put_text(stdout, good, strlen(good));
+	put_text(o->f, good, strlen(good));
 	if (fin) {
 		struct watch_where wh;
 		watch_where(&w->d, &wh);
-		printf(": %zu milestones, the last ", wh.n);
-		say_name(dx_milestone_name(&w->d, fin));
-		say_offset(" at ", fin->good_off_s);
-		printf(" into it");
+		fprintf(o->f, ": %zu milestones, the last ", wh.n);
+		say_name(o, dx_milestone_name(&w->d, fin));
+		say_offset(o, " at ", fin->good_off_s);
+		fputs(" into it", o->f);
 	}
-	printf("\n");
+	fputc('\n', o->f);
 	for (size_t k = 0; k < w->nws; k++) {
-		printf("%swarning:%s ", C_RED, C_RESET);
-		put_text(stdout, w->ws[k].text, strlen(w->ws[k].text));
-		putchar('\n');
+		fprintf(o->f, "%swarning:%s ", SGR_RED(o), SGR_RESET(o));
+		put_text(o->f, w->ws[k].text, strlen(w->ws[k].text));
+		fputc('\n', o->f);
 	}
 }
 
@@ -184,6 +187,7 @@ static void say_start(struct view *v)
 static void hear(void *ctx, const struct watch_event *ev)
 {
 	struct view *v = ctx;
+	const struct out *o = v->o;
 	switch (ev->what) {
 	case WATCH_WAITING:
 		say_path(v, "waiting for '", "' to appear\n");
@@ -199,10 +203,10 @@ static void hear(void *ctx, const struct watch_event *ev)
 		break;
 	case WATCH_NEW_FILE:
 		clear_status(v);
-		fputs("'", stdout);
-		put_text(stdout, ev->file, strlen(ev->file));
-		fputs("' is a new file of the run: following it too\n", stdout);
-		fflush(stdout);
+		fputs("'", o->f);
+		put_text(o->f, ev->file, strlen(ev->file));
+		fputs("' is a new file of the run: following it too\n", o->f);
+		fflush(o->f);
 		break;
 	case WATCH_STARTED:
 		say_start(v);
@@ -221,9 +225,10 @@ static void hear(void *ctx, const struct watch_event *ev)
  * after it; who holds the log may tell more (STOPPED, ROTATED AWAY). */
 static int finish_bad(struct view *v, const char *kind, const char *detail)
 {
+	const struct out *o = v->o;
 	struct watch *w = v->w;
 	clear_status(v);
-	fflush(stdout);
+	fflush(o->f);
 	struct watch_holders h;
 	watch_holders(w, &h);
 	char rot_ago[32] = "";
@@ -237,31 +242,31 @@ static int finish_bad(struct view *v, const char *kind, const char *detail)
 		kind = "STOPPED";
 	struct watch_where wh;
 	watch_where(&w->d, &wh);
-	fputs(C_BOLD, stdout);
-	put_text(stdout, w->path, strlen(w->path));
-	printf(" %s%s%s%s: ", C_RED, kind, detail, C_RESET);
+	fputs(SGR_BOLD(o), o->f);
+	put_text(o->f, w->path, strlen(w->path));
+	fprintf(o->f, " %s%s%s%s: ", SGR_RED(o), kind, detail, SGR_RESET(o));
 	if (wh.at) {
-		printf("last milestone ");
-		say_name(dx_milestone_name(&w->d, wh.at));
-		printf(" (%zu of %zu, line %lld)", wh.k, wh.n, (long long)wh.at->bad_line + 1);
+		fputs("last milestone ", o->f);
+		say_name(o, dx_milestone_name(&w->d, wh.at));
+		fprintf(o->f, " (%zu of %zu, line %lld)", wh.k, wh.n, (long long)wh.at->bad_line + 1);
 	} else {
-		printf("no milestone reached (of %zu)", wh.n);
+		fprintf(o->f, "no milestone reached (of %zu)", wh.n);
 	}
-	printf(", %zu lines%s", w->logs[w->ngood].nlines,
-	       h.exited ? "; nobody holds the log any more" : "");
+	fprintf(o->f, ", %zu lines%s", w->logs[w->ngood].nlines,
+		h.exited ? "; nobody holds the log any more" : "");
 	if (rot_ago[0])
-		printf("; its writer still holds the file rotated away from the path, written %s ago,"
-		       " which this watch no longer reads", rot_ago);
-	printf(".\n\n");
+		fprintf(o->f, "; its writer still holds the file rotated away from the path, "
+			"written %s ago, which this watch no longer reads", rot_ago);
+	fputs(".\n\n", o->f);
 	/* The silence as the watch measured it, up to now, rather than
 	 * diagnose's guess from when the log was last read. */
 	w->d.silent_s = wall_clock_s() - w->last_progress;
 	/* The processes in full, not the summary diff gives: a watchdog
 	 * may kill them next, and then nobody can look any more. */
-	report_text(stdout, &w->d, w->logs, w->ngood + 1, NULL, (size_t)term_width());
+	report_text(o->f, &w->d, w->logs, w->ngood + 1, NULL, o->width);
 	if (h.found && h.report.nprocs) {
-		putchar('\n');
-		report_proc_text(stdout, &h.report);
+		fputc('\n', o->f);
+		report_proc_text(o->f, &h.report);
 	}
 	watch_holders_free(&h);
 	return EXIT_DIVERGED;
@@ -293,35 +298,36 @@ static int finish_end(struct view *v, int end, double silence)
 
 static int finish_good(struct view *v)
 {
+	const struct out *o = v->o;
 	const struct watch *w = v->w;
 	clear_status(v);
 	const struct dx_milestone *fin = dx_final_milestone(&w->d);
-	printf("%s%s", C_BOLD, C_GREEN);
-	put_text(stdout, w->path, strlen(w->path));
-	printf("%s reached the final milestone ", C_RESET);
-	say_name(dx_milestone_name(&w->d, fin));
-	printf(" at line %lld", (long long)fin->bad_line + 1);
-	say_offset(", ", fin->bad_off_s);
-	say_offset(" (good run: ", fin->good_off_s);
-	printf("%s", isnan(fin->good_off_s) ? "" : ")");
+	fprintf(o->f, "%s%s", SGR_BOLD(o), SGR_GREEN(o));
+	put_text(o->f, w->path, strlen(w->path));
+	fprintf(o->f, "%s reached the final milestone ", SGR_RESET(o));
+	say_name(o, dx_milestone_name(&w->d, fin));
+	fprintf(o->f, " at line %lld", (long long)fin->bad_line + 1);
+	say_offset(o, ", ", fin->bad_off_s);
+	say_offset(o, " (good run: ", fin->good_off_s);
+	fputs(isnan(fin->good_off_s) ? "" : ")", o->f);
 	if (w->d.verdict == DX_DIFFERENT)
-		printf("; it differs from the good runs: %zu new findings, %zu changed values, %zu slow steps"
-		       " (ddx diff tells)", w->d.nnovel, w->d.nchanged, w->d.nslow);
+		fprintf(o->f, "; it differs from the good runs: %zu new findings, %zu changed values, "
+			"%zu slow steps (ddx diff tells)", w->d.nnovel, w->d.nchanged, w->d.nslow);
 	if (w->d.verdict == DX_FAILED)
-		printf("; but a step failed on the way, at line %lld (ddx diff tells)",
-		       (long long)w->d.novel[w->d.crash].summary + 1);
+		fprintf(o->f, "; but a step failed on the way, at line %lld (ddx diff tells)",
+			(long long)w->d.novel[w->d.crash].summary + 1);
 	/* Good runs all in doubt are no goal to reach: their last milestone
 	 * may be where they crashed or hung. */
 	if (w->all_doubted)
-		printf("; but every good run is in doubt (see the warnings): no success");
-	printf(".\n");
+		fputs("; but every good run is in doubt (see the warnings): no success", o->f);
+	fputs(".\n", o->f);
 	return w->all_doubted || w->d.verdict == DX_FAILED ? EXIT_DIVERGED : EXIT_SAME;
 }
 
-/* Watch w, saying what happens: the exit status. */
-static int show(struct watch *w)
+/* Watch w, saying what happens on o: the exit status. */
+static int show(struct watch *w, const struct out *o)
 {
-	struct view v = { .w = w, .status = isatty(STDERR_FILENO) };
+	struct view v = { .w = w, .o = o, .status = isatty(STDERR_FILENO) };
 	double silence;
 	int end = watch_run(w, hear, &v, &silence);
 	int rc = end < 0 ? EXIT_TROUBLE : end == WATCH_UP ? finish_good(&v) :
@@ -393,10 +399,10 @@ static int parse_args(int argc, char **argv, struct args *g)
 	return 0;
 }
 
-static int watch(int argc, char **argv)
+static int watch(int argc, char **argv, const struct out *out)
 {
 	struct args g = { .o = { .factor = 5, .min_silence = 60, .interval_ms = 1000 } };
-	diff_args_init(&g.a, default_jobs());
+	diff_args_init(&g.a, default_jobs(), out);
 	g.refs = xcalloc((size_t)argc + 1, sizeof(*g.refs));
 	struct input *stored = NULL;
 	int rc = EXIT_TROUBLE;
@@ -438,7 +444,7 @@ static int watch(int argc, char **argv)
 		struct watch w;
 		watch_init(&w, path, &g.o, stored ? NULL : g.refs, stored, g.nrefs);
 		stored = NULL;
-		rc = show(&w);
+		rc = show(&w, out);
 		watch_free(&w);
 	}
 	rules_free(&rs);

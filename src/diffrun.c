@@ -21,7 +21,6 @@
 #include "report.h"
 #include "rules.h"
 #include "signature.h"
-#include "terminal.h"
 
 /* --now: "+SECONDS" after bad's last line, or a time in the logs' clock
  * ("2026-02-23 00:55:24", "2026-02-23T00:55:24"), taken as UTC like the
@@ -69,10 +68,11 @@ int diff_option(int c, char *arg, struct diff_args *a)
 	}
 }
 
-void diff_args_init(struct diff_args *a, int jobs)
+void diff_args_init(struct diff_args *a, int jobs, const struct out *out)
 {
 	memset(a, 0, sizeof(*a));
 	a->jobs = jobs;
+	a->out = out;
 	a->po = (struct live_opts){ .sample_ms = 1000, .gpu = 1, .quick = 1 };
 	a->o = (struct dx_options){ .now_ms = TS_NONE };
 }
@@ -107,7 +107,7 @@ int diff_open_html(struct diff_args *a, char *const *logs, size_t n, int stored,
 /* Where the text or JSON report goes: stdout, unless the page does. */
 static FILE *report_stream(const struct diff_args *a)
 {
-	return a->html && strcmp(a->html, "-") == 0 ? stderr : stdout;
+	return a->html && strcmp(a->html, "-") == 0 ? stderr : a->out->f;
 }
 
 /* The order looks swapped when bad, which did not crash, stop or get
@@ -240,8 +240,8 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 		live = &pr;
 	if (a->json)
 		report_json(stdout, &d, ref, nref, live);
-	else if (report_stream(a) == stdout)
-		report_text(stdout, &d, ref, nref, live, (size_t)term_width());
+	else if (report_stream(a) == a->out->f)
+		report_text(a->out->f, &d, ref, nref, live, a->out->width);
 	int rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
 	if (a->html_out.f) {
 		if (html_diff_page(a->html_out.f, &d, ref, nref, live) < 0) {

@@ -11,6 +11,7 @@
 #include "diagnose.h"
 #include "input.h"
 #include "live.h"
+#include "out.h"
 #include "outfile.h"
 #include "store.h"
 
@@ -28,6 +29,7 @@ struct diff_args {
 	struct store *memory;    /* the store whose failure memory a failing
 				  * run is looked up in and recorded to, or NULL */
 	const char *baseline;    /* the baseline compared with, by name */
+	const struct out *out;   /* where the text report goes: stdout */
 };
 /* The getopt_long entries of the report's options (<getopt.h>). */
 #define DIFF_OPTIONS \
@@ -40,8 +42,9 @@ struct diff_args {
 /* A report compares at most this many logs: 63 good ones and a bad one. */
 #define DIFF_MAX_LOGS 64
 
-/* The defaults, reading logs with jobs threads. */
-void diff_args_init(struct diff_args *a, int jobs);
+/* The defaults, reading logs with jobs threads, the text report going
+ * to out. */
+void diff_args_init(struct diff_args *a, int jobs, const struct out *out);
 /* Take option c of DIFF_OPTIONS with its argument: 1 done, 0 not one of
  * them, -1 bad value (reported). */
 int diff_option(int c, char *arg, struct diff_args *a);

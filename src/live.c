@@ -523,9 +523,13 @@ static int stat_log(const struct live_ctx *c, const struct live_report *r, struc
 {
 	if (!r->log_deleted && !c->o->npids && !c->via_holder)
 		return stat(r->log_path, st);
-	if (!c->ps.nholders)
-		return -1;
-	return proc_fd_stat(&c->ps, c->ps.holders[0].pid, c->ps.holders[0].fds[0], st);
+	/* Any holder will do: the first may be gone by now (a short-lived
+	 * child that inherited the writer's fd, a `sleep` in a shell loop). */
+	for (size_t i = 0; i < c->ps.nholders; i++)
+		if (c->ps.holders[i].nfds &&
+		    proc_fd_stat(&c->ps, c->ps.holders[i].pid, c->ps.holders[i].fds[0], st) == 0)
+			return 0;
+	return -1;
 }
 
 /* Find the port the log names, and who listens on it. */

@@ -134,8 +134,9 @@ static int run_command(int argc, char **argv)
 		}
 	}
 	argv[n] = NULL;
-	color_init(color);
 	pager_init(paged);
+	struct out out = { stdout, term_colour(color), (size_t)term_width(), term_sized() };
+	use_color = out.colour;
 	if (strcmp(argv[0], "help") == 0) {
 		if (n < 2) {
 			usage(stdout);
@@ -157,7 +158,7 @@ static int run_command(int argc, char **argv)
 		}
 	/* getopt names argv[0] in its messages: "ddx: unrecognized option". */
 	argv[0] = "ddx";
-	return c->run(n, argv);
+	return c->run(n, argv, &out);
 }
 
 int main(int argc, char **argv)

@@ -1,7 +1,7 @@
 /* report_proc.c — printing what live.c found behind a log: `ddx proc`'s
  * text and JSON (schema 1, see cmd_proc.c), and the "processes" array
  * that `ddx diff --json` embeds.  All text from the processes and the
- * log goes through put_text / put_json_string. */
+ * log goes through put_text or the JSON writer. */
 #include "report_proc.h"
 
 #include <math.h>
@@ -12,158 +12,170 @@
 #include "prefix.h"
 #include "util.h"
 
-static void json_sock(FILE *f, const struct proc_sock *s)
+/* The "processes" rows a line each, the bracket closing them on its own. */
+static const struct jw_layout procs = { JW_LINES | JW_CLOSE_LINE, 4, 2 };
+
+/* v, or null when it is not known. */
+static void int_or_null(struct jw *jw, const char *key, long long v, int known)
 {
-	fprintf(f, "{\"proto\": \"%s\", ", s->proto);
-	if (strcmp(s->proto, "unix") == 0) {
-		fputs("\"path\": ", f);
-		json_str(f, s->addr);
-	} else {
-		fputs("\"addr\": ", f);
-		json_str(f, s->addr);
-		fprintf(f, ", \"port\": %u", s->port);
-	}
-	fputc('}', f);
+	if (known)
+		jw_object_int(jw, key, v);
+	else
+		jw_object_null(jw, key);
 }
 
-void report_proc_processes_json(FILE *f, const struct live_report *r)
+static void json_sock(struct jw *jw, const struct proc_sock *s)
 {
-	fputc('[', f);
-	for (size_t i = 0; i < r->nprocs; i++) {
-		const struct proc_info *p = &r->procs[i];
-		fprintf(f, "%s\n    {\"pid\": %d, \"ppid\": %d, \"depth\": %d, \"comm\": ",
-			i ? "," : "", p->pid, p->ppid, p->depth);
-		json_str(f, p->gone ? NULL : p->comm);
-		fputs(", \"cmdline\": ", f);
-		json_str(f, p->cmdline);
-		fprintf(f, ", \"holds_log\": %s, \"log_fds\": [", p->holds_log ? "true" : "false");
-		for (int k = 0; k < p->nlog_fds; k++)
-			fprintf(f, "%s%d", k ? ", " : "", p->log_fds[k]);
-		fputs("], \"state\": ", f);
-		if (p->state == '?')
-			fputs("null", f);
-		else
-			fprintf(f, "\"%c\"", p->state);
-		fputs(", \"wchan\": ", f);
-		json_str(f, p->wchan);
-		fputs(", \"syscall\": ", f);
-		json_str(f, p->syscall);
-		fputs(", \"syscall_arg\": ", f);
-		json_str(f, p->syscall_arg);
-		fputs(", \"cpu_s\": ", f);
-		json_num(f, p->gone ? NAN : p->cpu_s, 2);
-		fputs(", \"cpu_s_delta\": ", f);
-		json_num(f, p->cpu_s_delta, 2);
-		fprintf(f, ", \"threads\": %d, \"thread_states\": ", p->threads);
-		json_str(f, p->thread_states[0] ? p->thread_states : NULL);
-		fprintf(f, ", \"rss_kb\": %ld, \"start_time\": ", p->rss_kb);
-		json_time(f, p->start_epoch > 0 ? (int64_t)(p->start_epoch * 1000) : TS_NONE);
-		fputs(", \"age_s\": ", f);
-		json_num(f, p->age_s < 0 ? NAN : p->age_s, 0);
-		fputs(", \"listening\": [", f);
-		for (size_t k = 0; k < p->nlistening; k++) {
-			if (k)
-				fputs(", ", f);
-			json_sock(f, &p->listening[k]);
-		}
-		fputs("], \"gpu_mem_mib\": ", f);
-		if (p->gpu_mem_mib < 0)
-			fputs("null", f);
-		else
-			fprintf(f, "%ld", p->gpu_mem_mib);
-		fputs(", \"gpu_util_pct\": ", f);
-		if (p->gpu_util_pct < 0)
-			fputs("null", f);
-		else
-			fprintf(f, "%d", p->gpu_util_pct);
-		fputs(", \"rank\": ", f);
-		json_str(f, p->rank[0] ? p->rank : NULL);
-		fprintf(f, ", \"kernel_thread\": %s, \"io_delta\": ", p->kernel_thread ? "true" : "false");
-		if (p->io_delta < 0)
-			fputs("null", f);
-		else
-			fprintf(f, "%lld", p->io_delta);
-		fputs(", \"activity\": ", f);
-		if (p->gone || p->state == 'Z') {
-			fputs("null", f);
-		} else {
-			char act[96];
-			live_activity(p, r->sample_s, act, sizeof(act));
-			json_str(f, act);
-		}
-		fputs(", \"hot_threads\": [", f);
-		for (size_t k = 0, n = 0; k < p->nthr; k++) {
-			if (!live_thread_hot(&p->thr[k], r->sample_s))
-				continue;
-			fprintf(f, "%s{\"tid\": %d, \"comm\": ", n++ ? ", " : "", p->thr[k].tid);
-			json_str(f, p->thr[k].comm);
-			fputs(", \"cpu_pct\": ", f);
-			json_num(f, 100.0 * p->thr[k].cpu_s_delta / r->sample_s, 0);
-			fputc('}', f);
-		}
-		fputs("], \"stack\": ", f);
-		json_str(f, p->stack);
-		fputs(", \"unreadable\": ", f);
-		json_strs(f, p->unreadable, p->nunreadable);
-		fputc('}', f);
+	jw_object_begin(jw, NULL);
+	jw_object_string(jw, "proto", s->proto);
+	if (strcmp(s->proto, "unix") == 0) {
+		jw_object_string(jw, "path", s->addr);
+	} else {
+		jw_object_string(jw, "addr", s->addr);
+		jw_object_int(jw, "port", s->port);
 	}
-	fputs(r->nprocs ? "\n  ]" : "]", f);
+	jw_end(jw);
+}
+
+/* What p is doing: its state, where it waits, its CPU and memory. */
+static void json_state(struct jw *jw, const struct proc_info *p)
+{
+	char state[2] = { p->state, '\0' };
+	jw_object_string(jw, "state", p->state == '?' ? NULL : state);
+	jw_object_string(jw, "wchan", p->wchan);
+	jw_object_string(jw, "syscall", p->syscall);
+	jw_object_string(jw, "syscall_arg", p->syscall_arg);
+	jw_object_double(jw, "cpu_s", p->gone ? NAN : p->cpu_s, 2);
+	jw_object_double(jw, "cpu_s_delta", p->cpu_s_delta, 2);
+	jw_object_int(jw, "threads", p->threads);
+	jw_object_string(jw, "thread_states", p->thread_states[0] ? p->thread_states : NULL);
+	jw_object_int(jw, "rss_kb", p->rss_kb);
+	jw_object_time(jw, "start_time", p->start_epoch > 0 ? (int64_t)(p->start_epoch * 1000) : TS_NONE);
+	jw_object_double(jw, "age_s", p->age_s < 0 ? NAN : p->age_s, 0);
+}
+
+/* The threads of p that burn CPU. */
+static void json_hot_threads(struct jw *jw, const struct live_report *r, const struct proc_info *p)
+{
+	jw_object_array(jw, "hot_threads", NULL);
+	for (size_t k = 0; k < p->nthr; k++) {
+		if (!live_thread_hot(&p->thr[k], r->sample_s))
+			continue;
+		jw_object_begin(jw, NULL);
+		jw_object_int(jw, "tid", p->thr[k].tid);
+		jw_object_string(jw, "comm", p->thr[k].comm);
+		jw_object_double(jw, "cpu_pct", 100.0 * p->thr[k].cpu_s_delta / r->sample_s, 0);
+		jw_end(jw);
+	}
+	jw_end(jw);
+}
+
+static void json_process(struct jw *jw, const struct live_report *r, const struct proc_info *p)
+{
+	jw_object_begin(jw, NULL);
+	jw_object_int(jw, "pid", p->pid);
+	jw_object_int(jw, "ppid", p->ppid);
+	jw_object_int(jw, "depth", p->depth);
+	jw_object_string(jw, "comm", p->gone ? NULL : p->comm);
+	jw_object_string(jw, "cmdline", p->cmdline);
+	jw_object_bool(jw, "holds_log", p->holds_log);
+	jw_object_array(jw, "log_fds", NULL);
+	for (int k = 0; k < p->nlog_fds; k++)
+		jw_array_int(jw, p->log_fds[k]);
+	jw_end(jw);
+	json_state(jw, p);
+	jw_object_array(jw, "listening", NULL);
+	for (size_t k = 0; k < p->nlistening; k++)
+		json_sock(jw, &p->listening[k]);
+	jw_end(jw);
+	int_or_null(jw, "gpu_mem_mib", p->gpu_mem_mib, p->gpu_mem_mib >= 0);
+	int_or_null(jw, "gpu_util_pct", p->gpu_util_pct, p->gpu_util_pct >= 0);
+	jw_object_string(jw, "rank", p->rank[0] ? p->rank : NULL);
+	jw_object_bool(jw, "kernel_thread", p->kernel_thread);
+	int_or_null(jw, "io_delta", p->io_delta, p->io_delta >= 0);
+	if (p->gone || p->state == 'Z') {
+		jw_object_null(jw, "activity");
+	} else {
+		char act[96];
+		live_activity(p, r->sample_s, act, sizeof(act));
+		jw_object_string(jw, "activity", act);
+	}
+	json_hot_threads(jw, r, p);
+	jw_object_string(jw, "stack", p->stack);
+	jw_object_strings(jw, "unreadable", p->unreadable, p->nunreadable);
+	jw_end(jw);
+}
+
+void report_proc_processes_json(struct jw *jw, const struct live_report *r)
+{
+	jw_object_array(jw, "processes", &procs);
+	for (size_t i = 0; i < r->nprocs; i++)
+		json_process(jw, r, &r->procs[i]);
+	jw_end(jw);
+}
+
+/* The port the log named, and who listens on it; null when none. */
+static void json_port(struct jw *jw, const struct live_report *r)
+{
+	if (!r->port) {
+		jw_object_null(jw, "port");
+		return;
+	}
+	jw_object_object(jw, "port", NULL);
+	jw_object_int(jw, "expected", r->port);
+	jw_object_int(jw, "from_line", (long long)r->port_line);
+	jw_object_string(jw, "text", r->port_text);
+	jw_object_bool(jw, "listening", r->port_listening);
+	jw_object_bool(jw, "in_tree", r->port_in_tree);
+	int_or_null(jw, "pid", r->port_pid, r->port_pid != 0);
+	jw_end(jw);
+}
+
+static void json_gpus(struct jw *jw, const struct live_report *r)
+{
+	jw_object_array(jw, "gpus", NULL);
+	for (size_t k = 0; k < r->ngpus; k++) {
+		const struct nvml_gpu *g = &r->gpus[k];
+		jw_object_begin(jw, NULL);
+		jw_object_int(jw, "index", g->index);
+		jw_object_double(jw, "util_pct", g->util_pct < 0 ? NAN : g->util_pct, 0);
+		jw_object_double(jw, "mem_used_mib", g->mem_used_mib < 0 ? NAN : (double)g->mem_used_mib, 0);
+		jw_object_double(jw, "mem_total_mib", g->mem_total_mib < 0 ? NAN : (double)g->mem_total_mib, 0);
+		jw_end(jw);
+	}
+	jw_end(jw);
 }
 
 void report_proc_json(FILE *f, const struct live_report *r)
 {
-	fputs("{\n  \"schema\": 1,\n  \"log\": {\"path\": ", f);
-	json_str(f, r->log_path);
-	fputs(", \"silent_s\": ", f);
-	json_num(f, r->silent_s, 1);
-	fprintf(f, ", \"deleted\": %s, \"grew\": %s},\n  \"processes\": ",
-		r->log_deleted ? "true" : "false", r->log_grew ? "true" : "false");
-	report_proc_processes_json(f, r);
-	fputs(",\n  \"port\": ", f);
-	if (r->port) {
-		fprintf(f, "{\"expected\": %u, \"from_line\": %zu, \"text\": ", r->port, r->port_line);
-		json_str(f, r->port_text);
-		fprintf(f, ", \"listening\": %s, \"in_tree\": %s, \"pid\": ",
-			r->port_listening ? "true" : "false", r->port_in_tree ? "true" : "false");
-		if (r->port_pid)
-			fprintf(f, "%d}", r->port_pid);
-		else
-			fputs("null}", f);
-	} else {
-		fputs("null", f);
-	}
-	fputs(",\n  \"reference\": ", f);
+	static const struct jw_layout doc = { JW_LINES | JW_CLOSE_ALWAYS, 2, 0 };
+	struct jw jw;
+	jw_init(&jw, f);
+	jw_object_begin(&jw, &doc);
+	jw_object_int(&jw, "schema", 1);
+	jw_object_object(&jw, "log", NULL);
+	jw_object_string(&jw, "path", r->log_path);
+	jw_object_double(&jw, "silent_s", r->silent_s, 1);
+	jw_object_bool(&jw, "deleted", r->log_deleted);
+	jw_object_bool(&jw, "grew", r->log_grew);
+	jw_end(&jw);
+	report_proc_processes_json(&jw, r);
+	json_port(&jw, r);
 	if (r->have_ref) {
-		fputs("{\"gap_s\": ", f);
-		json_num(f, r->ref_gap_s, 1);
-		fputs(", \"limit_s\": ", f);
-		json_num(f, r->ref_limit_s, 1);
-		fputc('}', f);
+		jw_object_object(&jw, "reference", NULL);
+		jw_object_double(&jw, "gap_s", r->ref_gap_s, 1);
+		jw_object_double(&jw, "limit_s", r->ref_limit_s, 1);
+		jw_end(&jw);
 	} else {
-		fputs("null", f);
+		jw_object_null(&jw, "reference");
 	}
-	fputs(",\n  \"gpus\": [", f);
-	for (size_t k = 0; k < r->ngpus; k++) {
-		const struct nvml_gpu *g = &r->gpus[k];
-		fprintf(f, "%s{\"index\": %u, \"util_pct\": ", k ? ", " : "", g->index);
-		json_num(f, g->util_pct < 0 ? NAN : g->util_pct, 0);
-		fputs(", \"mem_used_mib\": ", f);
-		json_num(f, g->mem_used_mib < 0 ? NAN : (double)g->mem_used_mib, 0);
-		fputs(", \"mem_total_mib\": ", f);
-		json_num(f, g->mem_total_mib < 0 ? NAN : (double)g->mem_total_mib, 0);
-		fputc('}', f);
-	}
-	fputs("],\n  \"odd_one_out\": ", f);
-	if (r->odd_pid)
-		fprintf(f, "%d", r->odd_pid);
-	else
-		fputs("null", f);
-	fprintf(f, ",\n  \"sample_s\": %.3f,\n  \"liveness\": \"%s\",\n  \"verdict\": ",
-		r->sample_s, r->liveness);
-	json_str(f, r->verdict);
-	fputs(",\n  \"notes\": ", f);
-	json_strs(f, r->notes, r->nnotes);
-	fputs("\n}", f);
+	json_gpus(&jw, r);
+	int_or_null(&jw, "odd_one_out", r->odd_pid, r->odd_pid != 0);
+	jw_object_double(&jw, "sample_s", r->sample_s, 3);
+	jw_object_string(&jw, "liveness", r->liveness);
+	jw_object_string(&jw, "verdict", r->verdict);
+	jw_object_strings(&jw, "notes", r->notes, r->nnotes);
+	jw_end(&jw);
 }
 
 static void text(FILE *f, const char *s)

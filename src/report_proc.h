@@ -6,13 +6,15 @@
 
 #include <stdio.h>
 
+#include "json.h"
 #include "live.h"
 
 /* The report as JSON (`ddx proc --json` schema 1, one object, no
  * trailing newline) or as text for a terminal. */
 void report_proc_json(FILE *f, const struct live_report *r);
 void report_proc_text(FILE *f, const struct live_report *r);
-/* Just the "processes" array of the JSON report, for `ddx diff`. */
-void report_proc_processes_json(FILE *f, const struct live_report *r);
+/* Just the "processes" member of the JSON report, into the object jw
+ * has open, for `ddx diff`. */
+void report_proc_processes_json(struct jw *jw, const struct live_report *r);
 
 #endif

@@ -41,6 +41,16 @@ int term_sized(void)
 	return sized;
 }
 
+int term_colour(enum color_mode mode)
+{
+	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+	if (mode != COLOR_AUTO)
+		return mode == COLOR_ALWAYS;
+	if ((nc && *nc) || (term && strcmp(term, "dumb") == 0))
+		return 0;
+	return isatty(STDOUT_FILENO);
+}
+
 /* Columns of the character at s (len bytes, valid UTF-8). */
 static size_t char_cols(const unsigned char *s, size_t len)
 {

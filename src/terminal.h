@@ -34,6 +34,13 @@ void put_fitted(FILE *f, const char *s, size_t n, size_t cols);
  * before it on its line), the others after indent blanks. */
 void put_wrapped(FILE *f, const char *s, size_t n, size_t cols, size_t start, size_t indent);
 
+/* Whether stdout gets colour, for --color=WHEN: always (even with
+ * NO_COLOR set: asked for by name), never, or auto: when stdout is a
+ * terminal, unless NO_COLOR is set or TERM=dumb (which shows escapes as
+ * garbage). */
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+int term_colour(enum color_mode mode);
+
 /* Whether a later pager_start may page: 0 for --no-pager. */
 void pager_init(int allowed);
 /* Send the rest of stdout through a pager when stdout is a terminal:

@@ -391,19 +391,6 @@ void put_json_string(FILE *f, const char *s, size_t n)
 
 int use_color;
 
-void color_init(enum color_mode mode)
-{
-	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
-	if (mode == COLOR_ALWAYS)
-		use_color = 1;
-	else if (mode == COLOR_NEVER || (nc && *nc) || (term && strcmp(term, "dumb") == 0))
-		use_color = 0; /* a dumb terminal shows escapes as garbage */
-	else
-		use_color = isatty(STDOUT_FILENO);
-	if (mode == COLOR_ALWAYS && nc && *nc)
-		use_color = 1; /* an explicit --color=always wins over the environment */
-}
-
 double parse_duration(const char *s)
 {
 	char *end;

@@ -81,10 +81,8 @@ void put_json_string(FILE *f, const char *s, size_t n);
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
 size_t utf8_seq_len(const unsigned char *s, size_t n);
 
-/* Colour, decided once from --color and the environment: NO_COLOR, or
- * TERM=dumb, turn off what auto would turn on. */
-enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
-void color_init(enum color_mode mode);
+/* Whether the report writers not yet given a struct out (out.h) colour
+ * their text: main.c sets it from term_colour(). */
 extern int use_color;
 #define C_BOLD  (use_color ? "\033[1m" : "")
 #define C_RED   (use_color ? "\033[31m" : "")

@@ -4,6 +4,7 @@
 # 2 s), and point `ddx watch` at what it writes.  Times, pids and the
 # temporary directory vary, so mask() hides them.  Everything started here
 # is killed on exit; the replayer also ends itself after 120 s.
+. ../wait-lib.sh
 replay="${DDX_TEST_BUILD:?}/tests/replay"
 [ -x "$replay" ] || { echo "no $replay: run make check"; exit 1; }
 seed=../diff-seed

@@ -1,28 +1,23 @@
-/* html.c — the HTML page of `ddx diff --html` and `ddx phases --html`.
+/* html_pages.c — the pages of `ddx diff --html` and `ddx phases --html`.
  *
  * A page is a verdict card, a timeline picture and the evidence: tables of
  * what the diagnosis found, and excerpts of the logs in which every line
  * shown has an id ("b217": bad line 217, "g215": the good log's line
  * 215), so that every line number elsewhere on the page is a link to it.
- * The picture is inline SVG scaled to the page's width (viewBox), so it
- * needs no script and never scrolls sideways; its x axis is the time since
- * each log's first timestamp.
  *
  * The sentences are the text report's (report_text, without colour): the
  * page says what the terminal says, in the same words. */
 #include "html.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "html_impl.h"
 #include "report.h"
 #include "report_proc.h"
 #include "util.h"
-
-const struct outfile_kind html_page_kind = { "<!DOCTYPE html", "an HTML page", 1 };
 
 /* Lines of context around each point the evidence shows. */
 #define CONTEXT 3
@@ -34,466 +29,6 @@ const struct outfile_kind html_page_kind = { "<!DOCTYPE html", "an HTML page", 1
 #define LINE_BYTES 400
 /* Ranks drawn one lane each; more are grouped by where they stopped. */
 #define RANK_LANES 16
-/* Characters of a milestone's label in the picture (its <title> has all). */
-#define LABEL_CHARS 34
-/* Rows of milestone labels above the lanes, at most. */
-#define LABEL_ROWS 12
-
-/* The picture's geometry, in SVG user units (the viewBox is W wide). */
-#define W 1000.0
-#define X0 190.0      /* where time 0 is; lane names to its left */
-#define X1 940.0      /* where the axis ends; a longer run's length after it */
-#define LABEL_H 13.0  /* one row of milestone labels */
-#define LANE_H 24.0
-#define AXIS_H 22.0
-#define CHAR_W 6.0    /* a label character's width, roughly (11px sans) */
-
-void html_text(FILE *f, const char *s, size_t n)
-{
-	/* put_text's escapes first (a page is read, and copied, as a terminal
-	 * is), then entities for the five characters HTML gives meaning.
-	 * They are ASCII, so cutting s at them never splits a UTF-8
-	 * sequence, and put_text sees every other byte as it would unsplit. */
-	static const char special[] = "&<>\"'";
-	static const char *const entity[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&#39;" };
-	size_t i = 0;
-	while (i < n) {
-		size_t run = i;
-		while (run < n && (s[run] == '\0' || !strchr(special, s[run])))
-			run++;
-		put_text(f, s + i, run - i);
-		if (run < n)
-			fputs(entity[strchr(special, s[run]) - special], f), run++;
-		i = run;
-	}
-}
-
-static void html_str(FILE *f, const char *s)
-{
-	html_text(f, s, strlen(s));
-}
-
-/* s cut to at most max bytes at a UTF-8 boundary, "…" marking the cut. */
-static void html_short(FILE *f, const char *s, size_t n, size_t max)
-{
-	if (n <= max) {
-		html_text(f, s, n);
-		return;
-	}
-	size_t k = max;
-	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
-		k--;
-	html_text(f, s, k);
-	fputs("…", f);
-}
-
-static void put_dur(FILE *f, double s)
-{
-	char b[48];
-	fmt_seconds(b, sizeof(b), s);
-	fputs(b, f);
-}
-
-static int64_t first_when(const struct log *lg)
-{
-	for (size_t i = 0; i < lg->nlines; i++)
-		if (lg->when[i] != TS_NONE)
-			return lg->when[i];
-	return TS_NONE;
-}
-
-/* Seconds from lg's first timestamp to line i, or NAN. */
-static double since_start(const struct log *lg, int64_t i)
-{
-	int64_t t0 = first_when(lg);
-	if (i < 0 || (size_t)i >= lg->nlines || t0 == TS_NONE || lg->when[i] == TS_NONE)
-		return NAN;
-	return (double)(lg->when[i] - t0) / 1000;
-}
-
-static double last_offset(const struct log *lg)
-{
-	for (size_t i = lg->nlines; i-- > 0;)
-		if (lg->when[i] != TS_NONE)
-			return since_start(lg, (int64_t)i);
-	return NAN;
-}
-
-/* ---- the page around the content ---- */
-
-static const char style[] =
-	":root{--fg:#1f2328;--mute:#656d76;--bg:#fff;--card:#f6f8fa;--line:#d0d7de;"
-	"--good:#1a7f37;--bad:#cf222e;--warn:#9a6700;--info:#0969da;--slow:#fff1c2;"
-	"--lane:#8c959f;--badlane:#d4a72c;--hl:#fff8c5}\n"
-	"@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--mute:#8d96a0;--bg:#0d1117;"
-	"--card:#161b22;--line:#30363d;--good:#3fb950;--bad:#f85149;--warn:#d29922;"
-	"--info:#58a6ff;--slow:#3d2e00;--lane:#6e7681;--badlane:#bb8009;--hl:#2f2a10}}\n"
-	"*{box-sizing:border-box}\n"
-	"body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:72em;padding:1em;"
-	"color:var(--fg);background:var(--bg);overflow-wrap:anywhere}\n"
-	"h1{font-size:1.05em;margin:0 0 .4em}h2{font-size:1.05em;margin:1.6em 0 .5em;"
-	"border-bottom:1px solid var(--line);padding-bottom:.2em}\n"
-	".card{background:var(--card);border:1px solid var(--line);border-left:6px solid var(--v);"
-	"border-radius:6px;padding:.8em 1em}\n"
-	".verdict{font-weight:700;color:var(--v);letter-spacing:.04em}\n"
-	".v-same{--v:var(--good)}.v-different{--v:var(--warn)}.v-stopped{--v:var(--warn)}"
-	".v-crashed{--v:var(--bad)}.v-diverged{--v:var(--bad)}.v-failed{--v:var(--bad)}"
-	".v-interrupted{--v:var(--warn)}\n"
-	"dl{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em;margin:.6em 0 0}"
-	"dt{color:var(--mute)}dd{margin:0}\n"
-	"table{border-collapse:collapse;width:100%;font-size:.92em}"
-	"th,td{text-align:left;vertical-align:top;padding:.2em .5em;border-bottom:1px solid var(--line)}"
-	"th{color:var(--mute);font-weight:600;overflow-wrap:normal}td.n{text-align:right;white-space:nowrap}\n"
-	"code,pre{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}\n"
-	"pre{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.5em;"
-	"white-space:pre-wrap;overflow-wrap:anywhere;margin:.4em 0}\n"
-	"pre .l{display:block}pre .l:target{background:var(--hl)}"
-	"pre a{color:var(--mute);text-decoration:none}pre .gap{color:var(--mute)}\n"
-	".error{color:var(--bad)}.warning{color:var(--warn)}.info{color:var(--info)}"
-	".mark{background:var(--hl)}\n"
-	"a{color:var(--info)}.mute{color:var(--mute)}\n"
-	"svg{width:100%;height:auto;display:block;font:11px system-ui,sans-serif}"
-	"svg text{fill:var(--fg)}svg .axis{fill:var(--mute)}"
-	"svg .grid{stroke:var(--line)}svg .bar{fill:var(--lane)}svg .bar.bad{fill:var(--badlane)}"
-	"svg .join{stroke:var(--lane);fill:none;stroke-dasharray:3 2}"
-	"svg .tick{stroke:var(--fg);stroke-width:2}svg .tick.final{stroke:var(--good);stroke-width:3}"
-	"svg .tick.miss{stroke:var(--bad)}"
-	"svg .slowband{fill:var(--bad);opacity:.35}svg .silence{stroke:var(--bad);stroke-dasharray:5 4;"
-	"stroke-width:2}svg .crash{fill:var(--bad)}svg .end{fill:var(--fg)}svg text.hot{fill:var(--bad)}\n"
-	"details>summary{cursor:pointer;color:var(--info)}\n"
-	"footer{color:var(--mute);font-size:.85em;margin-top:2em}\n"
-	"@media print{body{max-width:none;font-size:11pt}pre{break-inside:auto}"
-	"svg{break-inside:avoid}a{color:inherit}}\n";
-
-static void page_head(FILE *f, const char *title)
-{
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "style-src 'unsafe-inline'; img-src data:\">\n"
-	      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>", f);
-	html_str(f, title);
-	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
-}
-
-/* The footer names the n logs (as "BAD against GOOD, ..." when against,
- * the last being bad); the last thing on the page. */
-static int page_foot(FILE *f, const char **paths, size_t n, int against)
-{
-	fputs("<footer>ddx " DDX_VERSION ": ", f);
-	if (against) {
-		html_str(f, paths[--n]);
-		fputs(" against ", f);
-	}
-	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ", " : "", f);
-		html_str(f, paths[i]);
-	}
-	free(paths);
-	fputs("</footer>\n</body>\n</html>\n", f);
-	/* Flushed here, so that a write error (a full disk) is found with
-	 * its errno still the write's. */
-	return fflush(f) != 0 || ferror(f) ? -1 : 0;
-}
-
-/* ---- the timeline picture ---- */
-
-enum lane_kind { LANE_GOOD, LANE_BAD, LANE_RANK };
-
-struct lane {
-	int kind;
-	const char *name;     /* shown, cut; title holds all of it */
-	const char *title;
-	double end_s;         /* its last timestamped line, or NAN */
-	double now_s;         /* silent up to here (bad), or NAN */
-	double crash_s;       /* its crash, or NAN */
-	const char *end_word; /* what its end is: "stopped", "crashed", "failed", NULL */
-	double *at;           /* per milestone column: when reached, or NAN */
-	const double *slow;   /* pairs (from, to) of slow steps */
-	size_t nslow;
-};
-
-struct picture {
-	size_t ncols;
-	const char **names;   /* per column */
-	uint8_t *final;       /* per column: the run is up there */
-	uint8_t *named;       /* per column: a rule names it (labelled first) */
-	struct lane *lanes;
-	size_t nlanes;
-	double tmax;          /* the x axis's end, shared by the pictures of a page */
-	int by_line;          /* x is the line number, not the time: some run
-				 has no times at its milestones */
-};
-
-/* Where line i of lg goes on p's x axis, or NAN. */
-static double pos(const struct picture *p, const struct log *lg, int64_t i)
-{
-	if (p->by_line)
-		return i >= 0 && (size_t)i < lg->nlines ? (double)i : NAN;
-	return since_start(lg, i);
-}
-
-static double end_pos(const struct picture *p, const struct log *lg)
-{
-	return p->by_line ? (lg->nlines ? (double)(lg->nlines - 1) : NAN) : last_offset(lg);
-}
-
-/* Whether each of lines[0..n) of lg (DX_NONE for none) has a time. */
-static int timed(const struct log *lg, const int64_t *lines, size_t n)
-{
-	for (size_t k = 0; k < n; k++)
-		if (lines[k] >= 0 && isnan(since_start(lg, lines[k])))
-			return 0;
-	return first_when(lg) != TS_NONE;
-}
-
-static double xpos(const struct picture *p, double t)
-{
-	return X0 + (X1 - X0) * (t / p->tmax);
-}
-
-/* How far lane l needs the x axis: to its last milestone, crash and
- * silence; a bad run (or a rank) to its last line too.  A good run goes
- * on long after the milestones (a server serves for hours), and drawn
- * whole it would squeeze them into a corner: its bar is cut at the
- * axis's end, with its length written there. */
-static double lane_extent(const struct lane *l, size_t ncols)
-{
-	double t = 0;
-	for (size_t c = 0; c < ncols; c++)
-		if (!isnan(l->at[c]) && l->at[c] > t)
-			t = l->at[c];
-	if (!isnan(l->crash_s) && l->crash_s > t)
-		t = l->crash_s;
-	if (!isnan(l->now_s) && l->now_s > t)
-		t = l->now_s;
-	if ((l->kind != LANE_GOOD || ncols == 0) && !isnan(l->end_s) && l->end_s > t)
-		t = l->end_s;
-	return t;
-}
-
-/* The largest extent of p's lanes and t, so that pictures drawn one after
- * the other share their scale. */
-static double picture_extent(const struct picture *p, double t)
-{
-	for (size_t k = 0; k < p->nlanes; k++) {
-		double e = lane_extent(&p->lanes[k], p->ncols);
-		t = e > t ? e : t;
-	}
-	return t;
-}
-
-/* The axis's end for extent t: a little room after the last event. */
-static double axis_end(double t)
-{
-	return t > 0 ? t * 1.04 : 1;
-}
-
-/* Characters of s to show as a label, at most max (UTF-8 aware). */
-static size_t label_bytes(const char *s, size_t max, size_t *chars)
-{
-	size_t n = strlen(s), pos = 0, k = 0;
-	while (pos < n && k < max) {
-		size_t l = utf8_seq_len((const unsigned char *)s + pos, n - pos);
-		pos += l ? l : 1;
-		k++;
-	}
-	*chars = k + (pos < n);
-	return pos;
-}
-
-static void svg_label(FILE *f, const char *s, size_t max)
-{
-	size_t chars, n = label_bytes(s, max, &chars);
-	html_text(f, s, n);
-	if (n < strlen(s))
-		fputs("…", f);
-}
-
-/* A time axis step of 1, 2 or 5 times a power of ten seconds (or the
- * minute and hour steps above a minute), for at most about 8 ticks. */
-static double axis_step(double tmax)
-{
-	static const double steps[] = { 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5,
-		1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600,
-		43200, 86400, 172800, 432000, 864000 };
-	for (size_t k = 0; k < sizeof(steps) / sizeof(*steps); k++)
-		if (tmax / steps[k] <= 8)
-			return steps[k];
-	return tmax / 8;
-}
-
-/* A line axis step of 1, 2 or 5 times a power of ten lines. */
-static double line_step(double lmax)
-{
-	static const double mult[] = { 2, 2.5, 2 };  /* 1, 2, 5, 10, 20, 50, ... */
-	double step = 1;
-	for (size_t k = 0; lmax / step > 8; k++)
-		step *= mult[k % 3];
-	return step;
-}
-
-/* Draw p.  The labels of the milestones sit in rows above the lanes, each
- * in the first row where it overlaps no other, with a leader down to its
- * tick; the ticks of one milestone are joined lane to lane, so a step
- * that took longer in one run leans. */
-static void draw_picture(FILE *f, const struct picture *p, int labels)
-{
-	size_t nrows = 0;
-	size_t *row = xcalloc(p->ncols ? p->ncols : 1, sizeof(*row));
-	double *lx = xcalloc(p->ncols ? p->ncols : 1, sizeof(*lx));
-	/* Each column's x where its label points: its first lane's tick. */
-	for (size_t c = 0; c < p->ncols; c++) {
-		lx[c] = NAN;
-		for (size_t k = 0; k < p->nlanes && isnan(lx[c]); k++)
-			if (!isnan(p->lanes[k].at[c]))
-				lx[c] = xpos(p, p->lanes[k].at[c]);
-	}
-	/* Each label in the first row where it overlaps none, named
-	 * milestones first; one that finds no row among LABEL_ROWS keeps
-	 * its tick and its <title> (learned milestones can be most lines
-	 * of a short log). */
-	double *from = xcalloc(p->ncols ? p->ncols : 1, sizeof(*from));
-	double *to = xcalloc(p->ncols ? p->ncols : 1, sizeof(*to));
-	for (int pass = 0; labels && pass < 2; pass++) {
-		for (size_t c = 0; c < p->ncols; c++) {
-			row[c] = pass ? row[c] : SIZE_MAX;
-			if (isnan(lx[c]) || (p->named[c] != 0) == (pass != 0))
-				continue;
-			size_t chars;
-			label_bytes(p->names[c], LABEL_CHARS, &chars);
-			double w = (double)chars * CHAR_W + 8;
-			from[c] = lx[c] + w > W ? lx[c] - w : lx[c];
-			to[c] = from[c] + w;
-			for (size_t r = 0; r < LABEL_ROWS && row[c] == SIZE_MAX; r++) {
-				size_t o = 0;
-				while (o < p->ncols && (row[o] != r || to[o] <= from[c] || from[o] >= to[c]))
-					o++;
-				if (o == p->ncols)
-					row[c] = r;
-			}
-			if (row[c] != SIZE_MAX && row[c] + 1 > nrows)
-				nrows = row[c] + 1;
-		}
-	}
-	free(from);
-	free(to);
-	double top = (double)nrows * LABEL_H + 6;
-	double h = top + (double)p->nlanes * LANE_H + AXIS_H;
-	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		"xmlns=\"http://www.w3.org/2000/svg\">\n", W, h);
-	/* The time grid and axis. */
-	double step = p->by_line ? line_step(p->tmax) : axis_step(p->tmax);
-	for (double t = 0; t <= p->tmax * 1.0001; t += step) {
-		double x = xpos(p, t);
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, top, x,
-			h - AXIS_H + 2, x, h - 6);
-		if (p->by_line)
-			fprintf(f, "line %.0f", t + 1);
-		else if (t == 0)
-			fputs("0", f);
-		else
-			fputs("+", f), put_dur(f, t);
-		fputs("</text>\n", f);
-	}
-	/* Lanes: a bar to the last line, slow steps, silence, the end. */
-	for (size_t k = 0; k < p->nlanes; k++) {
-		const struct lane *l = &p->lanes[k];
-		double y = top + (double)k * LANE_H, mid = y + LANE_H / 2;
-		fputs("<g class=\"lane\">", f);
-		if (l->title) {
-			fputs("<title>", f);
-			html_str(f, l->title);
-			fputs("</title>", f);
-		}
-		fprintf(f, "<text x=\"4\" y=\"%.1f\"%s>", mid + 4, l->kind == LANE_BAD ? " class=\"hot\"" : "");
-		svg_label(f, l->name, 30);
-		fputs("</text>", f);
-		if (!isnan(l->end_s)) {
-			double e = l->end_s < p->tmax ? l->end_s : p->tmax;
-			fprintf(f, "<rect class=\"bar%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"8\" rx=\"2\"/>",
-				l->kind == LANE_BAD ? " bad" : "", X0, mid - 4, xpos(p, e) - X0);
-			if (l->end_s > p->tmax) {
-				fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\">→ +", X1 + 3, mid + 4);
-				if (p->by_line)
-					fprintf(f, "%.0f", l->end_s + 1);
-				else
-					put_dur(f, l->end_s);
-				fputs("</text>", f);
-			}
-		}
-		for (size_t s = 0; s < l->nslow; s++) {
-			double a = l->slow[2 * s], b = l->slow[2 * s + 1];
-			if (!isnan(a) && !isnan(b) && b > a)
-				fprintf(f, "<rect class=\"slowband\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-					"height=\"%.1f\"><title>slow step</title></rect>", xpos(p, a), y + 2,
-					xpos(p, b) - xpos(p, a), LANE_H - 4);
-		}
-		if (!isnan(l->now_s) && !isnan(l->end_s) && l->now_s > l->end_s) {
-			fprintf(f, "<line class=\"silence\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">"
-				"<title>silent for ", xpos(p, l->end_s), mid, xpos(p, l->now_s), mid);
-			put_dur(f, l->now_s - l->end_s);
-			fprintf(f, "</title></line><text class=\"hot\" x=\"%.1f\" y=\"%.1f\" "
-				"text-anchor=\"end\">now</text>", xpos(p, l->now_s), mid - 5);
-		}
-		if (!isnan(l->crash_s)) {
-			double x = xpos(p, l->crash_s);
-			fprintf(f, "<path class=\"crash\" d=\"M%.1f %.1fl6 -7l-6 -7l-6 7z\"><title>crash</title></path>",
-				x, mid + 7);
-		}
-		if (!isnan(l->end_s) && l->end_word) {
-			double x = xpos(p, l->end_s);
-			fprintf(f, "<rect class=\"end\" x=\"%.1f\" y=\"%.1f\" width=\"3\" height=\"%.1f\"/>"
-				"<text class=\"hot\" x=\"%.1f\" y=\"%.1f\"%s>%s</text>", x - 1, y + 2,
-				LANE_H - 4, x + (x > X1 - 60 ? -4 : 4), mid + 10,
-				x > X1 - 60 ? " text-anchor=\"end\"" : "", l->end_word);
-		}
-		fputs("</g>\n", f);
-	}
-	/* Milestones: leader, joins, ticks. */
-	for (size_t c = 0; c < p->ncols; c++) {
-		if (isnan(lx[c]))
-			continue;
-		fputs("<g class=\"milestone\"><title>", f);
-		html_str(f, p->names[c]);
-		fputs("</title>", f);
-		if (labels && row[c] != SIZE_MAX) {
-			double ly = (double)row[c] * LABEL_H + LABEL_H;
-			size_t chars;
-			label_bytes(p->names[c], LABEL_CHARS, &chars);
-			int left = lx[c] + (double)chars * CHAR_W + 8 > W;
-			fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-				"<text x=\"%.1f\" y=\"%.1f\"%s>", lx[c], ly + 2, lx[c], top + 4,
-				lx[c] + (left ? -2 : 2), ly, left ? " text-anchor=\"end\"" : "");
-			svg_label(f, p->names[c], LABEL_CHARS);
-			fputs("</text>", f);
-		}
-		int open = 0;
-		for (size_t k = 0; k < p->nlanes; k++) {
-			double t = p->lanes[k].at[c];
-			if (isnan(t))
-				continue;
-			double mid = top + (double)k * LANE_H + LANE_H / 2;
-			fprintf(f, "%s%.1f %.1f", open ? " L" : "<path class=\"join\" d=\"M", xpos(p, t), mid);
-			open++;
-		}
-		if (open)
-			fputs("\"/>", f);
-		for (size_t k = 0; k < p->nlanes; k++) {
-			double t = p->lanes[k].at[c];
-			if (isnan(t))
-				continue;
-			double mid = top + (double)k * LANE_H + LANE_H / 2;
-			fprintf(f, "<line class=\"tick%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-				p->final[c] ? " final" : "", xpos(p, t), mid - 8, xpos(p, t), mid + 8);
-		}
-		fputs("</g>\n", f);
-	}
-	fputs("</svg>\n", f);
-	free(row);
-	free(lx);
-}
 
 /* ---- excerpts of the logs ---- */
 
@@ -698,7 +233,7 @@ static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t 
 	for (size_t k = 0; k < nlogs && !p->by_line; k++) {
 		for (size_t m = 0; m < d->nms; m++)
 			lines[m] = ms_line(d, logs, nlogs, k, m);
-		p->by_line = !timed(&logs[k], lines, d->nms);
+		p->by_line = !picture_timed(&logs[k], lines, d->nms);
 	}
 	free(lines);
 	p->nlanes = nlogs;
@@ -713,23 +248,23 @@ static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t 
 		if (slash && slash[1])
 			l->name = slash + 1;
 		l->title = lg->in.path;
-		l->end_s = end_pos(p, lg);
+		l->end_s = picture_end_pos(p, lg);
 		l->now_s = l->crash_s = NAN;
 		l->at = xmalloc((d->nms ? d->nms : 1) * sizeof(*l->at));
 		for (size_t m = 0; m < d->nms; m++)
-			l->at[m] = pos(p, lg, ms_line(d, logs, nlogs, k, m));
+			l->at[m] = picture_pos(p, lg, ms_line(d, logs, nlogs, k, m));
 		if (!bad)
 			continue;
 		if (d->verdict == DX_STOPPED && !isnan(d->silent_s) && d->last_progress >= 0 &&
 		    !p->by_line)
 			l->now_s = since_start(lg, d->last_progress) + d->silent_s;
 		if (d->crash != DX_NONE)
-			l->crash_s = pos(p, lg, d->novel[d->crash].summary);
+			l->crash_s = picture_pos(p, lg, d->novel[d->crash].summary);
 		l->end_word = d->verdict == DX_SAME || d->verdict == DX_DIFFERENT ? NULL
 			: dx_verdict_name(d->verdict);
 		for (size_t s = 0; s < d->nslow; s++) {
-			slow[2 * s] = pos(p, lg, d->slow[s].from_bad);
-			slow[2 * s + 1] = pos(p, lg, d->slow[s].to_bad);
+			slow[2 * s] = picture_pos(p, lg, d->slow[s].from_bad);
+			slow[2 * s + 1] = picture_pos(p, lg, d->slow[s].to_bad);
 		}
 		l->slow = slow;
 		l->nslow = d->nslow;
@@ -775,11 +310,11 @@ static void rank_lanes(const struct diagnosis *d, struct picture *p, char ***nam
 		for (size_t c = 0; c < p->ncols; c++)
 			l->at[c] = NAN;
 		l->now_s = NAN;
-		l->crash_s = a->errors ? pos(p, bad, a->first_error) : NAN;
-		l->end_s = pos(p, bad, a->last_line);
+		l->crash_s = a->errors ? picture_pos(p, bad, a->first_error) : NAN;
+		l->end_s = picture_pos(p, bad, a->last_line);
 		size_t count = 1, lastr = r;
 		uint32_t mid = a->last_milestone >= 0 ? dx_bad_id(d, a->last_milestone) : UINT32_MAX;
-		double ms_s = pos(p, bad, a->last_milestone);
+		double ms_s = picture_pos(p, bad, a->last_milestone);
 		for (size_t q = r + 1; group && q < d->nranks; q++) {
 			const struct dx_rank *b = &d->ranks[q];
 			uint32_t bid = b->last_milestone >= 0 ? dx_bad_id(d, b->last_milestone) : UINT32_MAX;
@@ -788,7 +323,7 @@ static void rank_lanes(const struct diagnosis *d, struct picture *p, char ***nam
 			done[q] = 1;
 			count++;
 			lastr = q;
-			double e = pos(p, bad, b->last_line), t = pos(p, bad, b->last_milestone);
+			double e = picture_pos(p, bad, b->last_line), t = picture_pos(p, bad, b->last_milestone);
 			if (!isnan(e) && (isnan(l->end_s) || e > l->end_s))
 				l->end_s = e;
 			if (!isnan(t) && (isnan(ms_s) || t < ms_s))
@@ -804,16 +339,6 @@ static void rank_lanes(const struct diagnosis *d, struct picture *p, char ***nam
 	}
 	free(done);
 	free(col);
-}
-
-static void picture_free(struct picture *p)
-{
-	for (size_t k = 0; k < p->nlanes; k++)
-		free(p->lanes[k].at);
-	free(p->lanes);
-	free(p->names);
-	free(p->final);
-	free(p->named);
 }
 
 static void timeline_section(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs)
@@ -1151,7 +676,7 @@ int html_phases_page(FILE *f, const struct timeline *tls, size_t n)
 		int64_t *lines = xmalloc((tls[k].nrows ? tls[k].nrows : 1) * sizeof(*lines));
 		for (size_t r = 0; r < tls[k].nrows; r++)
 			lines[r] = (int64_t)tls[k].rows[r].first;
-		p.by_line = !timed(tls[k].lg, lines, tls[k].nrows);
+		p.by_line = !picture_timed(tls[k].lg, lines, tls[k].nrows);
 		free(lines);
 	}
 	p.nlanes = n;
@@ -1165,7 +690,7 @@ int html_phases_page(FILE *f, const struct timeline *tls, size_t n)
 		if (slash && slash[1])
 			l->name = slash + 1;
 		l->title = tl->lg->in.path;
-		l->end_s = end_pos(&p, tl->lg);
+		l->end_s = picture_end_pos(&p, tl->lg);
 		l->now_s = l->crash_s = NAN;
 		l->end_word = tl->failed != SIZE_MAX ? "failed" : tl->up == SIZE_MAX ? "not up" : NULL;
 		l->at = xmalloc((p.ncols ? p.ncols : 1) * sizeof(*l->at));
@@ -1173,7 +698,7 @@ int html_phases_page(FILE *f, const struct timeline *tls, size_t n)
 			l->at[c] = NAN;
 			for (size_t r = 0; r < tl->nrows; r++)
 				if (tl->rows[r].rule == rule[c])
-					l->at[c] = pos(&p, tl->lg, (int64_t)tl->rows[r].first);
+					l->at[c] = picture_pos(&p, tl->lg, (int64_t)tl->rows[r].first);
 		}
 	}
 	p.tmax = axis_end(picture_extent(&p, 0));

@@ -1,0 +1,49 @@
+/* report_impl.h — what the text and JSON reports of `ddx diff` share
+ * (report_text.c defines it): a quoted line, the time between two lines,
+ * the milestone of a template and the culprit's peers as words. */
+#ifndef DDX_REPORT_IMPL_H
+#define DDX_REPORT_IMPL_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diagnose.h"
+
+/* A line of a log as log_line() reads it; scratch is the caller's to
+ * buf_free. */
+struct quote {
+	struct buf scratch;
+	struct line ln;
+	struct header h;
+};
+
+static inline void quote_line(struct quote *q, const struct log *lg, int64_t i)
+{
+	log_line(lg, (size_t)i, &q->ln, &q->h, &q->scratch);
+}
+
+/* Seconds from line from to line to of lg; NaN when either is none. */
+static inline double offset(const struct log *lg, int64_t from, int64_t to)
+{
+	if (from < 0 || to < 0)
+		return NAN;
+	return log_span_s(lg, (size_t)from, (size_t)to);
+}
+
+/* d->ms by template id, to find a line's milestone in log time: a good
+ * log of distinct lines learns a milestone per line, and the report looks
+ * one up for every line it lists. */
+struct ms_key {
+	uint32_t id, m;
+};
+
+/* The index of d->ms, sorted by id; the caller frees it. */
+struct ms_key *ms_index(const struct diagnosis *d);
+/* The milestone of template id (ids are unique in d->ms), or NULL. */
+const struct dx_milestone *milestone_of(const struct diagnosis *d, const struct ms_key *ix,
+					uint32_t id);
+/* What the culprit's peers did: "; TP0, TP1 then timed out waiting for it". */
+void culprit_peers(FILE *f, const struct dx_culprit *c);
+
+#endif
