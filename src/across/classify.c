@@ -105,7 +105,7 @@ enum classify_severity classify_severity(const char *t, int level)
 		"Error", "ERROR", "error:", "Exception", "Traceback", "FAILED", "failed",
 		"Fatal", "FATAL", "fatal", "Segmentation fault", "core dumped", "Killed",
 		"out of memory", "terminate called", "what():", "Aborted", "sigquit",
-		"SIGKILL", "panic", ": error ", "ERR!", NULL,
+		"SIGKILL", "panic", ": error ", "ERR!", "CRITICAL", NULL,
 	};
 	static const char *const warn[] = { "WARN", "Warn", "warn", "deprecat", "Deprecat", NULL };
 	/* The level the program gave wins; words decide only for lines
@@ -234,14 +234,28 @@ int classify_is_heartbeat(const char *t)
 	return contains_any(t, hb);
 }
 
+int classify_is_request(const char *t)
+{
+	/* An access log's line quotes the request's protocol: "GET /todos
+	 * HTTP/1.1" 200, whatever the server and the line's shape. */
+	return strstr(t, " HTTP/") != NULL;
+}
+
 int classify_is_killed(const char *t)
 {
 	/* Ctrl-C, and SIGTERM however it is reported: by name, or by torch
 	 * elastic, whose SignalException and "Received 15 death signal"
 	 * only ever report the signals it handles, all sent from outside
-	 * (the number is masked in a template). */
+	 * (the number is masked in a template); by the exit status a shell
+	 * or runner reports for them (128 + 2, 128 + 15); and a CI job
+	 * cancelled by hand or by a newer push.  Not SIGKILL's 137 nor
+	 * "Killed": the kernel's OOM killer and memory limits kill so too,
+	 * which is a crash. */
 	static const char *const k[] = {
-		"KeyboardInterrupt", "SIGTERM", "SIGINT", "SignalException", "death signal", NULL,
+		"KeyboardInterrupt", "SIGTERM", "SIGINT", "SignalException", "death signal",
+		"exit code 130", "exit code 143", "exit status 130", "exit status 143",
+		"operation was canceled", "operation was cancelled", "job was canceled", "job was cancelled",
+		NULL,
 	};
 	return contains_any(t, k);
 }

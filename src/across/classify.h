@@ -74,8 +74,13 @@ int classify_is_exception_shaped(const char *t);
  * serving (health checks, metrics, throughput reports). */
 int classify_is_heartbeat(const char *t);
 
+/* Whether t logs a request a server answered (an access log's line):
+ * when one comes depends on its clients, not on the run. */
+int classify_is_request(const char *t);
+
 /* Whether t says the process was stopped from outside (Ctrl-C, SIGTERM
- * from a supervisor): how a hang ends, not a crash. */
+ * from a supervisor, their exit statuses, a CI cancel): how a hang ends,
+ * not a crash. */
 int classify_is_killed(const char *t);
 
 /* Whether t says the other end of a connection went away ("Connection

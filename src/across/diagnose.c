@@ -31,8 +31,9 @@
 
 const char *dx_verdict_name(int v)
 {
-	static const char *const names[] = { "same", "different", "stopped", "crashed", "diverged" };
-	return v >= 0 && v <= DX_DIVERGED ? names[v] : "?";
+	static const char *const names[] = { "same", "different", "stopped", "crashed", "diverged", "failed",
+					     "interrupted" };
+	return v >= 0 && v <= DX_INTERRUPTED ? names[v] : "?";
 }
 
 const char *dx_severity_name(int s)

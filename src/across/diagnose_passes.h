@@ -149,6 +149,9 @@ void pass_waiting(struct dx_state *st, struct diagnosis *d);
 void pass_silence(struct dx_state *st, struct diagnosis *d);
 void pass_good_time(struct dx_state *st, struct diagnosis *d);
 void pass_rank_behind(struct dx_state *st, struct diagnosis *d);
+/* Whether template c shows how far something got (a progress display,
+ * a heartbeat, a steady count), which is never where a run ends. */
+int shows_progress(const struct dx_state *st, uint32_t c);
 /* The good run's end: the milestone of d->ms where it is up, or where a
  * good run that never came up got furthest; NULL when there are none. */
 const struct dx_milestone *good_end(const struct dx_state *st, const struct diagnosis *d);
@@ -166,8 +169,9 @@ const struct dx_milestone *named_end(const struct dx_state *st, const struct dia
  * pass_reach: whether bad reached the good run's end (st->done), and
  *   where it got (no further than its crash): d->bad_line, good_line,
  *   good_fraction.  Reads d->ms, d->crash, st->w.
- * pass_verdict: d->verdict.  Reads st->done, d->crash, d->bad_line,
- *   d->novel, d->changed, d->slow.
+ * pass_verdict: d->verdict; for FAILED and INTERRUPTED, d->crash too (the
+ *   failed step's error, the notice that ended the run).  Reads st->done,
+ *   d->crash, d->bad_line, d->novel, d->changed, d->slow.
  * pass_next: what the good run did after d->good_line: the step it took
  *   next, then its milestones bad never reached, into d->next, nnext. */
 void pass_crash(struct dx_state *st, struct diagnosis *d);

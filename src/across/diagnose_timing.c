@@ -87,23 +87,39 @@ void pass_milestones(struct dx_state *st, struct diagnosis *d)
 	free(bfirst);
 }
 
+/* Whether template c shows how far something got rather than a step
+ * done: a progress display (a percentage: tqdm's "<pct>| | <int>/<int>",
+ * make's "[ <pct>]"), a heartbeat or a line that counts at a steady pace.
+ * Each run draws one wherever it is, the first frame as the last: bad
+ * printing it says nothing of whether bad got to the end. */
+int shows_progress(const struct dx_state *st, uint32_t c)
+{
+	return st->hb[c] || st->counter[c] || st->bars[c] || strstr(st->ctext[c], "<pct>") != NULL;
+}
+
 /* Where a good run that never came up (a crashed run given as good) got
  * furthest among d->ms[0..n): its last final milestone of another engine
- * (uvicorn's, when SGLang's own never came), else its last one that is no
- * warning and no continuation line (a resource_tracker warning at exit is
- * its tail, not its end), else its last one. */
+ * (uvicorn's, when SGLang's own never came), else its last learned one
+ * that is no warning, no continuation line (a resource_tracker warning at
+ * exit is its tail, not its end) and no progress display
+ * (shows_progress), else its last one that is no progress display; NULL
+ * when every one is. */
 static const struct dx_milestone *furthest_of(const struct dx_state *st, const struct diagnosis *d,
 					     size_t n)
 {
 	for (size_t m = n; m-- > 0;)
 		if (d->ms[m].final)
 			return &d->ms[m];
+	const struct dx_milestone *any = NULL;
 	for (size_t m = n; m-- > 0;) {
 		uint32_t c = d->ms[m].id;
+		if (shows_progress(st, c))
+			continue;
 		if (st->sev[c] == DX_INFO && !isspace((unsigned char)st->ctext[c][0]))
 			return &d->ms[m];
+		any = any ? any : &d->ms[m];
 	}
-	return n ? &d->ms[n - 1] : NULL;
+	return any;
 }
 
 /* The good run's end is where it is up (d->up), else where it got

@@ -493,11 +493,50 @@ static int reached_last_print(const struct dx_state *st, const struct diagnosis 
 	return 0;
 }
 
+/* Whether template c is part of what every good run prints, as a step:
+ * each good log printed it; it is no progress display (shows_progress),
+ * no blank line, no warning or error (incidental), no continuation line,
+ * and no request a server answered (which comes when its clients do: a
+ * server up and idle has printed all it prints of its own). */
+static int stable_step(const struct dx_state *st, uint32_t c)
+{
+	const char *t = st->ctext[c];
+	if (shows_progress(st, c) || is_blank(t) || st->sev[c] != DX_INFO || t[0] == ' ' || t[0] == '\t' ||
+	    classify_is_request(t))
+		return 0;
+	for (size_t g = 0; g < st->ngood; g++)
+		if (!st->cnt[g * st->nc + c])
+			return 0;
+	return 1;
+}
+
+/* A run whose end is learned (no rule says where the good run is up or
+ * done) ends before the good run's end when, after the furthest line
+ * bad's last attempt followed, the good run prints a step every good run
+ * prints (stable_step) that bad never printed: whatever milestone was
+ * learned last, bad's log ended before the stable part did. */
+static int ends_before_stable_part(const struct dx_state *st, const struct diagnosis *d)
+{
+	const struct log *bad = &st->logs[st->bad];
+	int64_t far = -1;
+	for (size_t i = st->from; i < bad->nlines; i++)
+		if (st->w->follow[i] && (int64_t)st->w->b2g[i] > far)
+			far = st->w->b2g[i];
+	for (size_t j = (size_t)(far + 1); j < d->good_log->nlines; j++) {
+		uint32_t c = st->id[d->good][j];
+		if (stable_step(st, c) && !st->cnt[st->bad * st->nc + c])
+			return 1;
+	}
+	return 0;
+}
+
 /* Has bad reached the end of the good run (good_end): its final rule
  * milestone, or else its last learned one, as far as the good run
  * printed it?  A job's own word decides first (job_said); a server that
- * died after up did not (died_after_up); else bad followed the good run
- * to where it printed its end last (reached_last_print). */
+ * died after up did not (died_after_up); an end that was learned is not
+ * reached before the stable part ends (ends_before_stable_part); else bad
+ * followed the good run to where it printed its end last
+ * (reached_last_print). */
 static int reached_good_end(const struct dx_state *st, const struct diagnosis *d)
 {
 	const struct dx_milestone *last = good_end(st, d);
@@ -507,6 +546,8 @@ static int reached_good_end(const struct dx_state *st, const struct diagnosis *d
 	if (job)
 		return job > 0;
 	if (last->bad_line < 0 || died_after_up(st, d, last))
+		return 0;
+	if (st->rule[last->id] < 0 && ends_before_stable_part(st, d))
 		return 0;
 	return reached_last_print(st, d, last);
 }
@@ -614,34 +655,74 @@ static int still_retrying(const struct dx_state *st, const struct diagnosis *d)
 	return retry != DX_NONE;
 }
 
-/* Or it was stopped from outside after it got there: a kill notice
- * among what it printed after. */
-static int killed_after(const struct dx_state *st, const struct diagnosis *d)
+/* A run that neither reached the good run's end nor crashed was
+ * interrupted when it was ended from outside after it got there: a kill
+ * notice (^C's KeyboardInterrupt, SIGTERM, SIGINT, an exit status of 130
+ * or 143, a CI cancel: classify_is_killed) among what it printed after,
+ * however many lines of its own it printed.  The first such notice's
+ * finding, else DX_NONE. */
+static int64_t interrupted_at(const struct dx_state *st, const struct diagnosis *d)
 {
+	int64_t at = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++)
 		if (d->novel[k].line > d->bad_line &&
-		    classify_is_killed(st->ctext[st->id[st->bad][d->novel[k].summary]]))
-			return 1;
-	return 0;
+		    classify_is_killed(st->ctext[st->id[st->bad][d->novel[k].summary]]) &&
+		    (at == DX_NONE || d->novel[k].line < d->novel[at].line))
+			at = (int64_t)k;
+	return at;
 }
 
-/* A run that neither reached the good run's end nor crashed stopped
- * (printed little of its own after where it got, was still retrying,
- * or was killed) or went another way: diverged. */
+/* Else it stopped (printed little of its own after where it got, or was
+ * still retrying) or went another way: diverged. */
 static int stopped_or_diverged(const struct dx_state *st, const struct diagnosis *d)
 {
-	int stopped = own_lines_after(st, d) < 3 || still_retrying(st, d) || killed_after(st, d);
+	int stopped = own_lines_after(st, d) < 3 || still_retrying(st, d);
 	return stopped ? DX_STOPPED : DX_DIVERGED;
+}
+
+/* A run that reached the good run's end failed a step on the way when
+ * it printed an error no good run printed (a test, a lint check, a
+ * build step, a request) that it did not retry and that no kill made:
+ * FAILED, never the same, with that error as its cause.  A job whose own
+ * word says it finished, and never that it failed (job_said), is taken
+ * at its word: its tests' output may quote errors.  The first such
+ * error's finding, else DX_NONE. */
+static int64_t failed_step(const struct dx_state *st, const struct diagnosis *d)
+{
+	const struct dx_milestone *last = good_end(st, d);
+	if (last && job_said(st, last) > 0)
+		return DX_NONE;
+	struct crash_lines cl;
+	crash_lines_init(&cl, st, d);
+	int64_t first = DX_NONE;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		if (nv->severity != DX_ERROR || classify_is_killed(st->ctext[st->id[st->bad][nv->summary]]) ||
+		    retried_error(st, &cl, nv->line))
+			continue;
+		if (first == DX_NONE || nv->line < d->novel[first].line)
+			first = (int64_t)k;
+	}
+	crash_lines_free(&cl);
+	return first;
 }
 
 void pass_verdict(struct dx_state *st, struct diagnosis *d)
 {
-	if (st->done)
+	int64_t at;
+	if (st->done && (at = failed_step(st, d)) != DX_NONE) {
+		d->verdict = DX_FAILED;
+		d->crash = at;
+	} else if (st->done) {
 		d->verdict = clean_match(d) ? DX_SAME : DX_DIFFERENT;
-	else if (d->crash != DX_NONE)
+	} else if (d->crash != DX_NONE) {
 		d->verdict = DX_CRASHED;
-	else
+	} else if ((at = interrupted_at(st, d)) != DX_NONE) {
+		d->verdict = DX_INTERRUPTED;
+		d->crash = at;
+	} else {
 		d->verdict = stopped_or_diverged(st, d);
+	}
 }
 
 /* ---- what came next ---- */

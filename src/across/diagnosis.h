@@ -23,6 +23,10 @@ enum dx_verdict {
 	DX_STOPPED,    /* a prefix of the good run: it stopped (or is still silent) */
 	DX_CRASHED,    /* an error the good runs never had, and no progress after */
 	DX_DIVERGED,   /* went on along a path the good runs never took */
+	DX_FAILED,     /* reached the end, but a step failed on the way: an
+			* error no good run printed, after which it went on */
+	DX_INTERRUPTED,  /* ended from outside: a signal (^C, SIGTERM) or a
+			  * cancel, before it reached the good run's end */
 };
 
 enum dx_severity { DX_INFO = CLASSIFY_INFO, DX_WARNING = CLASSIFY_WARNING, DX_ERROR = CLASSIFY_ERROR };
@@ -130,7 +134,9 @@ struct diagnosis {
 	int64_t bad_line;     /* last line of bad that follows the good run */
 	int64_t good_line;    /* the good line it corresponds to */
 	double good_fraction;
-	int64_t crash;        /* index into novel of the crash, or DX_NONE */
+	int64_t crash;        /* index into novel of the crash; FAILED: of the
+			       * failed step's error; INTERRUPTED: of the
+			       * notice that ended the run; or DX_NONE */
 	int64_t *next;        /* good lines: the step the good run took after
 			       * good_line (no milestone, maybe), then its
 			       * milestones bad never reached, in order */

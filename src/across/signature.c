@@ -106,6 +106,14 @@ int signature_make(int verdict, const char *step, const char *cause, struct sign
 		buf_printf(&s, step ? "diverged after: %s" : "diverged from its first step",
 			   step ? t.p : "");
 		break;
+	case DX_FAILED:
+		/* The failed step's error is the fault, wherever the run got. */
+		buf_printf(&s, "a step failed");
+		break;
+	case DX_INTERRUPTED:
+		buf_printf(&s, step ? "interrupted after: %s" : "interrupted before its first step",
+			   step ? t.p : "");
+		break;
 	default:
 		buf_printf(&s, "finished but differs");
 		break;
@@ -142,7 +150,7 @@ int signature_of(const struct diagnosis *d, const struct tmpl_table *tt, struct 
 {
 	const char *step = line_template(d, tt, d->bad_line), *cause = NULL;
 	char *changed = NULL;
-	if (d->verdict == DX_CRASHED && d->crash != DX_NONE)
+	if ((d->verdict == DX_CRASHED || d->verdict == DX_FAILED) && d->crash != DX_NONE)
 		cause = line_template(d, tt, d->novel[d->crash].summary);
 	else if ((d->verdict == DX_DIVERGED || d->verdict == DX_DIFFERENT) && d->nnovel)
 		cause = line_template(d, tt, d->novel[0].summary);

@@ -313,12 +313,15 @@ static int finish_good(struct view *v)
 	if (w->d.verdict == DX_DIFFERENT)
 		fprintf(o->f, "; it differs from the good runs: %zu new findings, %zu changed values, "
 			"%zu slow steps (ddx diff tells)", w->d.nnovel, w->d.nchanged, w->d.nslow);
+	if (w->d.verdict == DX_FAILED)
+		fprintf(o->f, "; but a step failed on the way, at line %lld (ddx diff tells)",
+			(long long)w->d.novel[w->d.crash].summary + 1);
 	/* Good runs all in doubt are no goal to reach: their last milestone
 	 * may be where they crashed or hung. */
 	if (w->all_doubted)
 		fputs("; but every good run is in doubt (see the warnings): no success", o->f);
 	fputs(".\n", o->f);
-	return w->all_doubted ? EXIT_DIVERGED : EXIT_SAME;
+	return w->all_doubted || w->d.verdict == DX_FAILED ? EXIT_DIVERGED : EXIT_SAME;
 }
 
 /* Watch w, saying what happens on o: the exit status. */

@@ -258,8 +258,8 @@ static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t 
 			l->now_s = since_start(lg, d->last_progress) + d->silent_s;
 		if (d->crash != DX_NONE)
 			l->crash_s = picture_pos(p, lg, d->novel[d->crash].summary);
-		l->end_word = d->verdict == DX_STOPPED ? "stopped" : d->verdict == DX_CRASHED ? "crashed"
-			: d->verdict == DX_DIVERGED ? "diverged" : NULL;
+		l->end_word = d->verdict == DX_SAME || d->verdict == DX_DIFFERENT ? NULL
+			: dx_verdict_name(d->verdict);
 		for (size_t s = 0; s < d->nslow; s++) {
 			slow[2 * s] = picture_pos(p, lg, d->slow[s].from_bad);
 			slow[2 * s + 1] = picture_pos(p, lg, d->slow[s].to_bad);

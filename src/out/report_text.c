@@ -210,7 +210,8 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 	FILE *f = o->f;
 	const struct diagnosis *d = r->d;
 	const struct log *bad = d->bad_log, *good = d->good_log;
-	static const char *const word[] = { "MATCHES", "FINISHED", "STOPPED", "CRASHED", "DIVERGED" };
+	static const char *const word[] = { "MATCHES", "FINISHED", "STOPPED", "CRASHED", "DIVERGED", "FAILED",
+					    "INTERRUPTED" };
 	fprintf(f, "%s", SGR_BOLD(o));
 	put_path(f, bad);
 	fprintf(f, " %s%s%s", d->verdict == DX_SAME ? SGR_GREEN(o) : SGR_RED(o), word[d->verdict], SGR_RESET(o));
@@ -228,13 +229,16 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 		fprintf(f, ".\n");
 		return;
 	}
-	if (d->verdict == DX_CRASHED) {
+	/* A failed step, a crash, an interruption: where, and what it said. */
+	if (d->crash != DX_NONE && (d->verdict == DX_CRASHED || d->verdict == DX_FAILED ||
+				    d->verdict == DX_INTERRUPTED)) {
 		const struct dx_novel *c = &d->novel[d->crash];
 		fprintf(f, " at line %lld", (long long)c->line + 1);
 		put_origin(f, bad, c->line, " (", ")");
 		fputs(": ", f);
 		put_msg(f, bad, c->summary, q + 20);
-		if (d->bad_line >= 0) {
+		/* A failed step's run went on: where it got is said after. */
+		if (d->bad_line >= 0 && d->verdict != DX_FAILED) {
 			fprintf(f, " (after \"");
 			put_msg(f, bad, d->bad_line, q);
 			fprintf(f, "\", line %lld)", (long long)d->bad_line + 1);
@@ -260,7 +264,14 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 			put_duration(f, d->waiting.span_s);
 		}
 	}
-	if (fin && fin->good_line > d->good_line) {
+	if (d->verdict == DX_FAILED && d->bad_line >= 0) {
+		/* It went on to the end: quote where, as bad printed it -- the
+		 * good run's end, unless bad reached that before the failure. */
+		int64_t to = fin && fin->bad_line > d->novel[d->crash].summary ? fin->bad_line : d->bad_line;
+		fprintf(f, "; it went on to \"");
+		put_msg(f, bad, to, q);
+		fprintf(f, "\" (line %lld)", (long long)to + 1);
+	} else if (fin && fin->good_line > d->good_line) {
 		fprintf(f, "; good runs went on to \"");
 		put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), q);
 		fprintf(f, "\"");
@@ -581,7 +592,7 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 		put_line(f, good, d->good_line, left(o, 17));
 		fputc('\n', f);
 	}
-	if (d->nnext && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
+	if (d->nnext && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT && d->verdict != DX_FAILED) {
 		fprintf(f, "\n  %snext in the good run (never reached)%s\n", SGR_BOLD(o), SGR_RESET(o));
 		/* Milestones learned from one good log are every line it printed
 		 * once: when rules name some, show only those, after the step the
@@ -609,7 +620,7 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 	}
 	if (d->crash != DX_NONE) {
 		const struct dx_novel *c = &d->novel[d->crash];
-		section(o, "crash");
+		section(o, d->verdict == DX_FAILED ? "failed" : d->verdict == DX_INTERRUPTED ? "ended by" : "crash");
 		fprintf(f, "line %lld", (long long)c->line + 1);
 		put_origin(f, bad, c->line, " (", ")");
 		if (c->traceback)

@@ -110,14 +110,14 @@ static FILE *report_stream(const struct diff_args *a)
 	return a->html && strcmp(a->html, "-") == 0 ? stderr : a->out->f;
 }
 
-/* The order looks swapped when bad, which did not crash or stop itself,
- * went further than a good run found wanting: a warning naming the first
- * such. */
+/* The order looks swapped when bad, which did not crash, stop or get
+ * interrupted, went further than a good run found wanting: a warning
+ * naming the first such. */
 static void check_order(const struct diagnosis *d, const struct log *logs, size_t ngood,
 			const uint8_t *doubted, struct tmpl_table *tt, const struct ruleset *rs,
 			struct dx_warning **ws, size_t *nws)
 {
-	if (d->verdict == DX_CRASHED || d->verdict == DX_STOPPED)
+	if (d->verdict == DX_CRASHED || d->verdict == DX_STOPPED || d->verdict == DX_INTERRUPTED)
 		return;
 	for (size_t g = 0; g < ngood; g++)
 		if (doubted[g] && goodcheck_further(&logs[ngood], &logs[g], tt, rs)) {

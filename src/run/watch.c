@@ -297,7 +297,8 @@ int watch_run(struct watch *w, void (*say)(void *ctx, const struct watch_event *
 	if (start(w) < 0)
 		return -1;
 	for (;;) {
-		if (w->d.verdict == DX_SAME || w->d.verdict == DX_DIFFERENT)
+		/* A run that failed a step on the way reached the end too. */
+		if (w->d.verdict == DX_SAME || w->d.verdict == DX_DIFFERENT || w->d.verdict == DX_FAILED)
 			return WATCH_UP;
 		double now = wall_clock_s(), silence = now - w->last_progress;
 		int timed_out = w->o.timeout > 0 && now - w->start >= w->o.timeout;

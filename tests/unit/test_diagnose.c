@@ -301,8 +301,9 @@ static void test_error_then_follows(void)
 	"@0 INFO loading the tokenizer\n@0 INFO tokenizer loaded\n" \
 	"@0 INFO opening the http port\n@0 INFO http port open\nINFO all workers ready to serve\n"
 
-/* survived: an error on one rank after which the run went on following
- * the good run at length (the other rank) is no crash. */
+/* survived, failed_step: an error on one rank after which the run went
+ * on following the good run at length (the other rank) is no crash: a
+ * step failed on the way (FAILED, that error its cause). */
 static void test_survived(void)
 {
 	struct dx x;
@@ -310,8 +311,8 @@ static void test_survived(void)
 		 RANKS_HEAD R2("joining the collective group") R2("collective group ready")
 		 "@1 ERROR the rank lost its scratch file\n" RANK0_REST);
 	CHECK_INT(x.d.attempts, 1);
-	CHECK_INT(x.d.crash, DX_NONE);
-	CHECK(x.d.verdict != DX_CRASHED);
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 11);
 	dx_free(&x);
 	/* When the rest is short, the run did not survive the error. */
 	DIAGNOSE(&x, NULL, RANKS_HEAD RANKS_TAIL,
@@ -342,16 +343,16 @@ static void test_peer_loss(void)
 	dx_free(&x);
 }
 
-/* killed_from_outside: a run killed from outside after it stopped
- * following says so first; the errors after the notice are the kill's:
- * it is STOPPED, not crashed. */
+/* killed_from_outside, interrupted_at: a run killed from outside after
+ * it stopped following says so first; the errors after the notice are
+ * the kill's: it is INTERRUPTED, by that notice, not crashed. */
 static void test_killed_from_outside(void)
 {
 	struct dx x;
 	DIAGNOSE(&x, NULL, GOOD, UPTO04 "WARNING received SIGTERM, shutting down\n"
 		 "ERROR worker exited with a failure status\nERROR the pool was torn down\n");
-	CHECK_INT(x.d.crash, DX_NONE);
-	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.verdict, DX_INTERRUPTED);
+	CHECK_INT(crash_summary(&x.d), 5);
 	dx_free(&x);
 	/* A kill notice after a new error (the launcher stopping the rest
 	 * once one died) excuses nothing. */
@@ -362,27 +363,26 @@ static void test_killed_from_outside(void)
 	dx_free(&x);
 }
 
-/* traceback_summary, crash_candidate: a Ctrl-C chain is stopped, not
- * crashed: its summary is the KeyboardInterrupt. */
+/* traceback_summary, crash_candidate, interrupted_at: a Ctrl-C chain is
+ * INTERRUPTED, not crashed: its summary is the KeyboardInterrupt. */
 static void test_ctrl_c(void)
 {
 	struct dx x;
 	DIAGNOSE(&x, NULL, GOOD, UPTO04 TRACEBACK("KeyboardInterrupt"));
-	CHECK_INT(x.d.crash, DX_NONE);
-	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.verdict, DX_INTERRUPTED);
+	CHECK_INT(crash_summary(&x.d), 8);
 	CHECK_INT(x.d.nnovel, 1);
 	if (x.d.nnovel == 1)
 		CHECK_INT(x.d.novel[0].summary, 8);
 	dx_free(&x);
-	/* A chain that ends in Ctrl-C was stopped, whatever it was doing. */
+	/* A chain that ends in Ctrl-C was interrupted, whatever it was doing. */
 	DIAGNOSE(&x, NULL, GOOD, UPTO04 TRACEBACK("TimeoutError: the lock is busy")
 		 "|\n|During handling of the above exception, another exception occurred:\n|\n"
 		 TRACEBACK("KeyboardInterrupt"));
 	CHECK_INT(x.d.nnovel, 1);
 	if (x.d.nnovel == 1)
 		CHECK_INT(x.d.novel[0].summary, 15);
-	CHECK_INT(x.d.crash, DX_NONE);
-	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.verdict, DX_INTERRUPTED);
 	dx_free(&x);
 }
 
@@ -734,14 +734,79 @@ static void test_diverged(void)
 	dx_free(&x);
 }
 
-/* killed_after: a run killed after where it got is STOPPED, however
- * many lines of its own it printed. */
+/* ends_before_stable_part, good_end: a training run that stopped at
+ * step 0 of its loop is no match, though the last milestone learned is
+ * its progress bar, which it drew: the good run printed the loop's
+ * rounds after it, and a progress display is never the good run's end. */
+static void test_stable_part(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 "INFO Training Progress: 100%| | 1000/1000 [00:10<00:00]\n"
+		 "INFO epoch 1 finished with loss 0.52\nINFO epoch 2 finished with loss 0.41\n"
+		 "INFO epoch 3 finished with loss 0.33\n",
+		 UPTO04 "INFO Training Progress: 0%| | 0/1000 [00:00<?]\n");
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	const struct dx_milestone *fin = dx_final_milestone(&x.d);
+	CHECK(fin && !strstr(dx_milestone_name(&x.d, fin), "<pct>"));
+	dx_free(&x);
+	/* A run that printed the rounds too reached the end. */
+	DIAGNOSE(&x, NULL, UPTO04 "INFO Training Progress: 100%| | 1000/1000 [00:10<00:00]\n"
+		 "INFO epoch 1 finished with loss 0.52\nINFO epoch 2 finished with loss 0.41\n",
+		 UPTO04 "INFO Training Progress: 100%| | 1000/1000 [00:12<00:00]\n"
+		 "INFO epoch 1 finished with loss 0.55\nINFO epoch 2 finished with loss 0.44\n");
+	CHECK_INT(x.d.verdict, DX_SAME);
+	dx_free(&x);
+	/* Requests a server answered come when its clients do: one up and
+	 * idle printed all it prints of its own. */
+	DIAGNOSE(&x, NULL, UPTO04 "INFO \"GET /todos HTTP/1.1\" 200 4139\nINFO \"GET /todos HTTP/1.1\" 200 4139\n",
+		 UPTO04);
+	CHECK_INT(x.d.verdict, DX_SAME);
+	dx_free(&x);
+}
+
+/* interrupted_at: a run killed after where it got is INTERRUPTED,
+ * however many lines of its own it printed; so is one whose runner
+ * reports SIGINT's or SIGTERM's exit status, or a CI cancel. */
 static void test_killed_after(void)
 {
 	struct dx x;
 	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO choosing another backend\nINFO the other backend is loading\n"
 		 "INFO the other backend serves now\nWARNING received SIGTERM, shutting down\n");
-	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.verdict, DX_INTERRUPTED);
+	CHECK_INT(crash_summary(&x.d), 8);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR Process completed with exit code 130.\n");
+	CHECK_INT(x.d.verdict, DX_INTERRUPTED);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "|##[error]The operation was canceled.\n");
+	CHECK_INT(x.d.verdict, DX_INTERRUPTED);
+	dx_free(&x);
+	/* SIGKILL's 137 is the OOM killer's too: no interruption. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR Process completed with exit code 137.\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	dx_free(&x);
+}
+
+/* failed_step: a run that reached the good run's end after an error no
+ * good run printed (a request, a test that failed while the run went
+ * on) is FAILED, never the same, with that error as its cause; an error
+ * it retried is none. */
+static void test_failed_step(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "|Traceback (most recent call last):\n|  File \"/app/step.py\", line 3\n"
+		 "|torch.OutOfMemoryError: Allocation on device\n" L10 L11 L12 L13 L14 FROM15);
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 12);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "ERROR the upload failed, retrying in 2 s\n" L10 L11 L12 L13 L14 FROM15);
+	CHECK_INT(x.d.verdict, DX_DIFFERENT);
+	dx_free(&x);
+	/* A level the header parser did not take is a word of the line:
+	 * gunicorn's "[pid] [CRITICAL] WORKER TIMEOUT" is an error. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "|[72199] [CRITICAL] WORKER TIMEOUT (pid:72200)\n" L10 L11 L12 L13 L14 FROM15);
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 10);
 	dx_free(&x);
 }
 
@@ -1293,6 +1358,8 @@ int main(void)
 	test_further_stream();
 	test_diverged();
 	test_killed_after();
+	test_failed_step();
+	test_stable_part();
 	test_restart_loop();
 	test_restart_cut();
 	test_flushed_after_traceback();
