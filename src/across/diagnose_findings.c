@@ -3,8 +3,11 @@
  * finding, its summary the line that names the failure), what changed
  * against the good run (changes.c), and where each rank got and the one
  * the failure started on (streams.c, culprit.c). */
+#include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "align.h"
 #include "changes.h"
@@ -263,6 +266,161 @@ static void find_new_lines(const struct dx_state *st, struct diagnosis *d, struc
 	}
 }
 
+/* ---- numbers that stopped being finite ---- */
+
+/* Line i of lg as its raw bytes. */
+static const char *raw_line(const struct log *lg, size_t i, size_t *len)
+{
+	const char *p = lg->in.data + lg->offset[i];
+	size_t end = i + 1 < lg->nlines ? lg->offset[i + 1] : lg->in.size;
+	*len = end - lg->offset[i];
+	while (*len && (p[*len - 1] == '\n' || p[*len - 1] == '\r'))
+		(*len)--;
+	return p;
+}
+
+/* A token: a run of bytes between blanks and the punctuation that sets
+ * values apart ("loss=nan," "acc: 0.5"). */
+static int value_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == '=' || c == ':' || c == ',' || c == ';' || c == '(' ||
+	       c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '|' || c == '"' || c == '\'';
+}
+
+/* The k-th token of p[0..n): its start and length; 0 when there is none. */
+static int token(const char *p, size_t n, size_t k, const char **t, size_t *tn)
+{
+	size_t i = 0;
+	for (;;) {
+		while (i < n && value_sep(p[i]))
+			i++;
+		if (i == n)
+			return 0;
+		size_t j = i;
+		while (j < n && !value_sep(p[j]))
+			j++;
+		if (k-- == 0) {
+			*t = p + i, *tn = j - i;
+			return 1;
+		}
+		i = j;
+	}
+}
+
+/* Whether t[0..n) is nan or inf (any case, signed, "infinity"). */
+static int is_non_finite(const char *t, size_t n)
+{
+	if (n && (*t == '-' || *t == '+'))
+		t++, n--;
+	return (n == 3 && (strncasecmp(t, "nan", 3) == 0 || strncasecmp(t, "inf", 3) == 0)) ||
+	       (n == 8 && strncasecmp(t, "infinity", 8) == 0);
+}
+
+/* Whether t[0..n) is a finite number, all of it. */
+static int is_finite_number(const char *t, size_t n)
+{
+	char v[64], *end;
+	if (n == 0 || n >= sizeof(v))
+		return 0;
+	memcpy(v, t, n);
+	v[n] = '\0';
+	double x = strtod(v, &end);
+	return *end == '\0' && isfinite(x) && (isdigit((unsigned char)v[0]) || v[0] == '-' || v[0] == '.');
+}
+
+/* The index of the first token of p[0..n) that is nan or inf, or -1:
+ * one pass over the line, as every line of a template with a variable
+ * part is looked at. */
+static int64_t first_non_finite(const char *p, size_t n)
+{
+	/* Most lines hold neither "nan" nor "inf", in any case: a cheap look
+	 * for either spares them the tokens. */
+	size_t at = 0;
+	while (at + 2 < n && !((p[at] | 0x20) == 'n' && (p[at + 1] | 0x20) == 'a' && (p[at + 2] | 0x20) == 'n') &&
+	       !((p[at] | 0x20) == 'i' && (p[at + 1] | 0x20) == 'n' && (p[at + 2] | 0x20) == 'f'))
+		at++;
+	if (at + 2 >= n)
+		return -1;
+	int64_t k = 0;
+	for (size_t i = 0;; k++) {
+		while (i < n && value_sep(p[i]))
+			i++;
+		if (i == n)
+			return -1;
+		size_t j = i;
+		while (j < n && !value_sep(p[j]))
+			j++;
+		if (is_non_finite(p + i, j - i))
+			return k;
+		i = j;
+	}
+}
+
+/* Which token of bad's line i is nan or inf where good's line j, of the
+ * same template, holds a finite number (counted from the line's start in
+ * both), or -1. */
+static int64_t value_became_non_finite(const struct log *bad, size_t i, const struct log *good, size_t j)
+{
+	size_t bn, gn, un;
+	const char *b = raw_line(bad, i, &bn), *g, *u;
+	int64_t k = first_non_finite(b, bn);
+	if (k < 0)
+		return -1;
+	g = raw_line(good, j, &gn);
+	return token(g, gn, (size_t)k, &u, &un) && is_finite_number(u, un) ? k : -1;
+}
+
+/* Whether a good run printed nan or inf as token k of a line of template
+ * c: then it is how good runs go (a loss scaler's skipped step). */
+static int good_prints_non_finite(const struct dx_state *st, uint32_t c, size_t k)
+{
+	for (size_t g = 0; g < st->ngood; g++)
+		for (size_t j = 0; j < st->logs[g].nlines; j++) {
+			size_t n, tn;
+			const char *p, *t;
+			if (st->id[g][j] == c && (p = raw_line(&st->logs[g], j, &n)) && token(p, n, k, &t, &tn) &&
+			    is_non_finite(t, tn))
+				return 1;
+		}
+	return 0;
+}
+
+/* find_non_finite: a number that became nan or inf where the good run
+ * printed a number on the same line ("loss: nan" for "loss: 0.31") is an
+ * error, whatever the line's level, even when the run went on to its
+ * end, unless a good run printed nan or inf there too: a finding at the
+ * first such line of bad.  Masking gives both the
+ * same template, so no other finding sees it. */
+static void find_non_finite(const struct dx_state *st, struct diagnosis *d, struct novel_count *n)
+{
+	const struct log *bad = &st->logs[st->bad], *good = &st->logs[d->good];
+	const uint32_t *id = st->id[st->bad];
+	/* Templates passed over: those a good run printed nan or inf in,
+	 * found once ... */
+	uint8_t *as_good = xcalloc(st->nc ? st->nc : 1, 1);
+	/* ... and those with no variable part, where no value can differ. */
+	for (size_t c = 0; c < st->nc; c++)
+		as_good[c] = strstr(st->ctext[c], "<*>") == NULL;
+	for (size_t i = st->from; i < bad->nlines; i++) {
+		uint32_t c = id[i];
+		int64_t j = st->first[d->good * st->nc + c];
+		int64_t k;
+		if (n->used[i] || j < 0 || as_good[c] ||
+		    (k = value_became_non_finite(bad, i, good, (size_t)j)) < 0)
+			continue;
+		if (good_prints_non_finite(st, c, (size_t)k)) {
+			as_good[c] = 1;
+			continue;
+		}
+		GROW(d->novel, n->cap, d->nnovel + 1);
+		d->novel[d->nnovel++] = (struct dx_novel){
+			.line = (int64_t)i, .summary = (int64_t)i, .nlines = 1, .severity = DX_ERROR,
+		};
+		break;
+	}
+	free(as_good);
+}
+
 void pass_novel(struct dx_state *st, struct diagnosis *d)
 {
 	size_t nb = st->logs[st->bad].nlines;
@@ -273,6 +431,7 @@ void pass_novel(struct dx_state *st, struct diagnosis *d)
 	};
 	find_tracebacks(st, d, &n);
 	find_new_lines(st, d, &n);
+	find_non_finite(st, d, &n);
 	free(n.used);
 	free(n.seen);
 	free(n.where);

@@ -810,6 +810,32 @@ static void test_failed_step(void)
 	dx_free(&x);
 }
 
+/* find_non_finite: a number that became nan or inf where the good run
+ * printed a number is an error, though the run went on to its end; not
+ * when a good run printed nan there too. */
+static void test_non_finite(void)
+{
+	struct dx x;
+	const char *good = "INFO epoch 1 loss=2.31 acc=0.11\nINFO epoch 2 loss=1.90 acc=0.31\n"
+			   "INFO epoch 3 loss=1.50 acc=0.45\nINFO epoch 4 loss=1.21 acc=0.52\nINFO training done\n";
+	DIAGNOSE(&x, NULL, good, "INFO epoch 1 loss=2.31 acc=0.11\nINFO epoch 2 loss=nan acc=0.10\n"
+		 "INFO epoch 3 loss=nan acc=0.10\nINFO epoch 4 loss=nan acc=0.10\nINFO training done\n");
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 1);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, good, "INFO epoch 1 loss=2.31 acc=0.11\nINFO epoch 2 loss=-inf acc=0.10\n"
+		 "INFO epoch 3 loss=1.50 acc=0.45\nINFO epoch 4 loss=1.21 acc=0.52\nINFO training done\n");
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 1);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, "INFO epoch 1 loss=2.31 acc=0.11\nINFO epoch 2 loss=nan acc=0.31\n"
+		 "INFO epoch 3 loss=1.50 acc=0.45\nINFO epoch 4 loss=1.21 acc=0.52\nINFO training done\n",
+		 "INFO epoch 1 loss=2.31 acc=0.11\nINFO epoch 2 loss=1.90 acc=0.31\n"
+		 "INFO epoch 3 loss=nan acc=0.45\nINFO epoch 4 loss=1.21 acc=0.52\nINFO training done\n");
+	CHECK(x.d.verdict != DX_FAILED);
+	dx_free(&x);
+}
+
 /* find_attempts: a restart loop's last attempt is diagnosed: the log's
  * attempts are counted, and the findings are the last attempt's. */
 static void test_restart_loop(void)
@@ -1359,6 +1385,7 @@ int main(void)
 	test_diverged();
 	test_killed_after();
 	test_failed_step();
+	test_non_finite();
 	test_stable_part();
 	test_restart_loop();
 	test_restart_cut();
