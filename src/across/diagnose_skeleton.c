@@ -641,14 +641,30 @@ int is_novel_template(const struct dx_state *st, uint32_t c)
  * launcher's echo of its command). */
 #define BANNER_SCAN 8
 
+/* Whether bad printed, before its line i, a template that the good run
+ * (good log 0) first printed before its line j. */
+static int begun_before(const struct dx_state *st, size_t j, size_t i)
+{
+	const uint32_t *id = st->id[st->bad];
+	for (size_t k = 0; k < i; k++) {
+		int64_t g = st->first[id[k]];
+		if (g >= 0 && (size_t)g < j)
+			return 1;
+	}
+	return 0;
+}
+
 /* Bad's attempts when a run starts with the lines banner[0], banner[1]
  * (see find_attempts); where the one to diagnose starts into *from, and
  * which one it is (from 1) into *which.
  * An error before bad's first banner failed an attempt of its own only
  * when that banner bears a time, which says it was printed after the
  * error: without one, it is the output of the run that failed, flushed
- * after the error (flushed_after, diagnose_verdict.c), not a restart. */
-static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2], size_t *from,
+ * after the error (flushed_after, diagnose_verdict.c), not a restart.
+ * Nor when bad printed, before it, a line the good run printed before
+ * its banner (good's lines before j): the run had begun, so that
+ * "banner" is a step of it, printed once, and no start again. */
+static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2], size_t j, size_t *from,
 			     size_t *which)
 {
 	const struct log *bad = &st->logs[st->bad];
@@ -666,7 +682,7 @@ static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2]
 			continue;
 		int first = !started;
 		started = 1;
-		if (first && bad->ts[i] == TS_NONE)
+		if (first && (bad->ts[i] == TS_NONE || begun_before(st, j, i)))
 			failed = 0;
 		if (!failed)
 			continue;
@@ -722,7 +738,7 @@ static void find_attempts(struct dx_state *st)
 		if (k == n)
 			return;
 		uint32_t banner[2] = { gid[j], gid[k] };
-		size_t from, which, attempts = count_attempts(st, banner, &from, &which);
+		size_t from, which, attempts = count_attempts(st, banner, j, &from, &which);
 		if (attempts > 1) {
 			st->attempts = attempts;
 			st->attempt = which;

@@ -685,20 +685,24 @@ static int stopped_or_diverged(const struct dx_state *st, const struct diagnosis
  * build step, a request) that it did not retry and that no kill made:
  * FAILED, never the same, with that error as its cause.  A job whose own
  * word says it finished, and never that it failed (job_said), is taken
- * at its word: its tests' output may quote errors.  The first such
+ * at its word: its tests' output may quote errors.  A service that came
+ * up after an error it printed on the way recovered from it: an error
+ * before bad's line where it was up is a finding, never a failed step
+ * (a download that fell back, an optional import).  The first such
  * error's finding, else DX_NONE. */
 static int64_t failed_step(const struct dx_state *st, const struct diagnosis *d)
 {
 	const struct dx_milestone *last = good_end(st, d);
 	if (last && job_said(st, last) > 0)
 		return DX_NONE;
+	int64_t up_at = d->up != DX_NONE ? d->ms[d->up].bad_line : DX_NONE;
 	struct crash_lines cl;
 	crash_lines_init(&cl, st, d);
 	int64_t first = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
 		if (nv->severity != DX_ERROR || classify_is_killed(st->ctext[st->id[st->bad][nv->summary]]) ||
-		    retried_error(st, &cl, nv->line))
+		    retried_error(st, &cl, nv->line) || (up_at >= 0 && nv->line < up_at))
 			continue;
 		if (first == DX_NONE || nv->line < d->novel[first].line)
 			first = (int64_t)k;

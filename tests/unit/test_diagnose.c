@@ -836,6 +836,29 @@ static void test_non_finite(void)
 	dx_free(&x);
 }
 
+/* failed_step: a service that came up after an error it printed on the
+ * way recovered from it (a finding, never FAILED); an error once it was
+ * up is a failed step.  count_attempts: a line of the good run's start
+ * that bad printed once, after an error and after the good run's first
+ * line, is a step, not a restart. */
+static void test_recovered_before_up(void)
+{
+	struct dx x;
+	const char *good = "INFO loading config\nINFO loading model\nINFO Application startup complete.\n"
+			   "INFO GET /health 200\n";
+	DIAGNOSE(&x, GENERIC, good, "INFO loading config\nERROR the tokenizer download failed, status 404\n"
+		 "INFO loading model\nINFO Application startup complete.\nINFO GET /health 200\n");
+	CHECK_INT(x.d.attempts, 1);
+	CHECK_INT(x.d.verdict, DX_DIFFERENT);
+	CHECK(finding_at(&x.d, 1) != NULL);
+	dx_free(&x);
+	DIAGNOSE(&x, GENERIC, good, "INFO loading config\nINFO loading model\nINFO Application startup complete.\n"
+		 "ERROR the model worker died: CUDA error\nINFO GET /health 200\n");
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 3);
+	dx_free(&x);
+}
+
 /* find_attempts: a restart loop's last attempt is diagnosed: the log's
  * attempts are counted, and the findings are the last attempt's. */
 static void test_restart_loop(void)
@@ -1386,6 +1409,7 @@ int main(void)
 	test_killed_after();
 	test_failed_step();
 	test_non_finite();
+	test_recovered_before_up();
 	test_stable_part();
 	test_restart_loop();
 	test_restart_cut();
