@@ -330,14 +330,24 @@ int check_header(const char *path, uint32_t *version)
 /* The schema version of the open file, 0 for a blank database that is
  * to become a store; -1 after saying why it is no store this ddx can
  * use.  Asked of SQLite, where the header may be stale (a WAL holds the
- * newer one). */
+ * newer one), and in one statement, so that the three answers come from
+ * one snapshot: read one by one, a learn creating the store between them
+ * shows a version and tables with no application id yet, which looks like
+ * another program's database. */
 static int64_t file_version(struct store *st)
 {
-	int64_t app = query_int(st, "PRAGMA application_id");
-	int64_t ver = query_int(st, "PRAGMA user_version");
-	int64_t ntables = query_int(st, "SELECT count(*) FROM sqlite_master");
-	if (app < 0 || ver < 0 || ntables < 0)
+	struct db_stmt *s = prepare(st, "SELECT (SELECT application_id FROM pragma_application_id),"
+				    " (SELECT user_version FROM pragma_user_version),"
+				    " (SELECT count(*) FROM sqlite_master)");
+	if (!s)
 		return -1;
+	int rc = db_step(s);
+	int64_t app = rc == DB_ROW ? db_col_int(s, 0) : -1;
+	int64_t ver = rc == DB_ROW ? db_col_int(s, 1) : -1;
+	int64_t ntables = rc == DB_ROW ? db_col_int(s, 2) : -1;
+	db_finalize(s);
+	if (rc != DB_ROW)
+		return db_error(st, "store error");
 	if (app != APP_ID && (app != 0 || ver != 0 || ntables > 0))
 		return error("'%s': not a ddx store (an SQLite database of another application)", st->shown);
 	return app == APP_ID ? ver : 0;
