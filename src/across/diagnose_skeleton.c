@@ -32,9 +32,25 @@ struct words {
 	uint64_t lead;    /* hash of the first two words, in order */
 };
 
-/* The words of template text t; without asides, none inside parentheses:
- * those detail a value ("using device Metal (Apple M4)" where another
- * build says "(NVIDIA GeForce RTX 3060 Laptop GPU)"). */
+/* The end of the group that opens at t ('(', '[' or '{'): past its
+ * balanced close, or t + 1 when it never closes. */
+static const char *group_end(const char *t)
+{
+	size_t depth = 0;
+	for (const char *p = t; *p; p++) {
+		if (strchr("([{", *p))
+			depth++;
+		else if (strchr(")]}", *p) && --depth == 0)
+			return p + 1;
+	}
+	return t + 1;
+}
+
+/* The words of template text t; without asides, none inside a group in
+ * parentheses, brackets or braces: those detail a value ("using device
+ * Metal (Apple M4)" where another build says "(NVIDIA GeForce RTX 3060
+ * Laptop GPU)"; "non-default args: {'host': .., 'lora_modules': ..}"
+ * where another run set other arguments). */
 static void words_of(const char *t, int asides, struct words *ws)
 {
 	size_t cap = 0, order = 0;
@@ -47,9 +63,8 @@ static void words_of(const char *t, int asides, struct words *ws)
 			t = e ? e + 1 : t + 1;
 			continue;
 		}
-		if (*t == '(' && !asides) {
-			const char *e = strchr(t, ')');
-			t = e ? e + 1 : t + 1;
+		if (*t && strchr("([{", *t) && !asides) {
+			t = group_end(t);
 			continue;
 		}
 		if (!isalpha((unsigned char)*t)) {
@@ -135,7 +150,8 @@ static int same_level(const struct dx_state *st, uint32_t r, uint32_t c)
  * has both: within one log they are different steps.  Two that a rule
  * names alike are one step ("Capture cuda graph begin" and DFlash's
  * "Capture target prefill CUDA graph begin"); others must share most
- * words, or most words outside parentheses, and their first two. */
+ * words, or most words outside groups (see words_of), and their first
+ * two. */
 static void canonicalise(struct dx_state *st, const uint64_t *logset, const int32_t *crule,
 			 uint32_t *canon)
 {

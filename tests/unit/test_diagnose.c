@@ -1000,6 +1000,19 @@ static void test_next_skips_non_steps(void)
 	dx_free(&x);
 }
 
+/* canonicalise, words_of: two lines that differ only inside a group
+ * (the arguments a run set, in braces or brackets) and never share a log
+ * are one step, reworded: bad got to the good run's "non-default args". */
+static void test_reworded_group(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 "INFO non-default args: {'model': 'Qwen/Qwen2.5-72B', 'max_model_len': 8192}\n" L05 L06,
+		 UPTO04 "INFO non-default args: {'host': '0.0.0.0', 'lora_modules': [a, b], 'enable_lora': True}\n");
+	CHECK_INT(x.d.bad_line, 5);
+	CHECK_INT(x.d.good_line, 5);
+	dx_free(&x);
+}
+
 /* split_named_steps: a template printed once per step, with a value that
  * names the step and repeats between runs, is one step per value: a run
  * that died after its second such line got to the good run's second, not
@@ -1467,6 +1480,7 @@ int main(void)
 	test_went_on_familiar();
 	test_next();
 	test_next_skips_non_steps();
+	test_reworded_group();
 	test_steps_named_by_value();
 	test_steps_not_named();
 	test_waiting();
