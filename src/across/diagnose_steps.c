@@ -248,7 +248,8 @@ static void split_counters(struct dx_state *st)
  *     back to (a field that goes back to a value counts requests or
  *     measures something);
  *   - a good run printed two values or more in one stream; and
- *   - every value the bad run printed, a good run printed too.
+ *   - the values the bad run printed, in order, are the first a good run
+ *     printed: the steps bad took are the good run's first ones.
  * The step is the values of the fields that name it, and every step bad
  * took a good run took too, or the template stays one.  Only templates
  * every log prints, at most NAMED_MAX times each, are looked at: a line
@@ -392,36 +393,65 @@ static long value_runs(const uint64_t *v, size_t n, uint64_t *out)
 	return (long)k;
 }
 
+/* Whether the values of field f in x[0..nx), each run of one value taken
+ * once, begin the values of y[0..ny) so taken: bad's steps so far are
+ * the good run's first ones. */
+static int begins(const struct named *x, size_t nx, const struct named *y, size_t ny, size_t f)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < nx; i++) {
+		if (i > 0 && x[i].f[f] == x[i - 1].f[f])
+			continue;
+		while (j > 0 && j < ny && y[j].f[f] == y[j - 1].f[f])
+			j++;
+		if (j == ny || y[j].f[f] != x[i].f[f])
+			return 0;
+		j++;
+	}
+	return 1;
+}
+
 /* Whether field f of the lines e[0..n) of one template (sorted by log
  * and stream) names its step (see above).  Each rank is looked at by
  * itself: a value that only tells ranks apart ("loading shard 1" on rank
  * 1, "shard 0" on rank 0) names no step, as every rank takes the same
- * one. */
+ * one.  Bad's values in a stream must begin a good run's in that stream
+ * (in any, when no good run has it), in order: a run that died in its
+ * third region printed the first two, while one that lists five routes
+ * where the good run lists twelve, in another order, has no steps in
+ * them but another configuration. */
 static int field_names_step(const struct dx_state *st, const struct named *e, size_t n, size_t f)
 {
-	uint64_t *v = xmalloc(n * sizeof(*v)), *runs = xmalloc(n * sizeof(*runs));
-	uint64_t *good = xmalloc(n * sizeof(*good));
-	size_t ngood = 0, two = 0, ok = 1;
-	for (size_t a = 0, b; a < n && ok; a = b) {
-		size_t nv = 0;
+	size_t *at = xmalloc((n + 1) * sizeof(*at)), ng = 0;   /* runs of one log and stream */
+	uint64_t *runs = xmalloc(n * sizeof(*runs)), *v = xmalloc(n * sizeof(*v));
+	int ok = 1, two = 0;
+	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a; b < n && e[b].log == e[a].log && e[b].stream == e[a].stream; b++)
-			v[nv++] = e[b].f[f];
-		long k = value_runs(v, nv, runs);
-		if (k < 0) {
-			ok = 0;
-		} else if (e[a].log != st->bad) {
+			v[b - a] = e[b].f[f];
+		long k = value_runs(v, b - a, runs);
+		ok &= k >= 0;
+		if (k >= 0 && e[a].log != st->bad)
 			two |= k - (runs[0] == 0) >= 2;   /* 0: lines without it */
-			memcpy(good + ngood, runs, (size_t)k * sizeof(*runs));
-			ngood += (size_t)k;
-		} else {
-			qsort(good, ngood, sizeof(*good), u64_cmp);
-			for (long i = 0; i < k && ok; i++)
-				ok = holds(good, ngood, runs[i]);
-		}
+		at[ng++] = a;
 	}
-	free(v);
+	at[ng] = n;
+	for (size_t g = 0; g < ng && ok; g++) {
+		const struct named *x = &e[at[g]];
+		if (x->log != st->bad)
+			continue;
+		int same = 0, found = 0;
+		for (size_t h = 0; h < ng; h++)
+			same |= e[at[h]].log != st->bad && e[at[h]].stream == x->stream;
+		for (size_t h = 0; h < ng && !found; h++) {
+			const struct named *y = &e[at[h]];
+			if (y->log != st->bad && (!same || y->stream == x->stream))
+				found = begins(x, at[g + 1] - at[g], y, at[h + 1] - at[h], f);
+		}
+		ok = found;
+	}
+	free(at);
 	free(runs);
-	free(good);
+	free(v);
 	return ok && two;
 }
 

@@ -1062,6 +1062,23 @@ static void test_steps_not_named(void)
 	dx_free(&x);
 }
 
+/* begins: values a bad run printed that are not, in order, the first a
+ * good run printed (two of its five routes, in another order) name no
+ * steps: the run that printed them and went on to the end is no run that
+ * skipped steps. */
+static void test_steps_other_config(void)
+{
+	struct dx x;
+#define ROUTE(r) "INFO route " r ", methods: GET\n"
+	DIAGNOSE(&x, NULL, UPTO14 ROUTE("/openapi.json") ROUTE("/docs") ROUTE("/health") ROUTE("/tokenize")
+		 ROUTE("/metrics") FROM15,
+		 UPTO14 "ERROR flash attention 2 is not supported here\n" ROUTE("/metrics") ROUTE("/docs") FROM15);
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(x.d.bad_line, 24);
+	CHECK_INT(x.d.good_line, 26);
+	dx_free(&x);
+}
+
 /* ---- timing ---- */
 
 /* pass_waiting: a notice no good run printed, repeated at a steady pace
@@ -1483,6 +1500,7 @@ int main(void)
 	test_reworded_group();
 	test_steps_named_by_value();
 	test_steps_not_named();
+	test_steps_other_config();
 	test_waiting();
 	test_learned_heartbeat();
 	test_counter_is_progress();
