@@ -1079,6 +1079,29 @@ static void test_steps_other_config(void)
 	dx_free(&x);
 }
 
+/* next_step, shaped_like_a_step: an indented line after a warning that
+ * begins as the run's own earlier steps did (Flask's " * Running on")
+ * is the next step, not a line of the warning's. */
+static void test_next_after_warning(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, "| * Serving Flask app 'app'\n| * Debug mode: off\n"
+		 "|WARNING: This is a development server. Do not use it in a production deployment.\n"
+		 "| * Running on http://127.0.0.1:5000\n|Press CTRL+C to quit\n",
+		 "| * Serving Flask app 'app'\n| * Debug mode: off\n");
+	CHECK(x.d.nnext >= 1);
+	if (x.d.nnext >= 1)
+		CHECK_INT(x.d.next[0], 3);
+	dx_free(&x);
+	/* The source line Python prints under a warning goes with it. */
+	DIAGNOSE(&x, NULL, UPTO04 "|/app/main.py:12: UserWarning: the cache is cold\n|  warnings.warn(msg)\n" L05 L06,
+		 UPTO04);
+	CHECK(x.d.nnext >= 1);
+	if (x.d.nnext >= 1)
+		CHECK_INT(x.d.next[0], 7);
+	dx_free(&x);
+}
+
 /* ---- timing ---- */
 
 /* pass_waiting: a notice no good run printed, repeated at a steady pace
@@ -1497,6 +1520,7 @@ int main(void)
 	test_went_on_familiar();
 	test_next();
 	test_next_skips_non_steps();
+	test_next_after_warning();
 	test_reworded_group();
 	test_steps_named_by_value();
 	test_steps_not_named();
