@@ -49,9 +49,9 @@ static int set_reference(struct live_opts *o, const char *path, char **refs, siz
 		if (diff_open_goods(refs, nrefs, goods, a.jobs) < 0)
 			goto out;
 	}
-	double gap;
-	if (diff_reference_gap(goods, n, path, &a, &gap) == 0) {
-		live_set_ref(o, gap, LIVE_REF_FACTOR, LIVE_REF_MIN_S);
+	double gap, step;
+	if (diff_reference_gap(goods, n, path, &a, &gap, &step) == 0) {
+		live_set_ref(o, gap, step, LIVE_REF_FACTOR, LIVE_REF_MIN_S);
 		rc = 0;
 	}
 out:

@@ -447,6 +447,13 @@ static void make_verdict(struct live_report *r, int by_pid)
 			buf_printf(&b, ", %zu in D state", dstate);
 		size_t first = 0, npeers = peer_group(r, &first);
 		int quiet = !isnan(r->silent_s) && r->silent_s >= LIVE_QUIET_S;
+		/* Blocked with no CPU progress is a hang only once the log
+		 * has been quiet for long: the good runs' limit, else
+		 * LIVE_QUIET_S.  A process that logged a few seconds ago and
+		 * sleeps waits (for a request, a peer, a download), as
+		 * processes mostly do; a silence nobody measured (a pid with
+		 * no log) leaves the processes to speak. */
+		int quiet_enough = isnan(r->silent_s) || (r->have_ref ? hung_by_ref : quiet);
 		int port_up = r->port && r->port_in_tree;
 		if (r->log_grew) {
 			r->liveness = "busy";
@@ -463,7 +470,7 @@ static void make_verdict(struct live_report *r, int by_pid)
 			char iv[32];
 			fmt_seconds(iv, sizeof(iv), r->sample_s);
 			buf_printf(&b, ", no CPU progress in %s", iv);
-			r->liveness = port_up ? "idle" : "hung";
+			r->liveness = port_up || !quiet_enough ? "idle" : "hung";
 		}
 		/* Silence far beyond the good runs' decides, whatever the CPU
 		 * does: a rank spinning on a peer that never joins burns it. */
@@ -508,11 +515,17 @@ static void make_verdict(struct live_report *r, int by_pid)
 	r->verdict = b.p;
 }
 
-void live_set_ref(struct live_opts *o, double gap_s, double factor, double min_s)
+double live_ref_limit(double gap_s, double step_s, double factor, double min_s)
+{
+	double limit = factor * gap_s + min_s;
+	return step_s > limit ? step_s : limit;
+}
+
+void live_set_ref(struct live_opts *o, double gap_s, double step_s, double factor, double min_s)
 {
 	o->have_ref = !isnan(gap_s) && gap_s >= 0;
 	o->ref_gap_s = o->have_ref ? gap_s : NAN;
-	o->ref_limit_s = o->have_ref ? factor * gap_s + min_s : NAN;
+	o->ref_limit_s = o->have_ref ? live_ref_limit(gap_s, step_s, factor, min_s) : NAN;
 }
 
 static void sleep_ms(int ms)
