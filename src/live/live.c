@@ -398,6 +398,13 @@ static void describe_spinners(const struct live_report *r, struct buf *b)
 	}
 }
 
+int live_blocked_hung(double silent_s, int have_ref, double limit_s)
+{
+	if (isnan(silent_s))
+		return 1;
+	return have_ref ? silent_s > limit_s : silent_s >= LIVE_QUIET_S;
+}
+
 static void make_verdict(struct live_report *r, int by_pid)
 {
 	struct buf b = { 0 };
@@ -447,13 +454,6 @@ static void make_verdict(struct live_report *r, int by_pid)
 			buf_printf(&b, ", %zu in D state", dstate);
 		size_t first = 0, npeers = peer_group(r, &first);
 		int quiet = !isnan(r->silent_s) && r->silent_s >= LIVE_QUIET_S;
-		/* Blocked with no CPU progress is a hang only once the log
-		 * has been quiet for long: the good runs' limit, else
-		 * LIVE_QUIET_S.  A process that logged a few seconds ago and
-		 * sleeps waits (for a request, a peer, a download), as
-		 * processes mostly do; a silence nobody measured (a pid with
-		 * no log) leaves the processes to speak. */
-		int quiet_enough = isnan(r->silent_s) || (r->have_ref ? hung_by_ref : quiet);
 		int port_up = r->port && r->port_in_tree;
 		if (r->log_grew) {
 			r->liveness = "busy";
@@ -470,7 +470,8 @@ static void make_verdict(struct live_report *r, int by_pid)
 			char iv[32];
 			fmt_seconds(iv, sizeof(iv), r->sample_s);
 			buf_printf(&b, ", no CPU progress in %s", iv);
-			r->liveness = port_up || !quiet_enough ? "idle" : "hung";
+			r->liveness = port_up || !live_blocked_hung(r->silent_s, r->have_ref, r->ref_limit_s)
+				? "idle" : "hung";
 		}
 		/* Silence far beyond the good runs' decides, whatever the CPU
 		 * does: a rank spinning on a peer that never joins burns it. */

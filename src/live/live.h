@@ -122,6 +122,14 @@ void live_activity(const struct proc_info *p, double sample_s, char *out, size_t
  * NAN when unknown): factor * gap + min_s, or step_s when longer -- a
  * run is hung only once its silence is beyond what they took there. */
 double live_ref_limit(double gap_s, double step_s, double factor, double min_s);
+/* Whether processes that are blocked (alive, no CPU progress) behind a
+ * log silent for silent_s are hung: only once it has been quiet for
+ * long, beyond the good runs' limit (have_ref: limit_s, live_ref_limit)
+ * or else LIVE_QUIET_S.  A process that logged a few seconds ago and
+ * sleeps waits (for a request, a peer, a download), as processes mostly
+ * do, and is no hang.  A silence nobody measured (NAN: a pid with no
+ * log) leaves the processes to speak: hung. */
+int live_blocked_hung(double silent_s, int have_ref, double limit_s);
 /* Set the reference of o from gap_s and step_s (gap_s NAN: none, o keeps
  * no reference): hung beyond live_ref_limit of silence. */
 void live_set_ref(struct live_opts *o, double gap_s, double step_s, double factor, double min_s);
