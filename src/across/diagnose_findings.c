@@ -371,14 +371,15 @@ static int64_t value_became_non_finite(const struct log *bad, size_t i, const st
 }
 
 /* Whether a good run printed nan or inf as token k of a line of template
- * c: then it is how good runs go (a loss scaler's skipped step). */
+ * c, at any of its steps (st->parent): then it is how good runs go (a
+ * loss scaler's skipped step, at another step in every run). */
 static int good_prints_non_finite(const struct dx_state *st, uint32_t c, size_t k)
 {
 	for (size_t g = 0; g < st->ngood; g++)
 		for (size_t j = 0; j < st->logs[g].nlines; j++) {
 			size_t n, tn;
 			const char *p, *t;
-			if (st->id[g][j] == c && (p = raw_line(&st->logs[g], j, &n)) && token(p, n, k, &t, &tn) &&
+			if (st->parent[st->id[g][j]] == st->parent[c] && (p = raw_line(&st->logs[g], j, &n)) && token(p, n, k, &t, &tn) &&
 			    is_non_finite(t, tn))
 				return 1;
 		}

@@ -33,8 +33,8 @@ struct following {
 };
 
 /* What the passes share.  Template ids here are canonical: clusters of
- * the template table, with reworded ones merged and counted steps split
- * (diagnose_skeleton.c); per-template arrays have nc entries. */
+ * the template table, with reworded ones merged and steps told apart by
+ * a value split (diagnose_skeleton.c, diagnose_steps.c); per-template arrays have nc entries. */
 struct dx_state {
 	/* The skeleton pass: */
 	struct log *logs;
@@ -61,10 +61,12 @@ struct dx_state {
 	uint8_t *weight;        /* what aligning a template is worth */
 	uint8_t *step;          /* milestones a match must not jump over */
 	int32_t *rule;          /* the rule that names it, or -1 */
+	uint32_t *parent;       /* the template it is a step of (split_steps),
+				 * else itself */
 	size_t from;            /* first line of bad's last attempt */
 	size_t attempts;        /* runs of bad's program in its log */
 	size_t attempt;         /* the one from line from, counted from 1 */
-	char **counted;         /* texts of the ids split_counters made */
+	char **counted;         /* texts of the ids split_steps made */
 	size_t ncounted;
 	const struct ruleset *rs;
 	/* The follow pass: */
@@ -94,6 +96,13 @@ static inline int is_blank(const char *t)
 void pass_skeleton(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		   const struct ruleset *rs, struct diagnosis *d);
 void skeleton_free(struct dx_state *st);
+/* The skeleton's steps told apart by a value (diagnose_steps.c): each
+ * count of a counting template ("shard 3/8") and each value of a
+ * template whose value names its step ("region nether") becomes an id of
+ * its own past st->nc, in st->id; st->nc, ctext, clevel and rule grow to
+ * match, st->parent says which template each id is a step of, and
+ * st->counted holds the new ids' texts.  Before count_lines. */
+void split_steps(struct dx_state *st);
 /* Whether no good log printed template c. */
 int is_novel_template(const struct dx_state *st, uint32_t c);
 /* Log l's first line that is no heartbeat: its program's start banner,

@@ -6,8 +6,8 @@
  * or process tag), each template its facts (in which logs, severity,
  * traceback role, heartbeat, rule), the good runs their learned
  * milestones (the skeleton: lines every good log printed once per
- * stream, in order), counted steps their own ids, and a bad log its
- * attempts. */
+ * stream, in order), steps told apart by a value their own ids
+ * (diagnose_steps.c), and a bad log its attempts. */
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -32,9 +32,25 @@ struct words {
 	uint64_t lead;    /* hash of the first two words, in order */
 };
 
-/* The words of template text t; without asides, none inside parentheses:
- * those detail a value ("using device Metal (Apple M4)" where another
- * build says "(NVIDIA GeForce RTX 3060 Laptop GPU)"). */
+/* The end of the group that opens at t ('(', '[' or '{'): past its
+ * balanced close, or t + 1 when it never closes. */
+static const char *group_end(const char *t)
+{
+	size_t depth = 0;
+	for (const char *p = t; *p; p++) {
+		if (strchr("([{", *p))
+			depth++;
+		else if (strchr(")]}", *p) && --depth == 0)
+			return p + 1;
+	}
+	return t + 1;
+}
+
+/* The words of template text t; without asides, none inside a group in
+ * parentheses, brackets or braces: those detail a value ("using device
+ * Metal (Apple M4)" where another build says "(NVIDIA GeForce RTX 3060
+ * Laptop GPU)"; "non-default args: {'host': .., 'lora_modules': ..}"
+ * where another run set other arguments). */
 static void words_of(const char *t, int asides, struct words *ws)
 {
 	size_t cap = 0, order = 0;
@@ -47,9 +63,8 @@ static void words_of(const char *t, int asides, struct words *ws)
 			t = e ? e + 1 : t + 1;
 			continue;
 		}
-		if (*t == '(' && !asides) {
-			const char *e = strchr(t, ')');
-			t = e ? e + 1 : t + 1;
+		if (*t && strchr("([{", *t) && !asides) {
+			t = group_end(t);
 			continue;
 		}
 		if (!isalpha((unsigned char)*t)) {
@@ -135,7 +150,8 @@ static int same_level(const struct dx_state *st, uint32_t r, uint32_t c)
  * has both: within one log they are different steps.  Two that a rule
  * names alike are one step ("Capture cuda graph begin" and DFlash's
  * "Capture target prefill CUDA graph begin"); others must share most
- * words, or most words outside parentheses, and their first two. */
+ * words, or most words outside groups (see words_of), and their first
+ * two. */
 static void canonicalise(struct dx_state *st, const uint64_t *logset, const int32_t *crule,
 			 uint32_t *canon)
 {
@@ -417,206 +433,6 @@ static void learn_progress_bars(struct dx_state *st)
 	}
 	free(drawn);
 	free(bar);
-}
-
-/* ---- counted steps ---- */
-
-/* A template that counts ("step <int>/<int>", "epoch <int>/<int>",
- * "Loading shard <int>/<int>") is one step per count: "step 3/8" is
- * where a run got, and what it should print next.  Such templates are
- * split into one id per count, so that milestones, alignment and the
- * walk see each count as its own step.  Only templates every log prints,
- * bad too, and at most COUNT_MAX times, are split: a count only one run
- * makes (another loader, another build) is no step the other missed; a
- * counter per request or per token in a big log is progress, not a step,
- * and re-reading its lines would cost a pass over the log. */
-#define COUNT_MAX 4096
-
-/* The decimal number at s[*k..n) (saturating past UINT32_MAX); *k moves
- * past its digits. */
-static uint64_t number_at(const char *s, size_t n, size_t *k)
-{
-	uint64_t x = 0;
-	for (; *k < n && isdigit((unsigned char)s[*k]); (*k)++)
-		if (x < UINT32_MAX)
-			x = x * 10 + (uint64_t)(s[*k] - '0');
-	return x;
-}
-
-/* Whether s[i] may end a number written N/M: the end, or neither a word,
- * a path nor a decimal goes on there. */
-static int count_ends(const char *s, size_t n, size_t i)
-{
-	return i == n || (!isalnum((unsigned char)s[i]) && s[i] != '/' && s[i] != '.');
-}
-
-/* The count and total of "<int>/<int>" in a message: the first numbers
- * written N/M, not inside a word, a path or a decimal. */
-static int count_of(const char *s, size_t n, uint64_t *count, uint64_t *total)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)s[i]))
-			continue;
-		size_t k = i;
-		uint64_t x = number_at(s, n, &k);
-		int starts = i == 0 || (!isalnum((unsigned char)s[i - 1]) && s[i - 1] != '/' && s[i - 1] != '.');
-		if (starts && k + 1 < n && s[k] == '/' && isdigit((unsigned char)s[k + 1])) {
-			size_t e = k + 1;
-			uint64_t y = number_at(s, n, &e);
-			if (count_ends(s, n, e)) {
-				*count = x;
-				*total = y;
-				return 1;
-			}
-		}
-		i = k;
-	}
-	return 0;
-}
-
-struct counted {
-	uint32_t c;
-	uint32_t x, total;
-	uint32_t log;
-	uint32_t line;
-};
-
-static int counted_cmp(const void *p, const void *q)
-{
-	const struct counted *a = p, *b = q;
-	if (a->c != b->c)
-		return a->c < b->c ? -1 : 1;
-	return a->x < b->x ? -1 : a->x > b->x;
-}
-
-/* The templates split_counters may split (see COUNT_MAX): no rule names
- * them, they count ("<int>/<int>", no progress bar's "<pct>"), and every
- * log prints them, at most COUNT_MAX times.  NULL when none is. */
-static uint8_t *counter_candidates(const struct dx_state *st)
-{
-	size_t nc = st->nc, ncand = 0;
-	uint8_t *cand = xcalloc(nc ? nc : 1, 1);
-	for (size_t c = 0; c < nc; c++)
-		if (st->rule[c] < 0 && strstr(st->ctext[c], "<int>/<int>") && !strstr(st->ctext[c], "<pct>"))
-			cand[c] = 1, ncand++;
-	if (!ncand) {
-		free(cand);
-		return NULL;
-	}
-	uint32_t *n = xcalloc(nc, sizeof(*n));
-	for (size_t l = 0; l < st->nlogs; l++) {
-		memset(n, 0, nc * sizeof(*n));
-		for (size_t i = 0; i < st->logs[l].nlines; i++) {
-			uint32_t c = st->id[l][i];
-			if (cand[c] && ++n[c] > COUNT_MAX)
-				cand[c] = 0;
-		}
-		for (size_t c = 0; c < nc; c++)
-			if (!n[c])
-				cand[c] = 0;
-	}
-	free(n);
-	return cand;
-}
-
-/* The lines of the candidate templates that say a count, with it, into
- * *out (sorted by template, then count); returns how many. */
-static size_t counted_lines(const struct dx_state *st, const uint8_t *cand, struct counted **out)
-{
-	struct counted *e = NULL;
-	size_t ne = 0, cap = 0;
-	struct buf scratch = { 0 };
-	for (size_t l = 0; l < st->nlogs; l++)
-		for (size_t i = 0; i < st->logs[l].nlines; i++) {
-			uint32_t c = st->id[l][i];
-			if (!cand[c])
-				continue;
-			struct line ln;
-			struct header h;
-			uint64_t x, total;
-			log_line(&st->logs[l], i, &ln, &h, &scratch);
-			if (!count_of(ln.text + h.msg_off, ln.len - h.msg_off, &x, &total))
-				continue;
-			GROW(e, cap, ne + 1);
-			e[ne++] = (struct counted){ c, (uint32_t)x, (uint32_t)total, (uint32_t)l, (uint32_t)i };
-		}
-	buf_free(&scratch);
-	if (ne)
-		qsort(e, ne, sizeof(*e), counted_cmp);
-	*out = e;
-	return ne;
-}
-
-/* Counts toward different totals (4 shards here, 2 there; 67 graph
- * sizes, 35) are not the same steps: such a template stays one.  Keeps
- * in e[0..ne) the lines of templates that count toward one total;
- * returns how many. */
-static size_t one_total(struct counted *e, size_t ne)
-{
-	size_t kept = 0;
-	for (size_t a = 0, b; a < ne; a = b) {
-		int same = 1;
-		for (b = a; b < ne && e[b].c == e[a].c; b++)
-			same &= e[b].total == e[a].total;
-		if (!same)
-			continue;
-		for (size_t k = a; k < b; k++)
-			e[kept++] = e[k];
-	}
-	return kept;
-}
-
-/* Template text t with the count x written in for its "<int>/<int>"'s
- * first number.  The caller frees it. */
-static char *counted_text(const char *t, uint32_t x)
-{
-	const char *at = strstr(t, "<int>/<int>");
-	char num[24];
-	int w = snprintf(num, sizeof(num), "%u", (unsigned)x);
-	size_t pre = (size_t)(at - t), len = strlen(t);
-	char *txt = xmalloc(len + (size_t)w + 1);
-	memcpy(txt, t, pre);
-	memcpy(txt + pre, num, (size_t)w);
-	memcpy(txt + pre + (size_t)w, at + 5, len - pre - 5 + 1);
-	return txt;
-}
-
-/* Split the counting templates of st (see COUNT_MAX): new ids past
- * st->nc, with their texts, levels and (no) rules.  A template a rule
- * names keeps its one id: the rule says what it is; so does a progress
- * bar, which says its percentage: the bar is the step, not each frame. */
-static void split_counters(struct dx_state *st)
-{
-	size_t nc = st->nc;
-	uint8_t *cand = counter_candidates(st);
-	if (!cand)
-		return;
-	struct counted *e;
-	size_t ne = counted_lines(st, cand, &e);
-	free(cand);
-	ne = one_total(e, ne);
-	size_t tcap = 0, pcap = 0;
-	uint32_t *parent = NULL;
-	for (size_t k = 0; k < ne; k++) {
-		if (k == 0 || e[k].c != e[k - 1].c || e[k].x != e[k - 1].x) {
-			GROW(st->counted, tcap, st->ncounted + 1);
-			GROW(parent, pcap, st->ncounted + 1);
-			parent[st->ncounted] = e[k].c;
-			st->counted[st->ncounted++] = counted_text(st->ctext[e[k].c], e[k].x);
-		}
-		st->id[e[k].log][e[k].line] = (uint32_t)(nc + st->ncounted - 1);
-	}
-	free(e);
-	st->nc = nc + st->ncounted;
-	st->ctext = xrealloc(st->ctext, (st->nc ? st->nc : 1) * sizeof(*st->ctext));
-	st->clevel = xrealloc(st->clevel, st->nc ? st->nc : 1);
-	st->rule = xrealloc(st->rule, (st->nc ? st->nc : 1) * sizeof(*st->rule));
-	for (size_t k = 0; k < st->ncounted; k++) {
-		st->ctext[nc + k] = st->counted[k];
-		st->clevel[nc + k] = st->clevel[parent[k]];
-		st->rule[nc + k] = -1;
-	}
-	free(parent);
 }
 
 /* Whether a template announces a retry. */
@@ -911,7 +727,7 @@ void pass_skeleton(struct dx_state *st, struct log *logs, size_t nlogs, struct t
 	uint32_t *canon = canonical_ids(st, tt);
 	line_ids(st, canon);
 	free(canon);
-	split_counters(st);
+	split_steps(st);
 	count_lines(st);
 	template_facts(st);
 	milestone_steps(st);
@@ -953,6 +769,7 @@ void skeleton_free(struct dx_state *st)
 	free(st->weight);
 	free(st->step);
 	free(st->rule);
+	free(st->parent);
 	strv_free(st->counted, st->ncounted);
 	free(st);
 }

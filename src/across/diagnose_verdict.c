@@ -733,10 +733,27 @@ void pass_verdict(struct dx_state *st, struct diagnosis *d)
 
 /* ---- what came next ---- */
 
+/* Whether indented template text t begins as a step the good run took
+ * before its line from began: the same indentation and first character
+ * (Flask's " * Running on ..." after its " * Serving Flask app ..." and
+ * " * Debug mode: off").  Such a line is one of the run's own, not one
+ * that goes with the line above it. */
+static int shaped_like_a_step(const struct dx_state *st, const struct diagnosis *d, const char *t, size_t from)
+{
+	size_t n = strspn(t, " \t") + 1;
+	for (size_t j = 0; j < from; j++) {
+		uint32_t c = st->id[d->good][j];
+		if (strncmp(st->ctext[c], t, n) == 0 && is_step(st, c))
+			return 1;
+	}
+	return 0;
+}
+
 /* The step the good run took next after its line from: the first that
  * is one (is_step).  Until then, lines that are none say nothing of
  * what the good run did, nor do the indented lines that go with them
- * (the source line Python prints under a warning).  The good log's line
+ * (the source line Python prints under a warning), unless they begin as
+ * the run's own steps did (shaped_like_a_step).  The good log's line
  * count for none. */
 static size_t next_step(const struct dx_state *st, const struct diagnosis *d, size_t from)
 {
@@ -744,7 +761,8 @@ static size_t next_step(const struct dx_state *st, const struct diagnosis *d, si
 	for (size_t j = from; j < d->good_log->nlines; j++) {
 		uint32_t c = st->id[d->good][j];
 		const char *t = st->ctext[c];
-		if ((skipped && (t[0] == ' ' || t[0] == '\t')) || !is_step(st, c)) {
+		int goes_with = skipped && (t[0] == ' ' || t[0] == '\t') && !shaped_like_a_step(st, d, t, from);
+		if (goes_with || !is_step(st, c)) {
 			skipped = 1;
 			continue;
 		}

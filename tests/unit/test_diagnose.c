@@ -1005,6 +1005,108 @@ static void test_next_skips_non_steps(void)
 	dx_free(&x);
 }
 
+/* canonicalise, words_of: two lines that differ only inside a group
+ * (the arguments a run set, in braces or brackets) and never share a log
+ * are one step, reworded: bad got to the good run's "non-default args". */
+static void test_reworded_group(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 "INFO non-default args: {'model': 'Qwen/Qwen2.5-72B', 'max_model_len': 8192}\n" L05 L06,
+		 UPTO04 "INFO non-default args: {'host': '0.0.0.0', 'lora_modules': [a, b], 'enable_lora': True}\n");
+	CHECK_INT(x.d.bad_line, 5);
+	CHECK_INT(x.d.good_line, 5);
+	dx_free(&x);
+}
+
+/* split_named_steps: a template printed once per step, with a value that
+ * names the step and repeats between runs, is one step per value: a run
+ * that died after its second such line got to the good run's second, not
+ * its first, though a line in between made them no one run; and the good
+ * run's next step is the one after, not a repeat. */
+static void test_steps_named_by_value(void)
+{
+	struct dx x;
+#define PREFILL(n) "INFO chunked prefill is enabled with max_num_batched_tokens=" #n "\n"
+	DIAGNOSE(&x, NULL, UPTO04 PREFILL(2048) "WARNING using awq quantization on this device\n" PREFILL(8192) L05 L06,
+		 UPTO04 PREFILL(2048) PREFILL(8192) TRACEBACK("TypeError: not a string"));
+	CHECK_INT(x.d.bad_line, 6);
+	CHECK_INT(x.d.good_line, 7);
+	CHECK(x.d.nnext >= 1);
+	if (x.d.nnext >= 1)
+		CHECK_INT(x.d.next[0], 8);
+	dx_free(&x);
+	/* Named by a word, with a step of its own after each. */
+#define REGION(w) "INFO preparing start region for dimension " w "\nINFO region saved to disk\n"
+	DIAGNOSE(&x, NULL, UPTO04 REGION("overworld") REGION("nether") REGION("end") REGION("void") L05,
+		 UPTO04 REGION("overworld") REGION("nether") "INFO preparing start region for dimension end\n");
+	CHECK_INT(x.d.bad_line, 9);
+	CHECK_INT(x.d.good_line, 9);
+	CHECK(x.d.nnext >= 1);
+	if (x.d.nnext >= 1)   /* the next region (saving one is no step) */
+		CHECK_INT(x.d.next[0], 11);
+	dx_free(&x);
+}
+
+/* field_names_step: a value the bad run printed that no good run did,
+ * or one a log comes back to, names no step: the template stays one, and
+ * bad's last line of it is where it got, as before. */
+static void test_steps_not_named(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 PREFILL(2048) "WARNING using awq quantization on this device\n" PREFILL(8192) L05 L06,
+		 UPTO04 PREFILL(4096) PREFILL(1024) TRACEBACK("TypeError: not a string"));
+	CHECK_INT(x.d.bad_line, 6);
+	CHECK_INT(x.d.good_line, 5);
+	dx_free(&x);
+	/* A value that comes back measures or counts something: bad's
+	 * second batch line is the good run's second, whatever it says. */
+#define BATCH(n) "INFO scheduled a batch of " #n " requests\n"
+	DIAGNOSE(&x, NULL, UPTO04 BATCH(1) BATCH(2) BATCH(1) BATCH(3) L05 L06, UPTO04 BATCH(2) BATCH(1));
+	CHECK_INT(x.d.bad_line, 6);
+	CHECK_INT(x.d.good_line, 6);
+	dx_free(&x);
+}
+
+/* begins: values a bad run printed that are not, in order, the first a
+ * good run printed (two of its five routes, in another order) name no
+ * steps: the run that printed them and went on to the end is no run that
+ * skipped steps. */
+static void test_steps_other_config(void)
+{
+	struct dx x;
+#define ROUTE(r) "INFO route " r ", methods: GET\n"
+	DIAGNOSE(&x, NULL, UPTO14 ROUTE("/openapi.json") ROUTE("/docs") ROUTE("/health") ROUTE("/tokenize")
+		 ROUTE("/metrics") FROM15,
+		 UPTO14 "ERROR flash attention 2 is not supported here\n" ROUTE("/metrics") ROUTE("/docs") FROM15);
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(x.d.bad_line, 24);
+	CHECK_INT(x.d.good_line, 26);
+	dx_free(&x);
+}
+
+/* next_step, shaped_like_a_step: an indented line after a warning that
+ * begins as the run's own earlier steps did (Flask's " * Running on")
+ * is the next step, not a line of the warning's. */
+static void test_next_after_warning(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, "| * Serving Flask app 'app'\n| * Debug mode: off\n"
+		 "|WARNING: This is a development server. Do not use it in a production deployment.\n"
+		 "| * Running on http://127.0.0.1:5000\n|Press CTRL+C to quit\n",
+		 "| * Serving Flask app 'app'\n| * Debug mode: off\n");
+	CHECK(x.d.nnext >= 1);
+	if (x.d.nnext >= 1)
+		CHECK_INT(x.d.next[0], 3);
+	dx_free(&x);
+	/* The source line Python prints under a warning goes with it. */
+	DIAGNOSE(&x, NULL, UPTO04 "|/app/main.py:12: UserWarning: the cache is cold\n|  warnings.warn(msg)\n" L05 L06,
+		 UPTO04);
+	CHECK(x.d.nnext >= 1);
+	if (x.d.nnext >= 1)
+		CHECK_INT(x.d.next[0], 7);
+	dx_free(&x);
+}
+
 /* ---- timing ---- */
 
 /* pass_waiting: a notice no good run printed, repeated at a steady pace
@@ -1445,6 +1547,11 @@ int main(void)
 	test_went_on_familiar();
 	test_next();
 	test_next_skips_non_steps();
+	test_next_after_warning();
+	test_reworded_group();
+	test_steps_named_by_value();
+	test_steps_not_named();
+	test_steps_other_config();
 	test_waiting();
 	test_learned_heartbeat();
 	test_counter_is_progress();
