@@ -214,8 +214,8 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 					    "INTERRUPTED", "RUNNING" };
 	fprintf(f, "%s", SGR_BOLD(o));
 	put_path(f, bad);
-	fprintf(f, " %s%s%s", d->verdict == DX_SAME ? SGR_GREEN(o) : d->verdict == DX_RUNNING ? SGR_YELLOW(o) : SGR_RED(o),
-		word[d->verdict], SGR_RESET(o));
+	const char *colour = d->verdict == DX_SAME ? SGR_GREEN(o) : d->verdict == DX_RUNNING ? SGR_YELLOW(o) : SGR_RED(o);
+	fprintf(f, " %s%s%s", colour, word[d->verdict], SGR_RESET(o));
 	const struct dx_milestone *fin = dx_final_milestone(d);
 	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
 		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");

@@ -111,7 +111,8 @@ static FILE *report_stream(const struct diff_args *a)
 }
 
 /* The order looks swapped when bad, which did not crash, stop, get
- * interrupted or is still running, went further than a good run found wanting: a warning
+ * interrupted or is still running, went further than a good run found
+ * wanting: a warning
  * naming the first such. */
 static void check_order(const struct diagnosis *d, const struct log *logs, size_t ngood,
 			const uint8_t *doubted, struct tmpl_table *tt, const struct ruleset *rs,
