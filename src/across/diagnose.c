@@ -32,8 +32,8 @@
 const char *dx_verdict_name(int v)
 {
 	static const char *const names[] = { "same", "different", "stopped", "crashed", "diverged", "failed",
-					     "interrupted" };
-	return v >= 0 && v <= DX_INTERRUPTED ? names[v] : "?";
+					     "interrupted", "running" };
+	return v >= 0 && v <= DX_RUNNING ? names[v] : "?";
 }
 
 const char *dx_severity_name(int s)
@@ -81,8 +81,16 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	 * step time of a rank that holds the run (d->good_step_s). */
 	pass_ranks(st, d);
 	pass_rank_behind(st, d);
+	/* A stop that is not overdue yet is a run still in its step. */
+	pass_running(d);
 	followings_free(st);
 	st->opt = NULL;
+}
+
+void dx_set_silence(struct diagnosis *d, double silent_s)
+{
+	d->silent_s = silent_s;
+	pass_running(d);
 }
 
 /* A learned milestone is named by the good run's own line, never by its

@@ -28,6 +28,10 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	      const struct ruleset *rs, const struct dx_options *opt,
 	      struct diagnosis *d);
 void diagnosis_free(struct diagnosis *d);
+/* Set d's silence to silent_s, as a caller that follows the log measured
+ * it since (`ddx watch`), and the verdict with it: a stop is RUNNING
+ * while that is short of the good runs' step time, STOPPED after. */
+void dx_set_silence(struct diagnosis *d, double silent_s);
 
 /* A milestone's name: its rule's, or for a learned one or one of the
  * generic words' rules the good run's line that names it (its message,

@@ -1,9 +1,11 @@
 /* diagnose_verdict.c — the verdict passes (see diagnose_passes.h): which
  * new error is the crash and what caused it, whether bad reached the good
  * run's end and where it got, the verdict (same, different, crashed,
- * stopped, diverged), and what the good run did next.  Each rule is a
+ * stopped, diverged, failed, interrupted), what the good run did next,
+ * and whether a stop is overdue yet (running).  Each rule is a
  * function of its own; its comment says what it guarantees. */
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -793,4 +795,24 @@ void pass_next(struct dx_state *st, struct diagnosis *d)
 		d->next[d->nnext++] = (int64_t)j;
 	}
 	free(seen);
+}
+
+/* ---- not overdue yet ---- */
+
+/* A run is stopped only once its silence is beyond what the good runs
+ * took in the step it is in: a log written (its mtime, or --now) less
+ * than d->good_step_s ago is a run still in that step, whether a process
+ * here holds it or another machine writes it (a log on shared storage).
+ * A log nobody wrote for longer stays STOPPED; so does one whose silence
+ * or step time is unknown (standard input, untimed logs): there is
+ * nothing to hold it to. */
+static int still_in_step(const struct diagnosis *d)
+{
+	return !isnan(d->silent_s) && !isnan(d->good_step_s) && d->silent_s < d->good_step_s;
+}
+
+void pass_running(struct diagnosis *d)
+{
+	if (d->verdict == DX_STOPPED || d->verdict == DX_RUNNING)
+		d->verdict = still_in_step(d) ? DX_RUNNING : DX_STOPPED;
 }

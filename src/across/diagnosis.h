@@ -27,6 +27,8 @@ enum dx_verdict {
 			* error no good run printed, after which it went on */
 	DX_INTERRUPTED,  /* ended from outside: a signal (^C, SIGTERM) or a
 			  * cancel, before it reached the good run's end */
+	DX_RUNNING,    /* a prefix of the good run, silent for less than the
+			* good runs spent in the step it is in: not stopped yet */
 };
 
 enum dx_severity { DX_INFO = CLASSIFY_INFO, DX_WARNING = CLASSIFY_WARNING, DX_ERROR = CLASSIFY_ERROR };

@@ -167,7 +167,8 @@ static int judge_alone(const struct log *lg, const struct tmpl_table *tt, const 
 }
 
 /* Against others[0..n): the diagnosis of good as a bad run, crashed or
- * stopped before the milestone where the others are up or done (by the
+ * stopped (or still running: a good run is one that ended) before the
+ * milestone where the others are up or done (by the
  * rules of their engine: the last line of a run that never came up is
  * no goal, and a healthy run stops short of a crashed one's).  Not one
  * that went another way: healthy runs of one program in other versions
@@ -190,7 +191,7 @@ static int judge_against(const struct log *good, const struct log *const *others
 		buf_printf(&dt->why, "crashed at line %lld (\"", (long long)c->line + 1);
 		quote(&dt->why, good, c->summary);
 		buf_printf(&dt->why, "\")");
-	} else if (d.verdict == DX_STOPPED && d.up != DX_NONE) {
+	} else if ((d.verdict == DX_STOPPED || d.verdict == DX_RUNNING) && d.up != DX_NONE) {
 		const struct dx_milestone *fin = dx_final_milestone(&d);
 		dt->kind = "short";
 		dt->line = d.bad_line;

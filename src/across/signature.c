@@ -87,7 +87,7 @@ void signature_mask_hosts(const char *text, struct buf *out)
 int signature_make(int verdict, const char *step, const char *cause, struct signature *sig)
 {
 	memset(sig, 0, sizeof(*sig));
-	if (verdict == DX_SAME || (verdict == DX_DIFFERENT && !cause))
+	if (verdict == DX_SAME || verdict == DX_RUNNING || (verdict == DX_DIFFERENT && !cause))
 		return -1;
 	struct buf s = { 0 }, t = { 0 };
 	if (step)

@@ -35,8 +35,8 @@ struct signature {
 /* The signature of a failure of kind verdict (enum dx_verdict, not
  * DX_SAME) whose step (the last step reached) and cause (the crash's or
  * the first new line's) are template texts, either NULL.  Returns 0, or
- * -1 with nothing made when there is nothing to name (a DX_SAME, or
- * neither text). */
+ * -1 with nothing made when there is nothing to name (a DX_SAME, a
+ * DX_RUNNING, which has not failed yet, or neither text). */
 int signature_make(int verdict, const char *step, const char *cause, struct signature *sig);
 /* The signature of d's failure; tt is the table d's logs were loaded
  * into (a line's own template, not its cluster's, which depends on what

@@ -49,9 +49,9 @@ static int set_reference(struct live_opts *o, const char *path, char **refs, siz
 		if (diff_open_goods(refs, nrefs, goods, a.jobs) < 0)
 			goto out;
 	}
-	double gap;
-	if (diff_reference_gap(goods, n, path, &a, &gap) == 0) {
-		live_set_ref(o, gap, LIVE_REF_FACTOR, LIVE_REF_MIN_S);
+	double gap, step;
+	if (diff_reference_gap(goods, n, path, &a, &gap, &step) == 0) {
+		live_set_ref(o, gap, step, LIVE_REF_FACTOR, LIVE_REF_MIN_S);
 		rc = 0;
 	}
 out:
@@ -186,16 +186,18 @@ const struct cmd cmd_proc_entry = {
 	"short sample, RSS, age, listening sockets, GPU memory (when NVML is\n"
 	"there).  Also the port the log names (port=8000, Uvicorn running on\n"
 	"...) and whether anything listens on it.  Ends with a verdict:\n"
-	"hung, busy, busy or spinning, idle (blocked but its port listens),\n"
-	"exited or unknown.  Reads /proc only: never stops or traces the\n"
+	"hung (blocked, the log quiet for 60 s), busy, busy or spinning, idle\n"
+	"(blocked but its port listens, or the log written less than 60 s\n"
+	"ago), exited or unknown.  Reads /proc only: never stops or traces the\n"
 	"processes, and never reads a LOG that is not a regular file.\n"
 	"\n"
 	"With good runs, silence decides: a log quiet for more than 5 times\n"
-	"the good runs' longest gap at the point it reached, plus 60 s, is hung\n"
-	"whatever the CPU does; quiet inside a step the good runs took long\n"
-	"over, with CPU moving, it is busy.  Without them, CPU burning while\n"
-	"the log has been quiet for 60 s, the I/O stands still and no port\n"
-	"listens is \"busy or spinning\" (exit 1): ddx cannot tell which.\n"
+	"the good runs' longest gap at the point it reached, plus 60 s, and\n"
+	"for more than they spent in the step it is in, is hung whatever the\n"
+	"CPU does; quiet for less it is never hung (busy, or idle).  Without\n"
+	"them, CPU burning while the log has been quiet for 60 s, the I/O\n"
+	"stands still and no port listens is \"busy or spinning\" (exit 1):\n"
+	"ddx cannot tell which.\n"
 	"\n"
 	"  --ref GOOD        a log of a good run (repeatable; more GOODs may\n"
 	"                    follow LOG)\n"

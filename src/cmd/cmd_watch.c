@@ -259,8 +259,9 @@ static int finish_bad(struct view *v, const char *kind, const char *detail)
 			"written %s ago, which this watch no longer reads", rot_ago);
 	fputs(".\n\n", o->f);
 	/* The silence as the watch measured it, up to now, rather than
-	 * diagnose's guess from when the log was last read. */
-	w->d.silent_s = wall_clock_s() - w->last_progress;
+	 * diagnose's guess from when the log was last read; the verdict
+	 * goes with it. */
+	dx_set_silence(&w->d, wall_clock_s() - w->last_progress);
 	/* The processes in full, not the summary diff gives: a watchdog
 	 * may kill them next, and then nobody can look any more. */
 	report_text(o, &w->d, w->logs, w->ngood + 1, NULL);
@@ -286,6 +287,9 @@ static int finish_end(struct view *v, int end, double silence)
 		snprintf(detail, sizeof(detail), ", then quiet for %s", q);
 	else if (end == WATCH_HUNG && isnan(g))
 		snprintf(detail, sizeof(detail), ", no progress for %s (limit %s)", q, lim);
+	else if (end == WATCH_HUNG && watch_limit_s(w) == w->d.good_step_s)
+		snprintf(detail, sizeof(detail), ", no progress for %s (limit: the good runs' %s in this step)",
+			 q, lim);
 	else if (end == WATCH_HUNG)
 		snprintf(detail, sizeof(detail), ", no progress for %s (limit %g x %s + %g s = %s)",
 			 q, w->o.factor, gap, w->o.min_silence, lim);

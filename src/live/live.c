@@ -398,6 +398,13 @@ static void describe_spinners(const struct live_report *r, struct buf *b)
 	}
 }
 
+int live_blocked_hung(double silent_s, int have_ref, double limit_s)
+{
+	if (isnan(silent_s))
+		return 1;
+	return have_ref ? silent_s > limit_s : silent_s >= LIVE_QUIET_S;
+}
+
 static void make_verdict(struct live_report *r, int by_pid)
 {
 	struct buf b = { 0 };
@@ -463,7 +470,8 @@ static void make_verdict(struct live_report *r, int by_pid)
 			char iv[32];
 			fmt_seconds(iv, sizeof(iv), r->sample_s);
 			buf_printf(&b, ", no CPU progress in %s", iv);
-			r->liveness = port_up ? "idle" : "hung";
+			r->liveness = port_up || !live_blocked_hung(r->silent_s, r->have_ref, r->ref_limit_s)
+				? "idle" : "hung";
 		}
 		/* Silence far beyond the good runs' decides, whatever the CPU
 		 * does: a rank spinning on a peer that never joins burns it. */
@@ -508,11 +516,17 @@ static void make_verdict(struct live_report *r, int by_pid)
 	r->verdict = b.p;
 }
 
-void live_set_ref(struct live_opts *o, double gap_s, double factor, double min_s)
+double live_ref_limit(double gap_s, double step_s, double factor, double min_s)
+{
+	double limit = factor * gap_s + min_s;
+	return step_s > limit ? step_s : limit;
+}
+
+void live_set_ref(struct live_opts *o, double gap_s, double step_s, double factor, double min_s)
 {
 	o->have_ref = !isnan(gap_s) && gap_s >= 0;
 	o->ref_gap_s = o->have_ref ? gap_s : NAN;
-	o->ref_limit_s = o->have_ref ? factor * gap_s + min_s : NAN;
+	o->ref_limit_s = o->have_ref ? live_ref_limit(gap_s, step_s, factor, min_s) : NAN;
 }
 
 static void sleep_ms(int ms)

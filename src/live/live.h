@@ -24,10 +24,12 @@
 
 /* With good runs to compare with, silence decides: a log quiet for longer
  * than LIVE_REF_FACTOR times the good runs' longest gap at the point it
- * reached, plus LIVE_REF_MIN_S, is hung whatever the CPU does (`ddx
- * watch`'s defaults).  Without them, a log quiet for LIVE_QUIET_S while
- * CPU burns and no port listens is "busy or spinning": no health is
- * claimed. */
+ * reached, plus LIVE_REF_MIN_S, and than the good runs spent in the step
+ * it is in, is hung whatever the CPU does (`ddx watch`'s defaults); quiet
+ * for less, it is not hung, whatever the processes wait in.  Without
+ * them, a log quiet for LIVE_QUIET_S is the least a hang takes (blocked,
+ * no CPU progress) and a log quiet for that long while CPU burns and no
+ * port listens is "busy or spinning": no health is claimed. */
 #define LIVE_REF_FACTOR 5.0
 #define LIVE_REF_MIN_S 60.0
 #define LIVE_QUIET_S 60.0
@@ -115,10 +117,22 @@ int live_thread_hot(const struct proc_thread *t, double sample_s);
  * futex", ... into out. */
 void live_activity(const struct proc_info *p, double sample_s, char *out, size_t cap);
 
-/* Set the reference of o from the good runs' longest gap at the log's
- * point (NAN: none, o keeps no reference): hung beyond factor * gap +
- * min_s of silence. */
-void live_set_ref(struct live_opts *o, double gap_s, double factor, double min_s);
+/* The silence beyond which a log is hung, from the good runs' longest
+ * gap at its point (gap_s, not NAN) and their time in its step (step_s;
+ * NAN when unknown): factor * gap + min_s, or step_s when longer -- a
+ * run is hung only once its silence is beyond what they took there. */
+double live_ref_limit(double gap_s, double step_s, double factor, double min_s);
+/* Whether processes that are blocked (alive, no CPU progress) behind a
+ * log silent for silent_s are hung: only once it has been quiet for
+ * long, beyond the good runs' limit (have_ref: limit_s, live_ref_limit)
+ * or else LIVE_QUIET_S.  A process that logged a few seconds ago and
+ * sleeps waits (for a request, a peer, a download), as processes mostly
+ * do, and is no hang.  A silence nobody measured (NAN: a pid with no
+ * log) leaves the processes to speak: hung. */
+int live_blocked_hung(double silent_s, int have_ref, double limit_s);
+/* Set the reference of o from gap_s and step_s (gap_s NAN: none, o keeps
+ * no reference): hung beyond live_ref_limit of silence. */
+void live_set_ref(struct live_opts *o, double gap_s, double step_s, double factor, double min_s);
 
 
 /* Parse an interval as parse_duration does ("1s", "500ms", "2", "0").

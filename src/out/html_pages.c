@@ -191,7 +191,7 @@ static void verdict_card(FILE *f, const struct diagnosis *d, const struct log *l
 			&logs[g] == d->good_log && nlogs > 2 ? " (closest)" : "");
 	}
 	fputs("</dd>\n", f);
-	if (d->verdict == DX_STOPPED && !isnan(d->silent_s)) {
+	if ((d->verdict == DX_STOPPED || d->verdict == DX_RUNNING) && !isnan(d->silent_s)) {
 		fputs("<dt>silent</dt><dd>", f);
 		put_dur(f, d->silent_s);
 		fputs("</dd>\n", f);
@@ -253,7 +253,8 @@ static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t 
 			l->at[m] = picture_pos(p, lg, ms_line(d, logs, nlogs, k, m));
 		if (!bad)
 			continue;
-		if (d->verdict == DX_STOPPED && !isnan(d->silent_s) && d->last_progress >= 0 &&
+		if ((d->verdict == DX_STOPPED || d->verdict == DX_RUNNING) && !isnan(d->silent_s) &&
+		    d->last_progress >= 0 &&
 		    !p->by_line)
 			l->now_s = since_start(lg, d->last_progress) + d->silent_s;
 		if (d->crash != DX_NONE)

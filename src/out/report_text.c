@@ -211,10 +211,11 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 	const struct diagnosis *d = r->d;
 	const struct log *bad = d->bad_log, *good = d->good_log;
 	static const char *const word[] = { "MATCHES", "FINISHED", "STOPPED", "CRASHED", "DIVERGED", "FAILED",
-					    "INTERRUPTED" };
+					    "INTERRUPTED", "RUNNING" };
 	fprintf(f, "%s", SGR_BOLD(o));
 	put_path(f, bad);
-	fprintf(f, " %s%s%s", d->verdict == DX_SAME ? SGR_GREEN(o) : SGR_RED(o), word[d->verdict], SGR_RESET(o));
+	const char *colour = d->verdict == DX_SAME ? SGR_GREEN(o) : d->verdict == DX_RUNNING ? SGR_YELLOW(o) : SGR_RED(o);
+	fprintf(f, " %s%s%s", colour, word[d->verdict], SGR_RESET(o));
 	const struct dx_milestone *fin = dx_final_milestone(d);
 	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
 		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
@@ -248,11 +249,19 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 	} else if (d->bad_line < 0) {
 		fprintf(f, " from its first line: nothing in it follows the good run");
 	} else {
-		fprintf(f, " after \"");
+		fprintf(f, d->verdict == DX_RUNNING ? ", still in step \"" : " after \"");
 		put_msg(f, bad, d->bad_line, q);
 		fprintf(f, "\" (line %lld of %zu", (long long)d->bad_line + 1, bad->nlines);
 		put_origin(f, bad, d->bad_line, ", ", "");
 		fputc(')', f);
+	}
+	if (d->verdict == DX_RUNNING) {
+		/* Not overdue yet: how far into the good runs' time it is. */
+		fputs(": ", f);
+		put_duration(f, d->silent_s);
+		fputs(" of the ~", f);
+		put_duration(f, d->good_step_s);
+		fputs(" the good runs took", f);
 	}
 	if (d->verdict != DX_CRASHED && d->waiting.first >= 0) {
 		/* A stall, not another path: say what it waits for. */
@@ -401,11 +410,13 @@ static void second_sentence(FILE *f, const struct row *r, size_t q)
 				d->attempt, (long long)d->attempt_line + 1);
 		any = 1;
 	}
-	if (d->culprit.rank && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
+	/* A run still in its step has stopped nowhere: no ranks sentence. */
+	int ended = d->verdict != DX_SAME && d->verdict != DX_DIFFERENT && d->verdict != DX_RUNNING;
+	if (d->culprit.rank && ended) {
 		fprintf(f, "%s", any ? " " : "");
 		culprit_sentence(f, d, q);
 		any = 1;
-	} else if (d->ranks_alike && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT) {
+	} else if (d->ranks_alike && ended) {
 		fprintf(f, "%s", any ? " " : "");
 		size_t failed = 0, who = 0;
 		for (size_t k = 0; k < d->nranks; k++)
@@ -593,7 +604,8 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 		fputc('\n', f);
 	}
 	if (d->nnext && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT && d->verdict != DX_FAILED) {
-		fprintf(f, "\n  %snext in the good run (never reached)%s\n", SGR_BOLD(o), SGR_RESET(o));
+		fprintf(f, "\n  %snext in the good run (%s)%s\n", SGR_BOLD(o),
+			d->verdict == DX_RUNNING ? "not reached yet" : "never reached", SGR_RESET(o));
 		/* Milestones learned from one good log are every line it printed
 		 * once: when rules name some, show only those, after the step the
 		 * good run took next (next[0]), which is always shown. */

@@ -110,14 +110,16 @@ static FILE *report_stream(const struct diff_args *a)
 	return a->html && strcmp(a->html, "-") == 0 ? stderr : a->out->f;
 }
 
-/* The order looks swapped when bad, which did not crash, stop or get
- * interrupted, went further than a good run found wanting: a warning
+/* The order looks swapped when bad, which did not crash, stop, get
+ * interrupted or is still running, went further than a good run found
+ * wanting: a warning
  * naming the first such. */
 static void check_order(const struct diagnosis *d, const struct log *logs, size_t ngood,
 			const uint8_t *doubted, struct tmpl_table *tt, const struct ruleset *rs,
 			struct dx_warning **ws, size_t *nws)
 {
-	if (d->verdict == DX_CRASHED || d->verdict == DX_STOPPED || d->verdict == DX_INTERRUPTED)
+	if (d->verdict == DX_CRASHED || d->verdict == DX_STOPPED || d->verdict == DX_INTERRUPTED ||
+	    d->verdict == DX_RUNNING)
 		return;
 	for (size_t g = 0; g < ngood; g++)
 		if (doubted[g] && goodcheck_further(&logs[ngood], &logs[g], tt, rs)) {
@@ -234,7 +236,7 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	 * stands tells a hang from a long step. */
 	struct live_report pr, *live = NULL;
 	struct live_opts po = a->po;
-	live_set_ref(&po, d.good_gap_s, LIVE_REF_FACTOR, LIVE_REF_MIN_S);
+	live_set_ref(&po, d.good_gap_s, d.good_step_s, LIVE_REF_FACTOR, LIVE_REF_MIN_S);
 	if (!a->no_proc && live_path && strcmp(live_path, "-") != 0 &&
 	    live_inspect(live_path, &po, &pr) == 0)
 		live = &pr;
@@ -242,7 +244,8 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 		report_json(stdout, &d, ref, nref, live);
 	else if (report_stream(a) == a->out->f)
 		report_text(a->out, &d, ref, nref, live);
-	int rc = d.verdict == DX_SAME ? EXIT_SAME : EXIT_DIVERGED;
+	/* A run still in its step has not failed yet: no divergence so far. */
+	int rc = d.verdict == DX_SAME || d.verdict == DX_RUNNING ? EXIT_SAME : EXIT_DIVERGED;
 	if (a->html_out.f) {
 		if (html_diff_page(a->html_out.f, &d, ref, nref, live) < 0) {
 			error("--html %s: %s", a->html, strerror(errno ? errno : EIO));
@@ -280,7 +283,7 @@ int diff_open_goods(char *const *paths, size_t n, struct input *goods, int jobs)
 }
 
 int diff_reference_gap(struct input *goods, size_t n, const char *path, const struct diff_args *a,
-		       double *gap)
+		       double *gap, double *step)
 {
 	struct stat st;
 	int rc = -1;
@@ -315,6 +318,7 @@ int diff_reference_gap(struct input *goods, size_t n, const char *path, const st
 		struct diagnosis d;
 		diagnose(ref, nref, &tt, &rs, &a->o, &d);
 		*gap = d.good_gap_s;
+		*step = d.good_step_s;
 		diagnosis_free(&d);
 		goodcheck_free(ws, nws);
 		free(doubted);

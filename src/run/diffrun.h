@@ -79,15 +79,16 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
  * with none left open. */
 int diff_open_goods(char *const *paths, size_t n, struct input *goods, int jobs);
 
-/* The good runs' longest gap at the point the log at path reached, as
- * diff_run's diagnosis finds it, into *gap (NAN when the logs do not
- * tell): for `ddx proc --ref`, which reports no diff.  The good runs are
+/* The good runs' longest gap at the point the log at path reached and
+ * their time in its step, as diff_run's diagnosis finds them, into *gap
+ * and *step (NAN when the logs do not tell): for `ddx proc --ref`, which
+ * reports no diff.  The good runs are
  * checked as diff_run checks them: those found wanting do not set the gap
  * while others remain, and are named in warnings on stderr.  Takes
  * goods[0..n) over: closed on return.  path must be a regular file (a FIFO is
  * refused, never opened).  Returns 0, or -1 after printing an error. */
 int diff_reference_gap(struct input *goods, size_t n, const char *path, const struct diff_args *a,
-		       double *gap);
+		       double *gap, double *step);
 
 /* Compare the log at badpath with a stored baseline, as diff_run does
  * with the baseline's latest runs as the good ones: the baseline called

@@ -248,10 +248,14 @@ double watch_allowed_gap(const struct watch *w)
 	return gap;
 }
 
+/* Never short of the good runs' time in the step: a run is hung only
+ * once its silence is beyond what they took there (diff says RUNNING
+ * before that), however quiet they were inside it. */
 double watch_limit_s(const struct watch *w)
 {
 	double gap = watch_allowed_gap(w);
-	return w->o.factor * (isnan(gap) ? 0 : gap) + w->o.min_silence;
+	return live_ref_limit(isnan(gap) ? 0 : gap, w->have ? w->d.good_step_s : NAN, w->o.factor,
+			      w->o.min_silence);
 }
 
 /* After an analysis: did the run make progress?  Then the caller is told
@@ -340,7 +344,7 @@ int watch_run(struct watch *w, void (*say)(void *ctx, const struct watch_event *
 static void inspect(const struct watch *w, struct watch_holders *h)
 {
 	struct live_opts po = w->o.po;
-	live_set_ref(&po, watch_allowed_gap(w), w->o.factor, w->o.min_silence);
+	live_set_ref(&po, watch_allowed_gap(w), w->have ? w->d.good_step_s : NAN, w->o.factor, w->o.min_silence);
 	po.silent_s = wall_clock_s() - w->last_progress;
 	/* A folder's files are held each by its own writer: the processes
 	 * of the first of them (of the first few) still held, else of the

@@ -26,7 +26,8 @@
  * tells them apart); the wall clock since the last progress is the
  * silence.  A hang is a silence longer than --factor times the good runs'
  * longest gap after the point the run reached (see watch_allowed_gap),
- * plus --min-silence.  A crash (a new error after which the run made no
+ * plus --min-silence, and longer than the good runs spent in the step it
+ * is in.  A crash (a new error after which the run made no
  * progress) ends the watch once it has been quiet for --min-silence.
  * Reaching the good run's final milestone ends it with success. */
 #ifndef DDX_WATCH_H
@@ -148,7 +149,9 @@ int watch_counts(const struct diagnosis *d, const struct dx_milestone *m);
 /* The quiet the good run allows where the run is, in s; NAN when the
  * logs have no timestamps. */
 double watch_allowed_gap(const struct watch *w);
-/* The silence after which the run counts as hung, at the point it is. */
+/* The silence after which the run counts as hung, at the point it is:
+ * --factor times watch_allowed_gap plus --min-silence, or the good
+ * runs' time in the step when that is longer. */
 double watch_limit_s(const struct watch *w);
 
 /* Who holds the watched log, at the end: the processes, against the same

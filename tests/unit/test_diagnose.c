@@ -101,7 +101,12 @@ static void diagnose_scripts(struct dx *x, const char *rules, double now_s, cons
 	diagnose(x->logs, x->n, &x->tt, &x->rs, &o, &x->d);
 }
 
-#define DIAGNOSE(x, rules, ...) diagnose_scripts((x), (rules), 0, (const char *const[]){ __VA_ARGS__, NULL })
+/* DIAGNOSE's bad log is a finished one: diagnosed a day after its last
+ * line, beyond any step of these scripts (a log written less than the
+ * good runs' step time ago is still running: still_in_step). */
+#define FINISHED_S 86400.0
+#define DIAGNOSE(x, rules, ...) \
+	diagnose_scripts((x), (rules), FINISHED_S, (const char *const[]){ __VA_ARGS__, NULL })
 
 static void dx_free(struct dx *x)
 {
@@ -1172,6 +1177,28 @@ static void test_good_gap_and_step(void)
 	dx_free(&x);
 }
 
+/* still_in_step: a run that stopped where the good runs spent 40 s is
+ * still running while its log was written less than that ago, and
+ * STOPPED once its silence is beyond it; a crash is a crash however
+ * recent. */
+static void test_still_in_step(void)
+{
+	struct dx x;
+	const char *const stalled[] = { UPTO04 "+40 " L05 L06, UPTO04, NULL };
+	diagnose_scripts(&x, NULL, 10, stalled);
+	CHECK(x.d.good_step_s == 40.0);
+	CHECK(x.d.silent_s == 10.0);
+	CHECK_INT(x.d.verdict, DX_RUNNING);
+	dx_free(&x);
+	diagnose_scripts(&x, NULL, 41, stalled);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+	diagnose_scripts(&x, NULL, 10, (const char *const[]){ UPTO04 "+40 " L05 L06,
+							    UPTO04 "ERROR RuntimeError: device lost\n", NULL });
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	dx_free(&x);
+}
+
 /* rank_behind: a rank that stopped at a step every other rank went past
  * holds the run in its step: the good runs' time there counts, though
  * the step the others are in took no time. */
@@ -1530,6 +1557,7 @@ int main(void)
 	test_counter_is_progress();
 	test_silence();
 	test_good_gap_and_step();
+	test_still_in_step();
 	test_rank_behind();
 	test_best_good_run();
 	test_beat_in_step();

@@ -118,6 +118,27 @@ static void test_net(void)
 	CHECK_INT(listen, 0);
 }
 
+/* live_ref_limit: with good runs, hung beyond 5 x their gap + 60 s, and
+ * never before their time in the step. */
+static void test_ref_limit(void)
+{
+	CHECK(live_ref_limit(3.0, NAN, LIVE_REF_FACTOR, LIVE_REF_MIN_S) == 75.0);
+	CHECK(live_ref_limit(3.0, 60.0, LIVE_REF_FACTOR, LIVE_REF_MIN_S) == 75.0);
+	CHECK(live_ref_limit(3.0, 629.0, LIVE_REF_FACTOR, LIVE_REF_MIN_S) == 629.0);
+}
+
+/* live_blocked_hung: blocked processes are never hung on a few seconds
+ * of silence: a minute without good runs, their limit with them. */
+static void test_blocked_hung(void)
+{
+	CHECK(!live_blocked_hung(5.0, 0, NAN));
+	CHECK(!live_blocked_hung(59.0, 0, NAN));
+	CHECK(live_blocked_hung(LIVE_QUIET_S, 0, NAN));
+	CHECK(live_blocked_hung(NAN, 0, NAN));
+	CHECK(!live_blocked_hung(300.0, 1, 629.0));
+	CHECK(live_blocked_hung(700.0, 1, 629.0));
+}
+
 static void test_interval(void)
 {
 	CHECK_INT(live_parse_interval("1s"), 1000);
@@ -139,5 +160,7 @@ int main(void)
 	test_syscall();
 	test_net();
 	test_interval();
+	test_ref_limit();
+	test_blocked_hung();
 	return test_report();
 }
