@@ -357,6 +357,25 @@ void pass_waiting(struct dx_state *st, struct diagnosis *d)
 	st->hb[c] = 1;
 }
 
+/* How far a log's own clock may be off the wall clock: its time zone
+ * (UTC-12 to UTC+14) and then some. */
+#define CLOCK_SLACK_S (26 * 3600.0)
+
+/* A copy of a log (scp, a download, a checkout) is written anew: its
+ * mtime says nothing of when the run printed its last line.  When the
+ * log's own last timestamp is older than its mtime by more than any time
+ * zone explains, the run's silence is measured on the log's clock: a run
+ * that stopped last week and was copied a minute ago is silent for a
+ * week, not a minute (and never "still in its step"). */
+static void copied_log(struct diagnosis *d)
+{
+	if (d->last_progress_ts == TS_NONE)
+		return;
+	double by_clock = ((double)time(NULL) * 1000.0 - (double)d->last_progress_ts) / 1000.0;
+	if (by_clock - d->silent_s > CLOCK_SLACK_S)
+		d->silent_s = by_clock;
+}
+
 void pass_silence(struct dx_state *st, struct diagnosis *d)
 {
 	const struct log *bad = &st->logs[st->bad];
@@ -389,6 +408,7 @@ void pass_silence(struct dx_state *st, struct diagnosis *d)
 		d->silent_s = difftime(time(NULL), bad->in.mtime);
 		if (d->last_progress_ts != TS_NONE)
 			d->silent_s += (double)(d->last_ts_bad - d->last_progress_ts) / 1000.0;
+		copied_log(d);
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "diagnose.h"
 #include "input.h"
@@ -80,7 +81,8 @@ static const char GENERIC[] = "";
 
 /* Diagnose the last of scripts[] (NULL-terminated) against the others,
  * with the rules in text rules (NULL: none; GENERIC: the generic words);
- * --now is the bad log's last line plus now_s. */
+ * --now is the bad log's last line plus now_s; with now_s NAN, there is
+ * no --now and the logs were written (their mtime) just now. */
 static void diagnose_scripts(struct dx *x, const char *rules, double now_s, const char *const *scripts)
 {
 	memset(x, 0, sizeof(*x));
@@ -94,10 +96,10 @@ static void diagnose_scripts(struct dx *x, const char *rules, double now_s, cons
 		char *data = script_log(scripts[x->n], &len), path[32];
 		struct input in;
 		snprintf(path, sizeof(path), "%s%zu.log", scripts[x->n + 1] ? "good" : "bad", x->n);
-		CHECK_INT(input_from_memory(&in, path, data, len, 0), 0);
+		CHECK_INT(input_from_memory(&in, path, data, len, isnan(now_s) ? time(NULL) : 0), 0);
 		log_load_input(&x->logs[x->n], &in, (int)x->n, LOG_FULL, 1, &x->tt);
 	}
-	struct dx_options o = { .now_ms = (int64_t)(now_s * 1000), .now_relative = 1 };
+	struct dx_options o = { .now_ms = isnan(now_s) ? TS_NONE : (int64_t)(now_s * 1000), .now_relative = 1 };
 	diagnose(x->logs, x->n, &x->tt, &x->rs, &o, &x->d);
 }
 
@@ -1196,6 +1198,11 @@ static void test_still_in_step(void)
 	diagnose_scripts(&x, NULL, 10, (const char *const[]){ UPTO04 "+40 " L05 L06,
 							    UPTO04 "ERROR RuntimeError: device lost\n", NULL });
 	CHECK_INT(x.d.verdict, DX_CRASHED);
+	dx_free(&x);	/* copied_log: a log copied just now (its mtime) whose lines are
+	 * from long ago stopped long ago. */
+	diagnose_scripts(&x, NULL, NAN, stalled);
+	CHECK(x.d.silent_s > 86400.0 * 300);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
 	dx_free(&x);
 }
 
