@@ -1,12 +1,12 @@
 /* goodcheck.c — is a good run good?  See goodcheck.h.
  *
  * By itself a log can say little: that it is empty; by the rules of its
- * engine, that it failed or never came up (timeline_up, as `ddx phases`
- * says it: only for an engine whose rules know what "up" or "done" is,
- * never by the generic ones, which any long-running program matches);
- * and that it ends in an error after which nothing ran.  Against the
- * other good runs it says the rest: the diagnosis of it as a bad run
- * against them, which follows every run, rank and milestone. */
+ * engine, that it failed or is a server that never came up
+ * (timeline_state, the test `ddx phases` makes: a job has no "up", and
+ * the generic words match any long-running program); and that it ends
+ * in an error after which nothing ran.  Against the other good runs it
+ * says the rest: the diagnosis of it as a bad run against them, which
+ * follows every run, rank and milestone. */
 #include "goodcheck.h"
 
 #include <stdarg.h>
@@ -87,39 +87,26 @@ struct doubt {
 	struct buf why;
 };
 
-/* By the rules of its engine: failed (a fail milestone), or never came up
- * though its engine's rules say what up is.  match: rules_match of tt. */
+/* By the rules of its engine: failed, or a server that never came up, as
+ * `ddx phases` says it (timeline_state).  match: rules_match of tt. */
 static int judge_by_rules(const struct log *lg, const struct ruleset *rs, const int32_t *match,
 			  struct doubt *dt)
 {
 	struct timeline tl;
 	timeline_build(&tl, lg, rs, match);
-	int found = 0;
-	if (tl.failed != SIZE_MAX) {
+	enum timeline_state state = timeline_state(&tl);
+	int found = state == TIMELINE_FAILED || state == TIMELINE_NOT_UP;
+	if (state == TIMELINE_FAILED) {
 		const struct timeline_row *w = &tl.rows[tl.failed];
 		dt->kind = "not_up";
 		dt->line = (int64_t)w->first;
 		buf_printf(&dt->why, "failed: \"%s\" at line %zu", rs->r[w->rule].name, w->first + 1);
-		found = 1;
-	} else if (tl.up == SIZE_MAX && tl.nrows >= 2) {
-		/* One milestone alone is no startup: a log begun after the
-		 * server came up (rotated, cut) prints only its steady state. */
-		int32_t *rule = xmalloc(tl.nrows * sizeof(*rule));
-		for (size_t k = 0; k < tl.nrows; k++)
-			rule[k] = tl.rows[k].rule;
-		const char *engine = timeline_main_engine(rs, rule, tl.nrows);
-		free(rule);
-		int knows_up = 0;
-		for (size_t i = 0; engine && i < rs->n; i++)
-			knows_up |= rs->r[i].final && strcmp(rs->r[i].engine, engine) == 0;
-		if (knows_up && strcmp(engine, RULES_GENERIC) != 0) {
-			const struct timeline_row *w = &tl.rows[tl.nrows - 1];
-			dt->kind = "not_up";
-			dt->line = (int64_t)w->first;
-			buf_printf(&dt->why, "never came up: its last milestone is \"%s\", line %zu",
-				   rs->r[w->rule].name, w->first + 1);
-			found = 1;
-		}
+	} else if (state == TIMELINE_NOT_UP) {
+		const struct timeline_row *w = &tl.rows[tl.nrows - 1];
+		dt->kind = "not_up";
+		dt->line = (int64_t)w->first;
+		buf_printf(&dt->why, "never came up: its last milestone is \"%s\", line %zu",
+			   rs->r[w->rule].name, w->first + 1);
 	}
 	timeline_free(&tl);
 	return found;

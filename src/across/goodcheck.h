@@ -4,12 +4,12 @@
  * hung too), and the likeliest cause is a slip (the bad log put first).
  *
  * Each good run is judged by itself (empty; by the rules of its engine,
- * never up or failed, as `ddx phases` says; its log ends in an error
- * that nothing ran after) and, when there are others, against them: the
- * diagnosis of it as the bad run against the rest (crashed, or stopped
- * before their final milestone).  One found wanting is left out of the
- * reference while others remain.  All logs are loaded with LOG_FULL into
- * one template table. */
+ * failed or a server never up, as `ddx phases` says: timeline_state; its
+ * log ends in an error that nothing ran after) and, when there are
+ * others, against them: the diagnosis of it as the bad run against the
+ * rest (crashed, or stopped before their final milestone).  One found
+ * wanting is left out of the reference while others remain.  All logs
+ * are loaded with LOG_FULL into one template table. */
 #ifndef DDX_GOODCHECK_H
 #define DDX_GOODCHECK_H
 

@@ -103,12 +103,14 @@ static int phases(int argc, char **argv, const struct out *o)
 			else
 				report_phases_text(o, &tls[k]);
 		}
-		/* As the footer says: a run that never came up (NOT UP,
-		 * FAILED) is one that went wrong. */
+		/* As the footer says: 0 only for runs that came up or
+		 * finished (timeline_state, the test goodcheck makes). */
 		rc = EXIT_SAME;
-		for (size_t k = 0; k < n; k++)
-			if (tls[k].up == SIZE_MAX)
+		for (size_t k = 0; k < n; k++) {
+			enum timeline_state st = timeline_state(&tls[k]);
+			if (st != TIMELINE_UP && st != TIMELINE_FINISHED)
 				rc = EXIT_DIVERGED;
+		}
 		if (html && write_html(&out, html, tls, n) < 0)
 			rc = EXIT_TROUBLE;
 		for (size_t k = 0; k < n; k++)
@@ -135,7 +137,10 @@ const struct cmd cmd_phases_entry = {
 	"KV cache allocated, server ready, ...) with its line, time, offset from\n"
 	"the first timestamp, the step since the previous milestone, and how\n"
 	"many ranks reached it; above it, whether the run came up and, if not,\n"
-	"the last milestone it reached and what followed.\n"
+	"the last milestone it reached and what followed.  A server that reached\n"
+	"two milestones or more but not up is NOT UP, and no good run for\n"
+	"learn, diff, check or watch; a job (training run, CI job, script) has\n"
+	"no \"up\": short of its end it is neither up nor finished.\n"
 	"\n"
 	"Milestones come from the built-in rules (SGLang, vLLM, TGI, torchrun/\n"
 	"NCCL, uvicorn, generic words), the file $XDG_CONFIG_HOME/ddx/rules\n"
@@ -145,7 +150,8 @@ const struct cmd cmd_phases_entry = {
 	"'step NAME: PATTERN', 'final NAME: PATTERN' (a milestone meaning the\n"
 	"run is up), 'done NAME: PATTERN' (a job finished) or 'fail NAME:\n"
 	"PATTERN' (a job failed), PATTERN being a PCRE2 pattern searched in the line's\n"
-	"template; '#' starts a comment line.\n"
+	"template; 'server step ...' marks a milestone only a server prints (a\n"
+	"run that reaches it must come up); '#' starts a comment line.\n"
 	"\n"
 	"  --json        print the timeline as JSON\n"
 	"  --html FILE   also write the timeline as a self-contained HTML page\n"

@@ -83,16 +83,22 @@ static int parse_section(const char *s, size_t n, char **engine, const char *pat
 	return 0;
 }
 
-/* Parse "step|final|done|fail|stop NAME: PATTERN" into r. */
+/* Parse "[weak] [server] step|final|done|fail|stop NAME: PATTERN" into r. */
 static int parse_rule(const char *s, size_t n, const char *engine, struct rule *r,
 		      const char *path, size_t lineno)
 {
 	size_t kw = 0;
 	while (kw < n && !is_blank(s[kw]))
 		kw++;
-	int weak = kw == 4 && memcmp(s, "weak", 4) == 0;
-	if (weak) {
-		/* "weak step ...": the keyword after it decides the rest. */
+	int weak = 0, server = 0;
+	/* "weak step ...", "server step ...": the keyword after them
+	 * decides the rest. */
+	for (;;) {
+		int *mod = kw == 4 && memcmp(s, "weak", 4) == 0 ? &weak
+			: kw == 6 && memcmp(s, "server", 6) == 0 ? &server : NULL;
+		if (!mod || *mod)
+			break;
+		*mod = 1;
 		s += kw, n -= kw;
 		trim(&s, &n);
 		for (kw = 0; kw < n && !is_blank(s[kw]);)
@@ -110,7 +116,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	else if (kw == 4 && memcmp(s, "stop", 4) == 0)
 		stop = 1;
 	else
-		return error("%s:%zu: expected '[weak] step|final|done|fail|stop NAME: PATTERN' or '[ENGINE]'",
+		return error("%s:%zu: expected '[weak] [server] step|final|done|fail|stop NAME: PATTERN' or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
 		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);
@@ -161,6 +167,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	r->stop = stop;
 	r->level = level;
 	r->weak = weak;
+	r->server = server;
 	r->re = re;
 	r->pattern = xstrndup(pat, pat_len);
 	return 0;

@@ -29,7 +29,10 @@
  * templates of that level match, and the rest of PATTERN may be empty.
  * "weak step ..." or "weak final ..." marks a rule too loose to trust on
  * its own (`"GET <path> HTTP`): it counts only in logs where a rule of its
- * engine without "weak" matched. */
+ * engine without "weak" matched.  "server step ..." marks a milestone
+ * that only a server prints, for an engine that also runs in jobs and has
+ * no final rule of its own: vLLM's API server banner, where the offline
+ * LLM() of a script prints none (timeline_state: a server must come up). */
 #ifndef DDX_RULES_H
 #define DDX_RULES_H
 
@@ -50,6 +53,7 @@ struct rule {
 	void *re;         /* compiled pattern (pcre2_code *) */
 	char *pattern;    /* its source text */
 	int weak;         /* counts only where a strong rule of its engine matched */
+	int server;       /* only a server prints it: see timeline_state */
 };
 
 struct ruleset {

@@ -193,3 +193,29 @@ size_t timeline_last_row(const struct timeline *tl, size_t t)
 			return k;
 	return SIZE_MAX;
 }
+
+/* Whether the run of tl is a server: see timeline_state. */
+static int is_server(const struct timeline *tl)
+{
+	const struct ruleset *rs = tl->rs;
+	int32_t *rule = xmalloc(tl->nrows * sizeof(*rule));
+	int server = 0;
+	for (size_t k = 0; k < tl->nrows; k++) {
+		rule[k] = tl->rows[k].rule;
+		server |= rs->r[rule[k]].server;
+	}
+	const char *main = timeline_main_engine(rs, rule, tl->nrows);
+	free(rule);
+	for (size_t i = 0; !server && main && strcmp(main, RULES_GENERIC) != 0 && i < rs->n; i++)
+		server = rs->r[i].final && !rs->r[i].done && strcmp(rs->r[i].engine, main) == 0;
+	return server;
+}
+
+enum timeline_state timeline_state(const struct timeline *tl)
+{
+	if (tl->failed != SIZE_MAX)
+		return TIMELINE_FAILED;
+	if (tl->up != SIZE_MAX)
+		return tl->rs->r[tl->rows[tl->up].rule].done ? TIMELINE_FINISHED : TIMELINE_UP;
+	return tl->nrows >= 2 && is_server(tl) ? TIMELINE_NOT_UP : TIMELINE_UNJUDGED;
+}

@@ -9,7 +9,9 @@
  * rules_match.  Line numbers are 0-based.
  *
  * timeline_up is what `ddx phases` (the row where the run came up) and
- * the diagnosis (the good run's final milestone) both call. */
+ * the diagnosis (the good run's final milestone) both call;
+ * timeline_state, whether a run is up or should have been, is what every
+ * command asks. */
 #ifndef DDX_TIMELINE_H
 #define DDX_TIMELINE_H
 
@@ -68,6 +70,33 @@ size_t timeline_last_row(const struct timeline *tl, size_t t);
  * fail milestone was reached: a CI runner cleans up after a failed step as
  * after a good one.  SIZE_MAX when no final milestone was reached. */
 size_t timeline_up(const struct ruleset *rs, const int32_t *rule, size_t n);
+
+/* Where a run stands, as every command says it: `ddx phases` (its NOT UP
+ * and exit status), and the check of good runs (goodcheck.h) that diff,
+ * check, watch and learn make.  One test, so that they cannot disagree. */
+enum timeline_state {
+	TIMELINE_UP,        /* reached the final milestone of timeline_up */
+	TIMELINE_FINISHED,  /* reached a done one: a job that ended cleanly */
+	TIMELINE_FAILED,    /* reached a fail one (tl->failed), up or not */
+	TIMELINE_NOT_UP,    /* a server that never came up */
+	TIMELINE_UNJUDGED,  /* none of those, with nothing to say it should have */
+};
+
+/* The run of tl is up when it reached a final milestone (timeline_up),
+ * finished when that milestone is a done one, failed when it reached a
+ * fail milestone, whatever came after.  It is NOT UP when, short of
+ * those, it is a server and reached two milestones or more (one alone is
+ * no startup: a log begun after the server came up, rotated or cut,
+ * prints only its steady state).  A server is a run whose main engine
+ * (timeline_main_engine) has a final rule that is not a done one (SGLang,
+ * TGI, PostgreSQL), or that reached a "server" milestone (vLLM's API
+ * server banner: vLLM has no final rule, uvicorn's says it is up, and
+ * its offline LLM() runs in scripts that never serve).  Other
+ * runs are not judged: a job (training run, CI job, script) has no "up",
+ * only an end it may not have reached yet, and the generic words (all
+ * that `--rules none` leaves) match any long-running program, so only
+ * their final milestones ("listening on", "ready") say anything. */
+enum timeline_state timeline_state(const struct timeline *tl);
 
 /* The engine with the most milestones of those n (rule[k] as for
  * timeline_up): an SGLang server also logs uvicorn's and maybe NCCL's,

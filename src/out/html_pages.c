@@ -683,7 +683,9 @@ int html_phases_page(FILE *f, const struct timeline *tls, size_t n)
 	for (size_t k = 0; k < n; k++) {
 		const struct timeline *tl = &tls[k];
 		struct lane *l = &p.lanes[k];
-		l->kind = tl->up != SIZE_MAX ? LANE_GOOD : LANE_BAD;
+		/* As `ddx phases` says it. */
+		enum timeline_state st = timeline_state(tl);
+		l->kind = st == TIMELINE_UP || st == TIMELINE_FINISHED ? LANE_GOOD : LANE_BAD;
 		l->name = tl->lg->in.path;
 		const char *slash = strrchr(l->name, '/');
 		if (slash && slash[1])
@@ -691,7 +693,7 @@ int html_phases_page(FILE *f, const struct timeline *tls, size_t n)
 		l->title = tl->lg->in.path;
 		l->end_s = picture_end_pos(&p, tl->lg);
 		l->now_s = l->crash_s = NAN;
-		l->end_word = tl->failed != SIZE_MAX ? "failed" : tl->up == SIZE_MAX ? "not up" : NULL;
+		l->end_word = st == TIMELINE_FAILED ? "failed" : st == TIMELINE_NOT_UP ? "not up" : NULL;
 		l->at = xmalloc((p.ncols ? p.ncols : 1) * sizeof(*l->at));
 		for (size_t c = 0; c < p.ncols; c++) {
 			l->at[c] = NAN;

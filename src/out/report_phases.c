@@ -226,15 +226,20 @@ static void print_summary(const struct out *o, const struct timeline *tl)
 		return;
 	}
 	const struct timeline_row *last = &tl->rows[tl->nrows - 1];
-	const struct timeline_row *w = tl->up != SIZE_MAX ? &tl->rows[tl->up]
-		: tl->failed != SIZE_MAX ? &tl->rows[tl->failed] : last;
+	enum timeline_state st = timeline_state(tl);
+	int reached = st == TIMELINE_UP || st == TIMELINE_FINISHED || st == TIMELINE_FAILED;
+	const struct timeline_row *w = st == TIMELINE_FAILED ? &tl->rows[tl->failed]
+		: reached ? &tl->rows[tl->up] : last;
 	const char *name = tl->rs->r[w->rule].name;
-	/* A server is up; a job (training run, CI job) finishes. */
-	const char *state = tl->up != SIZE_MAX
-		? (tl->rs->r[w->rule].done ? "finished" : "up")
-		: tl->failed != SIZE_MAX ? "FAILED" : "NOT UP";
-	fprintf(o->f, "%s%s%s: %s\"", tl->up != SIZE_MAX ? SGR_GREEN(o) : SGR_RED(o), state,
-		SGR_RESET(o), tl->up != SIZE_MAX || tl->failed != SIZE_MAX ? "" : "last milestone ");
+	/* A server is up; a job (training run, CI job) finishes; a run
+	 * not judged (a job still going, generic words) is neither. */
+	static const char *const state[] = {
+		[TIMELINE_UP] = "up", [TIMELINE_FINISHED] = "finished", [TIMELINE_FAILED] = "FAILED",
+		[TIMELINE_NOT_UP] = "NOT UP", [TIMELINE_UNJUDGED] = "neither up nor finished",
+	};
+	const char *sgr = st == TIMELINE_UP || st == TIMELINE_FINISHED ? SGR_GREEN(o)
+		: st == TIMELINE_UNJUDGED ? SGR_YELLOW(o) : SGR_RED(o);
+	fprintf(o->f, "%s%s%s: %s\"", sgr, state[st], SGR_RESET(o), reached ? "" : "last milestone ");
 	put_text(o->f, name, strlen(name));
 	fprintf(o->f, "\" at line %zu", w->first + 1);
 	if (lg->when[w->first] != TS_NONE && tl->first_ts != TS_NONE) {
@@ -244,7 +249,7 @@ static void print_summary(const struct out *o, const struct timeline *tl)
 	if (w->total > 1)
 		fprintf(o->f, ", %zu/%zu ranks", w->reached, w->total);
 	fputc('\n', o->f);
-	if (tl->up != SIZE_MAX || tl->failed != SIZE_MAX) {
+	if (reached) {
 		/* Up or failed, and the log went on to other milestones
 		 * (shutdown, the CI runner's cleanup). */
 		if (last != w) {
@@ -440,9 +445,11 @@ void report_phases_json(FILE *f, const struct timeline *tl)
 	jw_object_begin(&jw, &doc);
 	jw_object_int(&jw, "schema", 1);
 	json_log(&jw, tl);
-	jw_object_bool(&jw, "up", tl->up != SIZE_MAX);
-	jw_object_bool(&jw, "finished", tl->up != SIZE_MAX && tl->rs->r[tl->rows[tl->up].rule].done);
-	jw_object_bool(&jw, "failed", tl->failed != SIZE_MAX);
+	enum timeline_state st = timeline_state(tl);
+	jw_object_bool(&jw, "up", st == TIMELINE_UP || st == TIMELINE_FINISHED);
+	jw_object_bool(&jw, "finished", st == TIMELINE_FINISHED);
+	jw_object_bool(&jw, "failed", st == TIMELINE_FAILED);
+	jw_object_bool(&jw, "not_up", st == TIMELINE_NOT_UP);
 	json_last(&jw, tl);
 	jw_object_array(&jw, "milestones", &rows);
 	struct buf scratch = { 0 };
