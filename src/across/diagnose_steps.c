@@ -37,6 +37,26 @@ static void add_steps(struct dx_state *st, const uint32_t *parent, char **text, 
 	st->nc = total;
 }
 
+/* What each_line calls for line i of log l, with the line's message. */
+typedef void line_fn(const struct dx_state *st, size_t l, size_t i, const char *msg, size_t len, void *arg);
+
+/* Call fn for each line of the templates cand marks, log by log, in
+ * order: the only re-reading of lines the splits do. */
+static void each_line(const struct dx_state *st, const uint8_t *cand, line_fn *fn, void *arg)
+{
+	struct buf scratch = { 0 };
+	for (size_t l = 0; l < st->nlogs; l++)
+		for (size_t i = 0; i < st->logs[l].nlines; i++) {
+			if (!cand[st->id[l][i]])
+				continue;
+			struct line ln;
+			struct header h;
+			log_line(&st->logs[l], i, &ln, &h, &scratch);
+			fn(st, l, i, ln.text + h.msg_off, ln.len - h.msg_off, arg);
+		}
+	buf_free(&scratch);
+}
+
 /* ---- counted steps ---- */
 
 /* A template that counts ("step <int>/<int>", "epoch <int>/<int>",
@@ -137,32 +157,31 @@ static uint8_t *counter_candidates(const struct dx_state *st)
 	return cand;
 }
 
+struct counted_list {
+	struct counted *e;
+	size_t n, cap;
+};
+
+static void add_counted(const struct dx_state *st, size_t l, size_t i, const char *msg, size_t len, void *arg)
+{
+	struct counted_list *cl = arg;
+	uint64_t x, total;
+	if (!count_of(msg, len, &x, &total))
+		return;
+	GROW(cl->e, cl->cap, cl->n + 1);
+	cl->e[cl->n++] = (struct counted){ st->id[l][i], (uint32_t)x, (uint32_t)total, (uint32_t)l, (uint32_t)i };
+}
+
 /* The lines of the candidate templates that say a count, with it, into
  * *out (sorted by template, then count); returns how many. */
 static size_t counted_lines(const struct dx_state *st, const uint8_t *cand, struct counted **out)
 {
-	struct counted *e = NULL;
-	size_t ne = 0, cap = 0;
-	struct buf scratch = { 0 };
-	for (size_t l = 0; l < st->nlogs; l++)
-		for (size_t i = 0; i < st->logs[l].nlines; i++) {
-			uint32_t c = st->id[l][i];
-			if (!cand[c])
-				continue;
-			struct line ln;
-			struct header h;
-			uint64_t x, total;
-			log_line(&st->logs[l], i, &ln, &h, &scratch);
-			if (!count_of(ln.text + h.msg_off, ln.len - h.msg_off, &x, &total))
-				continue;
-			GROW(e, cap, ne + 1);
-			e[ne++] = (struct counted){ c, (uint32_t)x, (uint32_t)total, (uint32_t)l, (uint32_t)i };
-		}
-	buf_free(&scratch);
-	if (ne)
-		qsort(e, ne, sizeof(*e), counted_cmp);
-	*out = e;
-	return ne;
+	struct counted_list cl = { 0 };
+	each_line(st, cand, add_counted, &cl);
+	if (cl.n)
+		qsort(cl.e, cl.n, sizeof(*cl.e), counted_cmp);
+	*out = cl.e;
+	return cl.n;
 }
 
 /* Counts toward different totals (4 shards here, 2 there; 67 graph
@@ -329,40 +348,38 @@ static uint8_t *named_candidates(const struct dx_state *st)
 	return cand;
 }
 
+struct named_list {
+	struct named *e;
+	size_t n, cap;
+	struct masked m;
+};
+
+static void add_named(const struct dx_state *st, size_t l, size_t i, const char *msg, size_t len, void *arg)
+{
+	struct named_list *nl = arg;
+	mask_message(msg, len, &nl->m);
+	GROW(nl->e, nl->cap, nl->n + 1);
+	struct named *x = &nl->e[nl->n++];
+	memset(x, 0, sizeof(*x));
+	x->c = st->id[l][i], x->log = (uint32_t)l, x->line = (uint32_t)i;
+	x->stream = st->stream[l][i];
+	x->f[0] = (uint64_t)st->logs[l].tid[i] + 1;
+	for (size_t k = 0; k < nl->m.nv && k + 1 < NAMED_FIELDS; k++)
+		if (names_step(nl->m.v[k].type))
+			x->f[k + 1] = hash_bytes(msg + nl->m.v[k].off, nl->m.v[k].len) | 1;
+}
+
 /* The lines of the candidate templates with their fields into *out,
  * sorted by template, log, stream and line; returns how many. */
 static size_t named_lines(const struct dx_state *st, const uint8_t *cand, struct named **out)
 {
-	struct named *e = NULL;
-	size_t ne = 0, cap = 0;
-	struct buf scratch = { 0 };
-	struct masked m = { 0 };
-	for (size_t l = 0; l < st->nlogs; l++)
-		for (size_t i = 0; i < st->logs[l].nlines; i++) {
-			uint32_t c = st->id[l][i];
-			if (!cand[c])
-				continue;
-			struct line ln;
-			struct header h;
-			log_line(&st->logs[l], i, &ln, &h, &scratch);
-			const char *msg = ln.text + h.msg_off;
-			mask_message(msg, ln.len - h.msg_off, &m);
-			GROW(e, cap, ne + 1);
-			struct named *x = &e[ne++];
-			memset(x, 0, sizeof(*x));
-			x->c = c, x->log = (uint32_t)l, x->line = (uint32_t)i;
-			x->stream = st->stream[l][i];
-			x->f[0] = (uint64_t)st->logs[l].tid[i] + 1;
-			for (size_t k = 0; k < m.nv && k + 1 < NAMED_FIELDS; k++)
-				if (names_step(m.v[k].type))
-					x->f[k + 1] = hash_bytes(msg + m.v[k].off, m.v[k].len) | 1;
-		}
-	masked_free(&m);
-	buf_free(&scratch);
-	if (ne)
-		qsort(e, ne, sizeof(*e), named_cmp);
-	*out = e;
-	return ne;
+	struct named_list nl = { 0 };
+	each_line(st, cand, add_named, &nl);
+	masked_free(&nl.m);
+	if (nl.n)
+		qsort(nl.e, nl.n, sizeof(*nl.e), named_cmp);
+	*out = nl.e;
+	return nl.n;
 }
 
 static int u64_cmp(const void *p, const void *q)
