@@ -632,13 +632,20 @@ static int clean_match(const struct diagnosis *d)
 
 /* After the last following line: a few lines of its own (a SIGTERM
  * notice) still make a stop, more make another path.  How many lines no
- * good run printed there, heartbeats aside. */
+ * good run printed there, heartbeats aside, and a line printed again
+ * counted once: a run that prints one line over and over is stuck in
+ * one place, not on a path of its own. */
 static size_t own_lines_after(const struct dx_state *st, const struct diagnosis *d)
 {
+	const uint32_t *id = st->id[st->bad];
+	uint8_t *seen = xcalloc(st->nc ? st->nc : 1, 1);
 	size_t own = 0;
 	for (size_t i = d->bad_line + 1; i < st->logs[st->bad].nlines; i++)
-		if (!st->w->follow[i] && !st->hb[st->id[st->bad][i]])
+		if (!st->w->follow[i] && !st->hb[id[i]] && !seen[id[i]]) {
+			seen[id[i]] = 1;
 			own++;
+		}
+	free(seen);
 	return own;
 }
 

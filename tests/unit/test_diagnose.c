@@ -1109,6 +1109,23 @@ static void test_next_after_warning(void)
 	dx_free(&x);
 }
 
+/* own_lines_after: one line printed over and over after where a run got
+ * is a run stuck there (STOPPED), not on a path of its own; three lines
+ * of its own are one (DIVERGED). */
+static void test_repeated_line_is_no_path(void)
+{
+	struct dx x;
+#define SHARD "INFO loading shard from the object store\n"
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 SHARD "+0 " SHARD "+0 " SHARD "+0 " SHARD);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.bad_line, 4);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 SHARD "INFO fetching the index of the bucket\n"
+		 "INFO resolving the mirror for the region\n");
+	CHECK_INT(x.d.verdict, DX_DIVERGED);
+	dx_free(&x);
+}
+
 /* ---- timing ---- */
 
 /* pass_waiting: a notice no good run printed, repeated at a steady pace
@@ -1559,6 +1576,7 @@ int main(void)
 	test_steps_named_by_value();
 	test_steps_not_named();
 	test_steps_other_config();
+	test_repeated_line_is_no_path();
 	test_waiting();
 	test_learned_heartbeat();
 	test_counter_is_progress();
