@@ -478,12 +478,11 @@ static int field_names_step(const struct dx_state *st, const struct named *e, si
 static void split_named(struct dx_state *st, struct named *e, size_t n, uint32_t **parent,
 			char ***text, size_t *np, size_t *cap)
 {
-	int any = 0;
 	uint64_t fmask = 0;
 	for (size_t f = 0; f < NAMED_FIELDS; f++)
 		if (field_names_step(st, e, n, f))
-			fmask |= 1u << f, any = 1;
-	if (!any)
+			fmask |= 1u << f;
+	if (!fmask)
 		return;
 	size_t ngood = 0;
 	for (size_t i = 0; i < n; i++) {
