@@ -389,3 +389,17 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 	free(u);
 	free(unit_of);
 }
+
+int culprit_from_live(struct diagnosis *d, long rank)
+{
+	if (d->culprit.rank || rank < 0)
+		return 0;
+	for (size_t k = 0; k < d->nranks; k++)
+		if (name_number(d->ranks[k].name) == rank) {
+			d->culprit.rank = d->ranks[k].name;
+			d->culprit.line = d->ranks[k].last_line;
+			d->culprit.how = DX_CULPRIT_LIVE;
+			return 1;
+		}
+	return 0;
+}

@@ -35,4 +35,10 @@ struct culprit_input {
  * diagnosis_free frees its peers. */
 void culprit_find(const struct culprit_input *in, struct diagnosis *d);
 
+/* When the log names no culprit (d->culprit.rank NULL), the rank the
+ * live processes single out is it: the rank of d->ranks whose name holds
+ * the number rank ("TP2" for 2), with its last line.  Returns whether
+ * one was set. */
+int culprit_from_live(struct diagnosis *d, long rank);
+
 #endif

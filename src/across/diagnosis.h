@@ -92,6 +92,9 @@ enum dx_culprit_how {
 	DX_CULPRIT_SILENT,     /* the one rank that did not fail when its peers did */
 	DX_CULPRIT_LAUNCHER,   /* of the ranks that did not fail, the one the
 				* launcher's first error names */
+	DX_CULPRIT_LIVE,       /* the log cannot tell; its live processes do:
+				* the worker that died, or the odd one out
+				* (live.c's job_culprit) */
 };
 
 /* What the peers that failed waiting for it said first (bits). */

@@ -120,6 +120,7 @@ const struct cmd cmd_diff_entry = {
 	"                log over T (default 1s; 500ms; 0); nobody holding it\n"
 	"                costs one scan of /proc and no wait\n"
 	"  --no-proc     do not look for the processes behind the bad log\n"
+	"  --proc-root DIR  read DIR instead of /proc (for testing)\n"
 	"  --html FILE   also write the report as a self-contained HTML page (-:\n"
 	"                to stdout, instead of the text); never over an input,\n"
 	"                the store or an existing file that is not a page\n"

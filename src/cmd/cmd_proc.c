@@ -168,7 +168,7 @@ static int proc(int argc, char **argv, const struct out *out)
 		report_proc_text(out, &r);
 	}
 	int hung = strcmp(r.liveness, "hung") == 0 || strcmp(r.liveness, "exited") == 0 ||
-		   strcmp(r.liveness, "spinning") == 0;
+		   strcmp(r.liveness, "spinning") == 0 || strcmp(r.liveness, "dead-rank") == 0;
 	live_report_free(&r);
 	return hung ? EXIT_DIVERGED : EXIT_SAME;
 }

@@ -3,6 +3,7 @@
  * the CPU sample and the verdict.  See live.h. */
 #include "live.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,12 +21,17 @@
 #include "pyspy.h"
 #include "util.h"
 
+/* The most ranks whose pids a log's lines are read for. */
+#define LIVE_MAX_RANKS 1024
+
 /* The inspection under way: the options and the /proc reading. */
 struct live_ctx {
 	const struct live_opts *o;
 	struct proc_scan ps;
 	int via_holder;   /* the log is read through a holder's fd: its name
 			   * is gone, or names another file (o->ident_ino) */
+	struct logmeta_pid_rank ranks[LIVE_MAX_RANKS];  /* the log's pid-to-rank lines */
+	size_t nranks;
 };
 
 static double mtime_of(const struct stat *st)
@@ -280,25 +286,68 @@ static void blocked_summary(const struct live_report *r, struct buf *b, size_t n
 		buf_printf(b, "%s%s %d", k ? ", " : "", names[k], counts[k]);
 }
 
-/* The peers of a job: processes with one parent and one command line
- * (the ranks a launcher started).  Sets *first to the first member of
- * the largest group of at least two, and returns its size; 0 when none.
- * Members are the live, non-kernel processes of r with p's ppid and
- * cmdline (same_group). */
-static int same_group(const struct proc_info *a, const struct proc_info *b)
+/* ---- the job: its workers, their ranks, the one the others wait for ---- */
+
+/* Two command lines alike up to their numbers: the workers a launcher
+ * starts differ only in the fds, ports and ranks they are handed
+ * ("spawn_main(tracker_fd=4, pipe_handle=6)" and "... pipe_handle=8",
+ * "--local-rank=3") and in the titles they give themselves
+ * ("scheduler_TP0"). */
+static int same_shape(const char *a, const char *b)
 {
-	return alive(a) && alive(b) && !a->kernel_thread && !b->kernel_thread &&
-	       a->ppid == b->ppid && a->cmdline && b->cmdline && strcmp(a->cmdline, b->cmdline) == 0;
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			while (isdigit((unsigned char)*a))
+				a++;
+			while (isdigit((unsigned char)*b))
+				b++;
+		} else if (*a++ != *b++) {
+			return 0;
+		}
+	}
+	return *a == *b;
 }
 
+/* A worker that died and stays dead: a zombie through the whole sample,
+ * which its parent (the launcher, blocked on another worker) does not
+ * reap.  One reaped within the sample is a worker's normal end. */
+static int dead(const struct proc_info *p)
+{
+	return !p->gone && p->state == 'Z' && p->unreaped;
+}
+
+/* Whether k is a worker of the job of g (a live worker): a child of g's
+ * parent alike in command line (same_shape), or one that died (a zombie
+ * keeps its name, not its command line). */
+static int same_job(const struct proc_info *g, const struct proc_info *k)
+{
+	if (k->gone || k->kernel_thread || k->ppid != g->ppid)
+		return 0;
+	if (dead(k))
+		return strcmp(k->comm, g->comm) == 0;
+	return alive(k) && g->cmdline && k->cmdline && same_shape(g->cmdline, k->cmdline);
+}
+
+/* A live worker of g's job. */
+static int live_peer(const struct proc_info *g, const struct proc_info *k)
+{
+	return alive(k) && same_job(g, k);
+}
+
+/* The job's workers: the largest set of at least two processes of one
+ * job (same_job), at least one of them alive.  Sets *first to its first
+ * live member and returns its size, the dead counted. */
 static size_t peer_group(const struct live_report *r, size_t *first)
 {
 	size_t best = 0;
 	for (size_t i = 0; i < r->nprocs; i++) {
+		const struct proc_info *g = &r->procs[i];
+		if (!alive(g) || g->kernel_thread)
+			continue;
 		size_t n = 0, before = 0;
 		for (size_t k = 0; k < r->nprocs; k++) {
-			n += same_group(&r->procs[i], &r->procs[k]);
-			before += k < i && same_group(&r->procs[i], &r->procs[k]);
+			n += same_job(g, &r->procs[k]);
+			before += k < i && live_peer(g, &r->procs[k]);
 		}
 		if (n >= 2 && !before && n > best) {
 			best = n;
@@ -308,13 +357,53 @@ static size_t peer_group(const struct live_report *r, size_t *first)
 	return best;
 }
 
-/* Whether the peers starting at first do different things. */
+/* Give each worker of the job at first a rank where its environment gave
+ * none: the one the log names its pid with (logmeta_pid_ranks), else --
+ * when no worker has a rank either way, and the workers hold GPUs, so
+ * are a job's ranks rather than a server's pool -- its place in the
+ * order they started, the dead included: launchers start ranks in
+ * order (multiprocessing spawn, torchrun's local ranks). */
+static void job_ranks(struct live_report *r, size_t first, const struct logmeta_pid_rank *map,
+		      size_t nmap)
+{
+	const struct proc_info *g = &r->procs[first];
+	size_t known = 0, gpu = 0;
+	for (size_t i = 0; i < r->nprocs; i++) {
+		struct proc_info *p = &r->procs[i];
+		if (!same_job(g, p))
+			continue;
+		for (size_t k = 0; k < nmap && !p->rank[0]; k++)
+			if (map[k].pid == p->pid) {
+				snprintf(p->rank, sizeof(p->rank), "%d", map[k].rank);
+				p->rank_from = "log";
+			}
+		known += p->rank[0] != 0;
+		gpu += p->uses_gpu;
+	}
+	if (known || !gpu)
+		return;
+	for (size_t i = 0; i < r->nprocs; i++) {
+		struct proc_info *p = &r->procs[i];
+		if (!same_job(g, p))
+			continue;
+		int order = 0;
+		for (size_t k = 0; k < r->nprocs; k++) {
+			const struct proc_info *q = &r->procs[k];
+			order += k != i && same_job(g, q) &&
+				 (q->starttime < p->starttime || (q->starttime == p->starttime && q->pid < p->pid));
+		}
+		snprintf(p->rank, sizeof(p->rank), "%d", order);
+		p->rank_from = "start order";
+	}
+}
+
+/* Whether the live peers starting at first do different things. */
 static int peers_differ(const struct live_report *r, size_t first)
 {
 	char k0[48], k[48];
 	activity_kind(&r->procs[first], r->sample_s, k0, sizeof(k0));
 	for (size_t i = first + 1; i < r->nprocs; i++)
-		if (same_group(&r->procs[first], &r->procs[i])) {
+		if (live_peer(&r->procs[first], &r->procs[i])) {
 			activity_kind(&r->procs[i], r->sample_s, k, sizeof(k));
 			if (strcmp(k, k0) != 0)
 				return 1;
@@ -322,37 +411,111 @@ static int peers_differ(const struct live_report *r, size_t first)
 	return 0;
 }
 
-/* What the peers do: each of up to four ("rank 0 spins (...), rank 1
- * sleeps"), or, of more, how many do what; and the odd one out, when all
- * but one of three or more do the same. */
-static void describe_peers(struct live_report *r, struct buf *b, size_t first, size_t n)
+/* The live peer whose activity differs from all the others', which
+ * agree, of three or more; its index in r->procs, or -1. */
+static ssize_t odd_one_out(const struct live_report *r, size_t first)
+{
+	const struct proc_info *g = &r->procs[first];
+	char kinds[64][48];
+	size_t m = 0, idx[64];
+	for (size_t k = first; k < r->nprocs && m < 64; k++)
+		if (live_peer(g, &r->procs[k])) {
+			idx[m] = k;
+			activity_kind(&r->procs[k], r->sample_s, kinds[m], sizeof(kinds[m]));
+			m++;
+		}
+	for (size_t i = 0; m >= 3 && i < m; i++) {
+		size_t o = (i + 1) % m, same = 0;
+		for (size_t k = 0; k < m; k++)
+			same += k != i && strcmp(kinds[k], kinds[o]) == 0;
+		if (same == m - 1 && strcmp(kinds[i], kinds[o]) != 0)
+			return (ssize_t)idx[i];
+	}
+	return -1;
+}
+
+/* Of exactly two live peers, the one blocked while the other spins on a
+ * GPU: a rank waiting in a GPU collective polls for its absent peer at a
+ * whole CPU, so the one that does not is where that peer is.  On a CPU
+ * (gloo) a waiting rank blocks as well, so two CPU workers tell nothing.
+ * Its index in r->procs, or -1. */
+static ssize_t waited_for(const struct live_report *r, size_t first)
+{
+	const struct proc_info *g = &r->procs[first];
+	ssize_t w[2];
+	size_t m = 0;
+	for (size_t k = first; k < r->nprocs; k++)
+		if (live_peer(g, &r->procs[k])) {
+			if (m == 2)
+				return -1;
+			w[m++] = (ssize_t)k;
+		}
+	if (m != 2)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		const struct proc_info *a = &r->procs[w[i]], *b = &r->procs[w[1 - i]];
+		char act[96];
+		live_activity(b, r->sample_s, act, sizeof(act));
+		if (!live_cpu_moving(a, r->sample_s) && !isnan(a->cpu_s_delta) && b->uses_gpu &&
+		    strncmp(act, "spins", 5) == 0)
+			return w[i];
+	}
+	return -1;
+}
+
+/* The worker the others wait for, in a job that is stuck (hung or
+ * spinning) or lost a worker: one that died while its peers live (they
+ * wait in collectives it will never join; of several dead, none is
+ * named), else the odd one out, else of two the one a GPU spinner waits
+ * for.  A job that makes progress has no culprit, whatever its workers
+ * do. */
+static void job_culprit(struct live_report *r, size_t first)
+{
+	const struct proc_info *g = &r->procs[first];
+	ssize_t c = -1;
+	const char *why = NULL;
+	if (r->dead_workers) {
+		for (size_t k = 0; k < r->nprocs && r->dead_workers == 1; k++)
+			if (same_job(g, &r->procs[k]) && dead(&r->procs[k]))
+				c = (ssize_t)k;
+		why = "died while its peers live";
+	} else if (strcmp(r->liveness, "hung") == 0 || strcmp(r->liveness, "spinning") == 0) {
+		if ((c = odd_one_out(r, first)) >= 0)
+			why = "does other than all its peers, which agree: the odd one out";
+		else if ((c = waited_for(r, first)) >= 0)
+			why = "blocked while its peer spins on a GPU, waiting for it";
+	}
+	if (c >= 0) {
+		r->culprit_pid = r->procs[c].pid;
+		r->culprit_why = why;
+	}
+}
+
+/* What the live peers do: each of up to four ("rank 0 spins (...), rank
+ * 1 sleeps"), or, of more, how many do what; and the odd one out. */
+static void describe_peers(struct live_report *r, struct buf *b, size_t first)
 {
 	const struct proc_info *g = &r->procs[first];
 	char kinds[64][48], act[96], name[32];
 	size_t m = 0, idx[64];
 	for (size_t k = first; k < r->nprocs && m < 64; k++)
-		if (same_group(g, &r->procs[k])) {
+		if (live_peer(g, &r->procs[k])) {
 			idx[m] = k;
 			activity_kind(&r->procs[k], r->sample_s, kinds[m], sizeof(kinds[m]));
 			m++;
 		}
-	/* The odd one: its kind differs from all the others, which agree. */
-	ssize_t odd = -1;
-	for (size_t i = 0; m >= 3 && i < m && odd < 0; i++) {
-		size_t o = (i + 1) % m, same = 0;
-		for (size_t k = 0; k < m; k++)
-			same += k != i && strcmp(kinds[k], kinds[o]) == 0;
-		if (same == m - 1 && strcmp(kinds[i], kinds[o]) != 0)
-			odd = (ssize_t)i;
-	}
+	/* A dead worker is the story (job_culprit): the live ones' small
+	 * differences then are no odd one out. */
+	ssize_t odd = r->dead_workers ? -1 : odd_one_out(r, first);
 	if (odd >= 0) {
-		const struct proc_info *p = &r->procs[idx[odd]];
+		const struct proc_info *p = &r->procs[odd];
 		r->odd_pid = p->pid;
 		who(p, name, sizeof(name));
 		live_activity(p, r->sample_s, act, sizeof(act));
 		char others[64];
-		plural_kind(kinds[(odd + 1) % (ssize_t)m], others, sizeof(others));
-		buf_printf(b, "%s %s while the %zu others %s: the odd one out", name, act, n - 1, others);
+		size_t o = idx[0] == (size_t)odd ? 1 : 0;
+		plural_kind(kinds[o], others, sizeof(others));
+		buf_printf(b, "%s %s while the %zu others %s: the odd one out", name, act, m - 1, others);
 		return;
 	}
 	if (m <= 4) {
@@ -376,7 +539,7 @@ static void describe_peers(struct live_report *r, struct buf *b, size_t first, s
 			}
 		char k[64];
 		plural_kind(kinds[i], k, sizeof(k));
-		buf_printf(b, "%s%zu of %zu %s", said++ ? ", " : "", c, n, c > 1 ? k : kinds[i]);
+		buf_printf(b, "%s%zu of %zu %s", said++ ? ", " : "", c, m, c > 1 ? k : kinds[i]);
 	}
 }
 
@@ -405,7 +568,7 @@ int live_blocked_hung(double silent_s, int have_ref, double limit_s)
 	return have_ref ? silent_s > limit_s : silent_s >= LIVE_QUIET_S;
 }
 
-static void make_verdict(struct live_report *r, int by_pid)
+static void make_verdict(struct live_report *r, const struct live_ctx *c, int by_pid)
 {
 	struct buf b = { 0 };
 	size_t live = 0, zombies = 0, dstate = 0, moving = 0, sampled = 0, kthreads = 0, working = 0;
@@ -453,6 +616,12 @@ static void make_verdict(struct live_report *r, int by_pid)
 		if (dstate)
 			buf_printf(&b, ", %zu in D state", dstate);
 		size_t first = 0, npeers = peer_group(r, &first);
+		if (npeers) {
+			job_ranks(r, first, c->ranks, c->nranks);
+			for (size_t i = 0; i < r->nprocs; i++)
+				r->dead_workers += same_job(&r->procs[first], &r->procs[i]) &&
+						   dead(&r->procs[i]);
+		}
 		int quiet = !isnan(r->silent_s) && r->silent_s >= LIVE_QUIET_S;
 		int port_up = r->port && r->port_in_tree;
 		if (r->log_grew) {
@@ -477,16 +646,29 @@ static void make_verdict(struct live_report *r, int by_pid)
 		 * does: a rank spinning on a peer that never joins burns it. */
 		if (hung_by_ref)
 			r->liveness = "hung";
+		/* A worker dead while its peers live stops the job, whatever
+		 * the others still print or burn: they wait for it. */
+		if (r->dead_workers)
+			r->liveness = "dead-rank", words = "a worker of the job died";
 		if (strcmp(r->liveness, "spinning") == 0)
 			words = "busy or spinning";
+		if (npeers)
+			job_culprit(r, first);
 		/* What each does, when it tells more than the counts: peers
 		 * that do different things, or spin. */
 		if (npeers && !r->log_grew && sampled == progs && (moving || peers_differ(r, first))) {
 			buf_printf(&b, "; ");
-			describe_peers(r, &b, first, npeers);
+			describe_peers(r, &b, first);
 		} else if (!r->log_grew) {
 			describe_spinners(r, &b);
 		}
+		if (r->culprit_pid && r->culprit_pid != r->odd_pid)
+			for (size_t i = 0; i < r->nprocs; i++)
+				if (r->procs[i].pid == r->culprit_pid) {
+					char name[32];
+					who(&r->procs[i], name, sizeof(name));
+					buf_printf(&b, "; %s %s", name, r->culprit_why);
+				}
 	}
 	if (!isnan(r->silent_s)) {
 		char d[32], g[32];
@@ -560,7 +742,7 @@ static int in_report(const struct live_report *r, int pid)
 	return 0;
 }
 
-static void check_port(const struct live_ctx *c, struct live_report *r)
+static void check_port(struct live_ctx *c, struct live_report *r)
 {
 	char *path = NULL;
 	if (r->log_deleted || c->o->npids || c->via_holder) {
@@ -596,6 +778,7 @@ static void check_port(const struct live_ctx *c, struct live_report *r)
 		strv_push(&r->notes, &r->nnotes, xstrdup("could not read the log for its port"));
 		return;
 	}
+	c->nranks = logmeta_pid_ranks(in.data, in.size, c->ranks, LIVE_MAX_RANKS);
 	struct logmeta_port lp;
 	if (logmeta_port(in.data, in.size, &lp)) {
 		r->port = lp.port;
@@ -735,6 +918,7 @@ static void build_tree(const struct live_ctx *c, struct live_report *r)
 		p->gpu_mem_mib = -1;
 		p->gpu_util_pct = -1;
 		p->io_bytes = p->io_delta = -1;
+		p->uses_gpu = proc_uses_gpu(&c->ps, p->pid);
 		for (size_t k = 0; k < c->ps.nholders; k++)
 			if (c->ps.holders[k].pid == p->pid) {
 				p->holds_log = 1;
@@ -787,6 +971,7 @@ static void sample(const struct live_ctx *c, struct live_report *r)
 	for (size_t i = 0; i < r->nprocs; i++) {
 		struct proc_info *p = &r->procs[i];
 		proc_read_details(&c->ps, p, uptime, btime);
+		p->unreaped = ok0[i] && s0[i].state == 'Z' && p->state == 'Z';
 		if (ok0[i] && !p->gone && s0[i].starttime != p->starttime) {
 			p->gone = 1;
 			strv_push(&p->unreadable, &p->nunreadable,
@@ -865,7 +1050,7 @@ int live_inspect(const char *log_path, const struct live_opts *o, struct live_re
 		read_gpu(r);
 	if (opts.stacks && r->nprocs)
 		read_stacks(&opts, r);
-	make_verdict(r, opts.npids > 0);
+	make_verdict(r, &c, opts.npids > 0);
 	proc_close(&c.ps);
 	return 0;
 }

@@ -86,10 +86,18 @@ struct live_report {
 	double ref_gap_s, ref_limit_s;
 	size_t denied;         /* processes whose fds could not be checked */
 	int odd_pid;           /* the peer that does other than the rest; 0 */
+	/* The worker of the job the others wait for, when the job is stuck
+	 * or a worker died (see job_culprit in live.c); 0 when none can be
+	 * told.  culprit_why says how it stood out. */
+	int culprit_pid;
+	const char *culprit_why;
+	size_t dead_workers;   /* workers of the job that died (zombies) */
 	struct nvml_gpu *gpus; /* every GPU, when NVML answered */
 	size_t ngpus;
 	const char *liveness;  /* "hung", "busy", "spinning", "idle",
-				* "exited", "unknown" */
+				* "dead-rank" (a worker died while its peers
+				* live: the job cannot go on), "exited",
+				* "unknown" */
 	char *verdict;         /* one sentence, ends with ": " and the
 				* liveness in words ("busy or spinning" for
 				* spinning) */

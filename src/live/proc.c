@@ -418,20 +418,30 @@ static int read_only_fd(int pfd, const char *fd)
 /* Look at every fd of one process: does it write the log, which
  * listening sockets does it have.  A process that only reads the log
  * (tail -f, less, ddx watch) is not behind it. */
-static void scan_fds(struct proc_scan *c, int pfd, int pid, const char *comm)
+/* A GPU device, by the name its fd link gives: NVIDIA's (/dev/nvidia0,
+ * nvidiactl, nvidia-uvm), AMD's compute device, an accelerator's. */
+static int gpu_device(const char *link)
+{
+	return strncmp(link, "/dev/nvidia", 11) == 0 || strcmp(link, "/dev/kfd") == 0 ||
+	       strncmp(link, "/dev/accel/", 11) == 0;
+}
+
+/* Record pid's holds of the log and its sockets; returns whether it
+ * holds a GPU device open. */
+static int scan_fds(struct proc_scan *c, int pfd, int pid, const char *comm)
 {
 	int dfd = open_dir_at(pfd, "fd");
 	if (dfd < 0) {
 		if (dfd == -EACCES || dfd == -EPERM)
 			c->denied++;
-		return;
+		return 0;
 	}
 	DIR *d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
-		return;
+		return 0;
 	}
-	int fds[256], nfds = 0, reads = 0;
+	int fds[256], nfds = 0, reads = 0, gpu = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		int fd = parse_num(e->d_name);
@@ -446,9 +456,17 @@ static void scan_fds(struct proc_scan *c, int pfd, int pid, const char *comm)
 			is_log = c->have_log && st.st_dev == c->log_dev && st.st_ino == c->log_ino;
 			if (S_ISSOCK(st.st_mode))
 				sock = st.st_ino;
+			/* Only a character device can be a GPU: its name is
+			 * read for no other fd. */
+			if (S_ISCHR(st.st_mode) && !gpu &&
+			    (ln = readlinkat(dfd, e->d_name, link, sizeof(link) - 1)) > 0) {
+				link[ln] = '\0';
+				gpu = gpu_device(link);
+			}
 		} else if ((ln = readlinkat(dfd, e->d_name, link, sizeof(link) - 1)) > 0) {
 			link[ln] = '\0';
 			sock = socket_inode(link);
+			gpu |= gpu_device(link);
 		}
 		if (!is_log && c->deleted_link) {
 			if (ln < 0)
@@ -477,6 +495,7 @@ static void scan_fds(struct proc_scan *c, int pfd, int pid, const char *comm)
 	qsort(fds, (size_t)nfds, sizeof(int), cmp_int);
 	for (int i = 0; i < nfds; i++)
 		add_holder(c, pid, fds[i]);
+	return gpu;
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -509,8 +528,8 @@ int proc_scan_all(struct proc_scan *c)
 		GROW(c->all, c->all_cap, c->nall + 1);
 		c->all[c->nall].pid = pid;
 		c->all[c->nall].starttime = st.starttime;
-		c->all[c->nall++].ppid = st.ppid;
-		scan_fds(c, pfd, pid, st.comm);
+		c->all[c->nall].ppid = st.ppid;
+		c->all[c->nall++].gpu = scan_fds(c, pfd, pid, st.comm);
 		close(pfd);
 	}
 	closedir(d);
@@ -519,18 +538,28 @@ int proc_scan_all(struct proc_scan *c)
 	return 0;
 }
 
+static const struct proc_pid_pair *scanned(const struct proc_scan *c, int pid)
+{
+	struct proc_pid_pair key = { .pid = pid };
+	return c->nall ? bsearch(&key, c->all, c->nall, sizeof(key), cmp_pair) : NULL;
+}
+
 /* The parent of pid as the scan saw it, or -1. */
 int proc_ppid(const struct proc_scan *c, int pid)
 {
-	struct proc_pid_pair key = { pid, 0, 0 };
-	const struct proc_pid_pair *p = c->nall ? bsearch(&key, c->all, c->nall, sizeof(key), cmp_pair) : NULL;
+	const struct proc_pid_pair *p = scanned(c, pid);
 	return p ? p->ppid : -1;
+}
+
+int proc_uses_gpu(const struct proc_scan *c, int pid)
+{
+	const struct proc_pid_pair *p = scanned(c, pid);
+	return p && p->gpu;
 }
 
 unsigned long long proc_scan_starttime(const struct proc_scan *c, int pid)
 {
-	struct proc_pid_pair key = { pid, 0, 0 };
-	const struct proc_pid_pair *p = c->nall ? bsearch(&key, c->all, c->nall, sizeof(key), cmp_pair) : NULL;
+	const struct proc_pid_pair *p = scanned(c, pid);
 	return p ? p->starttime : 0;
 }
 
@@ -734,6 +763,7 @@ int proc_read_sample(const struct proc_scan *c, int pid, struct proc_sample *s)
 		close(pfd);
 		return -1;
 	}
+	s->state = st.state;
 	s->cpu_s = cpu_of(&st, c->hz);
 	s->starttime = st.starttime;
 	s->io_bytes = read_io(pfd);
@@ -836,6 +866,7 @@ void proc_read_details(const struct proc_scan *c, struct proc_info *p, double up
 	p->io_bytes = p->kernel_thread ? -1 : read_io(pfd);
 	if (!p->kernel_thread)
 		read_rank(pfd, p->rank, sizeof(p->rank));
+	p->rank_from = p->rank[0] ? "environment" : NULL;
 	/* A kernel thread is in no syscall: its syscall file reads as
 	 * syscall 0 with zero arguments, which is no "read". */
 	if (p->kernel_thread) {

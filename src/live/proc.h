@@ -68,7 +68,13 @@ struct proc_info {
 	unsigned long long starttime;  /* clock ticks after boot: with pid, who it is */
 	long long io_bytes;    /* rchar + wchar of /proc/PID/io; -1 unreadable */
 	long long io_delta;    /* over the sample; -1 unknown */
-	char rank[16];         /* RANK from its environment, "" when none */
+	char rank[16];         /* its rank, "" when none known */
+	const char *rank_from; /* where rank came from: "environment" (RANK,
+				* ...), "log" (its pid on a rank's line),
+				* "start order" (live.c); NULL with no rank */
+	int uses_gpu;          /* holds a GPU device open (/dev/nvidia*, ...) */
+	int unreaped;          /* a zombie through the whole sample: its parent
+				* does not reap it (live.c) */
 	int gpu_util_pct;      /* SM utilisation NVML gives per process; -1 */
 	long rss_kb;
 	double start_epoch;    /* start, seconds since the Epoch; 0 unknown */
@@ -117,6 +123,7 @@ struct proc_scan {
 	struct proc_pid_pair {
 		int pid, ppid;
 		unsigned long long starttime;  /* tells a reused pid */
+		int gpu;                       /* holds a GPU device open */
 	} *all;                   /* sorted by pid after the scan */
 	size_t nall, all_cap;
 	struct proc_holder {      /* writers of the log, by pid */
@@ -147,10 +154,13 @@ void proc_load_sockets(struct proc_scan *c, char ***notes, size_t *nnotes);
 const struct proc_sock_ent *proc_find_sock(const struct proc_scan *c, uint64_t inode);
 /* The parent of pid as the scan saw it, or -1 when it did not see pid. */
 int proc_ppid(const struct proc_scan *c, int pid);
+/* Whether pid holds a GPU device open, as proc_scan_all() saw its fds. */
+int proc_uses_gpu(const struct proc_scan *c, int pid);
 /* What a CPU sample takes of a process at its start: its CPU time, start
  * time (a pid reused meanwhile starts later), I/O counters and each
  * thread's CPU time. */
 struct proc_sample {
+	char state;
 	double cpu_s;
 	unsigned long long starttime;
 	long long io_bytes;          /* -1 unreadable */

@@ -267,3 +267,82 @@ int logmeta_port(const char *data, size_t n, struct logmeta_port *out)
 	out->text_len = le ? (size_t)(le - ls) : n - (size_t)(ls - data);
 	return 1;
 }
+
+/* ---- which process is which rank ---- */
+
+/* The number at *p, moving *p past it; -1 when none or too long. */
+static long number_at(const char **p, const char *end)
+{
+	long v = 0;
+	int k = 0;
+	while (*p < end && isdigit((unsigned char)**p) && k < 9)
+		v = v * 10 + (**p - '0'), (*p)++, k++;
+	return k && (*p >= end || !isdigit((unsigned char)**p)) ? v : -1;
+}
+
+/* The pid of "HOST:PID:TID [DEV] NCCL INFO" ending at q (where " [DEV]"
+ * starts), or -1. */
+static long nccl_pid(const char *ls, const char *q)
+{
+	const char *t = q;
+	while (t > ls && t[-1] != ' ' && t[-1] != ':')   /* TID */
+		t--;
+	if (t == q || t == ls || t[-1] != ':')
+		return -1;
+	const char *pe = t - 1, *ps = pe;
+	while (ps > ls && isdigit((unsigned char)ps[-1]))
+		ps--;
+	if (ps == pe || ps == ls || ps[-1] != ':')
+		return -1;
+	return number_at(&ps, pe);
+}
+
+/* "rank R nranks N" (or "nRanks") in ls[0..le), or 0. */
+static int rank_words(const char *ls, const char *le, long *rank, long *nranks)
+{
+	for (const char *p = ls; p && p + 6 < le; p = memmem(p + 1, (size_t)(le - p - 1), " rank ", 6)) {
+		if (memcmp(p, " rank ", 6) != 0)
+			continue;
+		const char *q = p + 6;
+		long r = number_at(&q, le);
+		if (r < 0 || le - q < 8 || (memcmp(q, " nranks ", 8) != 0 && memcmp(q, " nRanks ", 8) != 0))
+			continue;
+		q += 8;
+		long n = number_at(&q, le);
+		if (n <= 0 || r >= n)
+			continue;
+		*rank = r;
+		*nranks = n;
+		return 1;
+	}
+	return 0;
+}
+
+size_t logmeta_pid_ranks(const char *data, size_t n, struct logmeta_pid_rank *out, size_t max)
+{
+	static const char mark[] = "] NCCL INFO ";
+	const char *end = data + n, *p = data;
+	size_t got = 0;
+	while (data && p < end && (p = memmem(p, (size_t)(end - p), mark, sizeof(mark) - 1))) {
+		const char *ls = p > data ? memrchr(data, '\n', (size_t)(p - data)) : NULL;
+		ls = ls ? ls + 1 : data;
+		const char *le = memchr(p, '\n', (size_t)(end - p));
+		le = le ? le : end;
+		const char *q = p;
+		while (q > ls && q[-1] != '[')
+			q--;
+		long pid = q > ls + 1 && q[-2] == ' ' ? nccl_pid(ls, q - 2) : -1;
+		long rank, nranks;
+		if (pid > 0 && rank_words(p, le, &rank, &nranks)) {
+			size_t k = 0;
+			while (k < got && out[k].pid != pid)
+				k++;
+			if (k == got && got < max)
+				out[got++] = (struct logmeta_pid_rank){ (int)pid, (int)rank, (int)nranks };
+			else if (k < got && nranks > out[k].nranks)
+				out[k] = (struct logmeta_pid_rank){ (int)pid, (int)rank, (int)nranks };
+		}
+		p = le;
+	}
+	return got;
+}

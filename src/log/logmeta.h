@@ -59,4 +59,19 @@ struct logmeta_port {
  * it).  Returns 1 and fills *out when found, else 0. */
 int logmeta_port(const char *data, size_t n, struct logmeta_port *out);
 
+/* A process the log names with its rank: NCCL's debug lines carry the
+ * writer's pid ("HOST:PID:TID [DEV] NCCL INFO ... rank R nranks N").
+ * A process in several communicators is given the rank of its largest
+ * (the world's; a tensor-parallel group's rank 0 is another rank of the
+ * world). */
+struct logmeta_pid_rank {
+	int pid;
+	int rank;
+	int nranks;
+};
+
+/* The pids of the first max ranks data[0..n) names, one entry per pid;
+ * returns how many. */
+size_t logmeta_pid_ranks(const char *data, size_t n, struct logmeta_pid_rank *out, size_t max);
+
 #endif

@@ -274,13 +274,15 @@ static char *culprit_why(const struct dx_culprit *c)
 		[DX_CULPRIT_OWN_STEP] = "stopped at a line no other rank and no good run printed",
 		[DX_CULPRIT_SILENT] = "the only rank that did not fail",
 		[DX_CULPRIT_LAUNCHER] = "named by the launcher's first error; its own lines show none",
+		[DX_CULPRIT_LIVE] = "its live process stands out among its peers' (see processes)",
 	};
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	if (m) {
 		fputs(why[c->how], m);
-		culprit_peers(m, c);
+		if (c->npeers)
+			culprit_peers(m, c);
 		fclose(m);
 	}
 	return text;

@@ -91,6 +91,7 @@ static void json_process(struct jw *jw, const struct live_report *r, const struc
 	int_or_null(jw, "gpu_mem_mib", p->gpu_mem_mib, p->gpu_mem_mib >= 0);
 	int_or_null(jw, "gpu_util_pct", p->gpu_util_pct, p->gpu_util_pct >= 0);
 	jw_object_string(jw, "rank", p->rank[0] ? p->rank : NULL);
+	jw_object_string(jw, "rank_from", p->rank[0] ? p->rank_from : NULL);
 	jw_object_bool(jw, "kernel_thread", p->kernel_thread);
 	int_or_null(jw, "io_delta", p->io_delta, p->io_delta >= 0);
 	if (p->gone || p->state == 'Z') {
@@ -146,6 +147,24 @@ static void json_gpus(struct jw *jw, const struct live_report *r)
 	jw_end(jw);
 }
 
+void report_proc_culprit_json(struct jw *jw, const struct live_report *r)
+{
+	const struct proc_info *c = NULL;
+	for (size_t i = 0; r->culprit_pid && i < r->nprocs && !c; i++)
+		if (r->procs[i].pid == r->culprit_pid)
+			c = &r->procs[i];
+	if (!c) {
+		jw_object_null(jw, "culprit");
+		return;
+	}
+	jw_object_object(jw, "culprit", NULL);
+	jw_object_int(jw, "pid", c->pid);
+	jw_object_string(jw, "rank", c->rank[0] ? c->rank : NULL);
+	jw_object_string(jw, "rank_from", c->rank[0] ? c->rank_from : NULL);
+	jw_object_string(jw, "why", r->culprit_why);
+	jw_end(jw);
+}
+
 void report_proc_json(FILE *f, const struct live_report *r)
 {
 	static const struct jw_layout doc = { JW_LINES | JW_CLOSE_ALWAYS, 2, 0 };
@@ -171,6 +190,7 @@ void report_proc_json(FILE *f, const struct live_report *r)
 	}
 	json_gpus(&jw, r);
 	int_or_null(&jw, "odd_one_out", r->odd_pid, r->odd_pid != 0);
+	report_proc_culprit_json(&jw, r);
 	jw_object_double(&jw, "sample_s", r->sample_s, 3);
 	jw_object_string(&jw, "liveness", r->liveness);
 	jw_object_string(&jw, "verdict", r->verdict);

@@ -17,5 +17,7 @@ void report_proc_text(const struct out *o, const struct live_report *r);
 /* Just the "processes" member of the JSON report, into the object jw
  * has open, for `ddx diff`. */
 void report_proc_processes_json(struct jw *jw, const struct live_report *r);
+/* "culprit": the worker the others wait for (live.h), or null. */
+void report_proc_culprit_json(struct jw *jw, const struct live_report *r);
 
 #endif

@@ -365,6 +365,7 @@ static void culprit_sentence(FILE *f, const struct diagnosis *d, size_t q)
 	      : c->how == DX_CULPRIT_OWN_STEP ? " stopped at \""
 	      : c->how == DX_CULPRIT_SILENT   ? " never failed; it last printed \""
 	      : c->how == DX_CULPRIT_LAUNCHER ? " stopped first, as the launcher says: \""
+	      : c->how == DX_CULPRIT_LIVE     ? " is where its peers wait, by their live processes; it last printed \""
 					      : " stopped first, at \"", f);
 	put_msg(f, d->bad_log, c->line, q);
 	size_t line;
@@ -376,7 +377,8 @@ static void culprit_sentence(FILE *f, const struct diagnosis *d, size_t q)
 		fprintf(f, "line %lld)", (long long)c->line + 1);
 	if (c->how == DX_CULPRIT_OWN_STEP)
 		fputs(", a step no other rank took", f);
-	culprit_peers(f, c);
+	if (c->npeers)
+		culprit_peers(f, c);
 	fputc('.', f);
 }
 

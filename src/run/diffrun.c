@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "culprit.h"
 #include "diffrun.h"
 #include "goodcheck.h"
 #include "html.h"
@@ -63,6 +64,7 @@ int diff_option(int c, char *arg, struct diff_args *a)
 			return error("invalid --sample '%s' (expected e.g. 1s or 500ms)", arg);
 		return 1;
 	case 'P': a->no_proc = 1; return 1;
+	case 'R': a->po.root = arg; return 1;
 	case 'H': a->html = arg; return 1;
 	default: return 0;
 	}
@@ -240,6 +242,11 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	if (!a->no_proc && live_path && strcmp(live_path, "-") != 0 &&
 	    live_inspect(live_path, &po, &pr) == 0)
 		live = &pr;
+	/* Where the log cannot tell which rank the others wait for, the
+	 * live processes may (a dead worker, the odd one out). */
+	for (size_t i = 0; live && live->culprit_pid && i < live->nprocs; i++)
+		if (live->procs[i].pid == live->culprit_pid && live->procs[i].rank[0])
+			culprit_from_live(&d, strtol(live->procs[i].rank, NULL, 10));
 	if (a->json)
 		report_json(stdout, &d, ref, nref, live);
 	else if (report_stream(a) == a->out->f)

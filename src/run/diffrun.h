@@ -38,6 +38,7 @@ struct diff_args {
 	{ "rules", required_argument, NULL, 'r' }, \
 	{ "sample", required_argument, NULL, 's' }, \
 	{ "no-proc", no_argument, NULL, 'P' }, \
+	{ "proc-root", required_argument, NULL, 'R' }, \
 	{ "html", required_argument, NULL, 'H' }
 /* A report compares at most this many logs: 63 good ones and a bad one. */
 #define DIFF_MAX_LOGS 64

@@ -165,11 +165,30 @@ static void test_port_line(void)
 	CHECK_INT(logmeta_port(NULL, 0, &lp), 0);
 }
 
+/* A pid takes the rank of its largest communicator: a tensor-parallel
+ * group's rank 0 is not the world's; prefixes before the NCCL header
+ * ("[default1]:") and lines without a pid are no matter. */
+static void test_pid_ranks(void)
+{
+	static const char log[] =
+		"[default1]:vm:8166:8166 [0] NCCL INFO ncclCommInitRankConfig comm 0x2 rank 1 nranks 2 cudaDev 0 busId 60 - Init START\n"
+		"vm:8170:8201 [0] NCCL INFO comm 0x3 rank 0 nRanks 1 nNodes 1 localRanks 1 localRank 0\n"
+		"vm:8170:8170 [0] NCCL INFO comm 0x4 rank 3 nRanks 4 nNodes 1 localRanks 4 localRank 3\n"
+		"[0] NCCL INFO comm 0x5 rank 2 nranks 4 (no pid)\n"
+		"vm:8171:8171 [0] NCCL INFO rank 5 nranks 4 (rank past nranks)\n";
+	struct logmeta_pid_rank m[8];
+	size_t n = logmeta_pid_ranks(log, sizeof(log) - 1, m, 8);
+	CHECK(n == 2);
+	CHECK(n == 2 && m[0].pid == 8166 && m[0].rank == 1 && m[0].nranks == 2);
+	CHECK(n == 2 && m[1].pid == 8170 && m[1].rank == 3 && m[1].nranks == 4);
+}
+
 int main(void)
 {
 	test_engine_config();
 	test_config_shapes();
 	test_port();
 	test_port_line();
+	test_pid_ranks();
 	return test_report();
 }
