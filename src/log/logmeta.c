@@ -1,52 +1,32 @@
 /* logmeta.c — what a log says about itself: configuration dumps, the
- * engine, the port.  See logmeta.h.  These scan a whole log once (the
- * dumps and the port announcement are printed once, at startup); the
+ * engine (as the rules' marks say), the port.  See logmeta.h.  These
+ * scan a whole log once (the dumps and the port announcement are printed
+ * once, at startup); the
  * per-line key=value recognition that masks values is mask.c's own fast
  * scanner, which shares nothing here but the idea. */
 #include "logmeta.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "input.h"
+#include "rules.h"
 
 /* ---- the engine ---- */
 
-/* Case-insensitive search for the ASCII word w in s[0..n). */
-static int has_word(const char *s, size_t n, const char *w)
+const char *logmeta_engine(const struct ruleset *rs, const struct run_tmpl *t, size_t n,
+			   const char *format)
 {
-	size_t k = strlen(w);
-	for (size_t i = 0; i + k <= n; i++)
-		if (strncasecmp(s + i, w, k) == 0)
-			return 1;
-	return 0;
-}
-
-const char *logmeta_engine(const struct run_tmpl *t, size_t n, const char *format)
-{
-	/* Each engine names itself in module paths, banners and process
-	 * names; the other engine shows up too (SGLang imports vLLM kernels,
-	 * both print torch warnings), so the side with more distinct
-	 * templates wins, and the header format weighs as much as a few. */
-	static const struct { const char *word; int sglang; } marks[] = {
-		{ "sglang", 1 }, { "ServerArgs(", 1 }, { "fired up and ready", 1 },
-		{ "vllm", 0 }, { "EngineCore", 0 }, { "LLM engine", 0 },
-	};
-	long score[2] = { 0, 0 };
+	const char **texts = xmalloc((n ? n : 1) * sizeof(*texts));
+	size_t *lens = xmalloc((n ? n : 1) * sizeof(*lens));
 	for (size_t i = 0; i < n; i++)
-		for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++)
-			if (has_word(t[i].text, t[i].len, marks[m].word)) {
-				score[marks[m].sglang]++;
-				break;
-			}
-	if (format && strcmp(format, "sglang") == 0)
-		score[1] += 5;
-	if (format && strcmp(format, "vllm") == 0)
-		score[0] += 5;
-	if (score[0] == 0 && score[1] == 0)
-		return "other";
-	return score[1] >= score[0] ? "sglang" : "vllm";
+		texts[i] = t[i].text, lens[i] = t[i].len;
+	const char *e = rules_engine(rs, texts, lens, n, format);
+	free(texts);
+	free(lens);
+	return e ? e : "other";
 }
 
 /* ---- the configuration ---- */

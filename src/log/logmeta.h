@@ -15,6 +15,8 @@
 
 #include "util.h"
 
+struct ruleset;
+
 /* One template of a run: the masked text and level, its line count and
  * its first line (0-based). */
 struct run_tmpl {
@@ -32,8 +34,11 @@ struct kv {
 };
 
 /* The engine that wrote a run, from its templates and header format
- * (prefix_format_name): "sglang", "vllm" or "other". */
-const char *logmeta_engine(const struct run_tmpl *t, size_t n, const char *format);
+ * (prefix_format_name), as the mark rules of rs say (rules_engine):
+ * "sglang", "vllm", ..., or "other" when none does.  The string lives in
+ * rs, or is static. */
+const char *logmeta_engine(const struct ruleset *rs, const struct run_tmpl *t, size_t n,
+			   const char *format);
 
 /* The configuration a log prints about itself: key=values of SGLang's
  * server_args=ServerArgs(...), vLLM's "non-default args: {...}" and

@@ -83,7 +83,8 @@ static int parse_section(const char *s, size_t n, char **engine, const char *pat
 	return 0;
 }
 
-/* Parse "[weak] [server] step|final|done|fail|stop NAME: PATTERN" into r. */
+/* Parse "[weak] [server] step|final|done|fail|stop|mark NAME: PATTERN"
+ * into r. */
 static int parse_rule(const char *s, size_t n, const char *engine, struct rule *r,
 		      const char *path, size_t lineno)
 {
@@ -104,7 +105,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		for (kw = 0; kw < n && !is_blank(s[kw]);)
 			kw++;
 	}
-	int final = 0, done = 0, fail = 0, stop = 0;
+	int final = 0, done = 0, fail = 0, stop = 0, mark = 0;
 	if (kw == 4 && memcmp(s, "step", 4) == 0)
 		;
 	else if (kw == 5 && memcmp(s, "final", 5) == 0)
@@ -115,8 +116,10 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		fail = 1;
 	else if (kw == 4 && memcmp(s, "stop", 4) == 0)
 		stop = 1;
+	else if (kw == 4 && memcmp(s, "mark", 4) == 0)
+		mark = 1;
 	else
-		return error("%s:%zu: expected '[weak] [server] step|final|done|fail|stop NAME: PATTERN' or '[ENGINE]'",
+		return error("%s:%zu: expected '[weak] [server] step|final|done|fail|stop|mark NAME: PATTERN' or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
 		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);
@@ -165,6 +168,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	r->done = done;
 	r->fail = fail;
 	r->stop = stop;
+	r->mark = mark;
 	r->level = level;
 	r->weak = weak;
 	r->server = server;
@@ -325,8 +329,8 @@ enum pass { PASS_STRONG, PASS_WEAK, PASS_GENERIC };
 static int in_pass(const struct rule *r, enum pass pass, int confirmed)
 {
 	int generic = strcmp(r->engine, RULES_GENERIC) == 0;
-	if (r->stop)
-		return 0;   /* no milestone (rules_stops) */
+	if (r->stop || r->mark)
+		return 0;   /* no milestone (rules_stops, rules_engine) */
 	switch (pass) {
 	case PASS_STRONG: return !generic && !r->weak;
 	case PASS_WEAK: return !generic && r->weak && confirmed;
@@ -393,4 +397,38 @@ void rules_stops(const struct ruleset *rs, const char *const *texts, size_t n, u
 				 pcre2_match(rs->r[i].re, (PCRE2_SPTR)texts[k], strlen(texts[k]), 0, 0, md, NULL) >= 0;
 	}
 	pcre2_match_data_free(md);
+}
+
+/* A format's name, when it is an engine's, weighs as many templates. */
+#define FORMAT_VOTES 5
+
+const char *rules_engine(const struct ruleset *rs, const char *const *texts, const size_t *lens,
+			 size_t n, const char *format)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	if (!md)
+		die("out of memory");
+	size_t *votes = xcalloc(rs->n ? rs->n : 1, sizeof(*votes));   /* per mark rule */
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < rs->n; i++)
+			if (rs->r[i].mark &&
+			    pcre2_match(rs->r[i].re, (PCRE2_SPTR)texts[k], lens[k], 0, 0, md, NULL) >= 0) {
+				votes[i]++;
+				break;
+			}
+	const char *best = NULL;
+	size_t most = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		if (!rs->r[i].mark)
+			continue;
+		const char *e = rs->r[i].engine;
+		size_t v = format && strcmp(format, e) == 0 ? FORMAT_VOTES : 0;
+		for (size_t j = 0; j < rs->n; j++)
+			v += rs->r[j].mark && strcmp(rs->r[j].engine, e) == 0 ? votes[j] : 0;
+		if (v > most || (v && v == most && strcmp(e, best) < 0))
+			best = e, most = v;
+	}
+	free(votes);
+	pcre2_match_data_free(md);
+	return best;
 }

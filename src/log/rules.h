@@ -3,7 +3,10 @@
  *
  * Built-in rule files (rules/ENGINE.rules) are compiled into the binary;
  * --rules FILE adds rules or overrides built-in ones of the same name.
- * Rules run once per distinct template, never per line.
+ * Rules run once per distinct template, never per line.  An engine is a
+ * section of rules: which engine wrote a log is what its marks say
+ * (rules_engine), which engine a run's milestones are mostly of is
+ * timeline_main_engine's.
  *
  * A rule file is lines of text:
  *
@@ -11,6 +14,7 @@
  *   [sglang]                              the engine of the rules below
  *   step  weights loaded: Load weight end\b
  *   final server ready: fired up and ready to roll
+ *   mark  its name: (?i)sglang
  *
  * "step NAME: PATTERN" is a milestone, "final NAME: PATTERN" one that means
  * the run is up (a server serves), "done NAME: PATTERN" one that means a
@@ -20,7 +24,11 @@
  * failed step as after a good one).  "stop NAME: PATTERN" is no
  * milestone: it marks a line that says the run is shutting down
  * ("closing ...", "Stopped", "exiting"), of whatever engine (rules_stops),
- * which a sentence never names as where the good run went.  NAME runs to the first ':' and may not contain one;
+ * which a sentence never names as where the good run went.  "mark NAME:
+ * PATTERN" is no milestone either: a template it matches names the
+ * section's engine ("sglang", "EngineCore"), whichever line it is; the
+ * engine most templates name wrote the log (rules_engine).  NAME runs to
+ * the first ':' and may not contain one;
  * PATTERN is the rest of the line without surrounding blanks, a PCRE2
  * pattern searched (not anchored) in the template text: the message with
  * variable tokens replaced by placeholders, so patterns should name the
@@ -49,6 +57,7 @@ struct rule {
 	int done;         /* a job's clean end, not a server's start */
 	int fail;         /* reaching it means the job failed */
 	int stop;         /* no milestone: the line says the run shuts down */
+	int mark;         /* no milestone: the template names the engine */
 	int level;        /* enum level the template must have, or LV_NONE */
 	void *re;         /* compiled pattern (pcre2_code *) */
 	char *pattern;    /* its source text */
@@ -101,6 +110,19 @@ void rules_match(const struct ruleset *rs, const struct tmpl_table *tt, int32_t 
  * words are the same whatever the program, so unlike milestones they
  * need no engine recognised. */
 void rules_stops(const struct ruleset *rs, const char *const *texts, size_t n, uint8_t *out);
+
+/* The engine that wrote a log: of the engines with mark rules, the one
+ * whose marks match the most of its distinct templates texts[0..n)
+ * (lens[k] bytes each), a template counting for the first mark that
+ * matches it, as a milestone is the first rule's.  Engines name each
+ * other (SGLang imports vLLM's kernels, both print torch's warnings), so
+ * a count, not one template, decides.  format, the log's header format
+ * (prefix_format_name) or NULL, counts as five templates for the engine
+ * of its name (SGLang's and vLLM's own headers); ties go to the first
+ * name in byte order, whatever order the rules were loaded in.  NULL
+ * when no mark matched and the format names no engine that has marks. */
+const char *rules_engine(const struct ruleset *rs, const char *const *texts, const size_t *lens,
+			 size_t n, const char *format);
 
 /* The built-in rule files, generated from rules/ENGINE.rules by the Makefile. */
 struct rules_file {

@@ -4,6 +4,7 @@
 
 #include "log.h"
 #include "logmeta.h"
+#include "rules.h"
 #include "test.h"
 
 static const char sglang_log[] =
@@ -19,14 +20,21 @@ static void test_engine_config(void)
 		{ "WARNING vllm kernels not found", 30, LV_WARN, 1, 2 },
 		{ "The server is fired up and ready to roll!", 41, LV_INFO, 1, 3 },
 	};
-	CHECK_STR(logmeta_engine(sg, 4, "none"), "sglang");
-	CHECK_STR(logmeta_engine(sg, 1, "none"), "other");
-	CHECK_STR(logmeta_engine(sg, 1, "vllm"), "vllm");
+	struct ruleset rs = { 0 };
+	CHECK_INT(rules_builtin(&rs), 0);
+	CHECK_STR(logmeta_engine(&rs, sg, 4, "none"), "sglang");
+	CHECK_STR(logmeta_engine(&rs, sg, 1, "none"), "other");
+	CHECK_STR(logmeta_engine(&rs, sg, 1, "vllm"), "vllm");
 	struct run_tmpl vl[] = {
 		{ "vLLM API server version <int>", 29, LV_INFO, 1, 0 },
 		{ "(EngineCore_DP0) Initializing", 29, LV_INFO, 1, 1 },
 	};
-	CHECK_STR(logmeta_engine(vl, 2, "python"), "vllm");
+	CHECK_STR(logmeta_engine(&rs, vl, 2, "python"), "vllm");
+	/* A tie goes to the first name: one template each. */
+	CHECK_STR(logmeta_engine(&rs, sg + 1, 2, "none"), "sglang");
+	rules_free(&rs);
+	/* Without marks no engine is known, whatever the format says. */
+	CHECK_STR(logmeta_engine(&rs, sg, 4, "sglang"), "other");
 
 	struct arena a = { 0 };
 	struct kv *cfg;
