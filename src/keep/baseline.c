@@ -78,7 +78,7 @@ void baseline_describe(struct run *r, const struct log *lg, const struct tmpl_ta
 	r->pipeline = pipeline_id();
 	templates_of(r, tt);
 	r->engine = logmeta_engine(rs, r->tmpl, r->ntmpl, r->format);
-	logmeta_config(lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
+	logmeta_config(rs, r->engine, lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
 }
 
 struct store *baseline_store(const char *opt, int mode)
@@ -301,7 +301,7 @@ int baseline_rank(struct store *st, const char *name, const char *path, int jobs
 		goto out;
 	templates_of(&badrun, &badtt);
 	*engine = logmeta_engine(rs, badrun.tmpl, badrun.ntmpl, prefix_format_name(bad->format));
-	logmeta_config(bad->in.data, bad->in.size, &badrun.cfg, &badrun.ncfg, a);
+	logmeta_config(rs, *engine, bad->in.data, bad->in.size, &badrun.cfg, &badrun.ncfg, a);
 	badids = xmalloc((badtt.n ? badtt.n : 1) * sizeof(*badids));
 	for (size_t i = 0; i < badtt.n; i++)
 		badids[i] = tmpl_intern(&all, badtt.t[i].text, badtt.t[i].len, badtt.t[i].level,

@@ -419,7 +419,7 @@ int fill_v2(struct store *st)
 			r = store_run_read(st, v[i].id, &content, &size);
 		if (r == 0) {
 			v[i].engine = logmeta_engine(&rs, v[i].tmpl, v[i].ntmpl, v[i].format);
-			logmeta_config(content, size, &v[i].cfg, &v[i].ncfg, &a);
+			logmeta_config(&rs, v[i].engine, content, size, &v[i].cfg, &v[i].ncfg, &a);
 			r = insert_config(st, v[i].id, v[i].cfg, v[i].ncfg);
 		}
 		free(content);

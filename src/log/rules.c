@@ -83,8 +83,8 @@ static int parse_section(const char *s, size_t n, char **engine, const char *pat
 	return 0;
 }
 
-/* Parse "[weak] [server] step|final|done|fail|stop|mark NAME: PATTERN"
- * into r. */
+/* Parse "[weak] [server] step|final|done|fail|stop|mark|config NAME:
+ * PATTERN" into r. */
 static int parse_rule(const char *s, size_t n, const char *engine, struct rule *r,
 		      const char *path, size_t lineno)
 {
@@ -105,7 +105,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		for (kw = 0; kw < n && !is_blank(s[kw]);)
 			kw++;
 	}
-	int final = 0, done = 0, fail = 0, stop = 0, mark = 0;
+	int final = 0, done = 0, fail = 0, stop = 0, mark = 0, config = 0;
 	if (kw == 4 && memcmp(s, "step", 4) == 0)
 		;
 	else if (kw == 5 && memcmp(s, "final", 5) == 0)
@@ -118,8 +118,10 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		stop = 1;
 	else if (kw == 4 && memcmp(s, "mark", 4) == 0)
 		mark = 1;
+	else if (kw == 6 && memcmp(s, "config", 6) == 0)
+		config = 1;
 	else
-		return error("%s:%zu: expected '[weak] [server] step|final|done|fail|stop|mark NAME: PATTERN' or '[ENGINE]'",
+		return error("%s:%zu: expected '[weak] [server] step|final|done|fail|stop|mark|config NAME: PATTERN' or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
 		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);
@@ -169,6 +171,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	r->fail = fail;
 	r->stop = stop;
 	r->mark = mark;
+	r->config = config;
 	r->level = level;
 	r->weak = weak;
 	r->server = server;
@@ -329,8 +332,8 @@ enum pass { PASS_STRONG, PASS_WEAK, PASS_GENERIC };
 static int in_pass(const struct rule *r, enum pass pass, int confirmed)
 {
 	int generic = strcmp(r->engine, RULES_GENERIC) == 0;
-	if (r->stop || r->mark)
-		return 0;   /* no milestone (rules_stops, rules_engine) */
+	if (r->stop || r->mark || r->config)
+		return 0;   /* no milestone (rules_stops, rules_engine, rules_config) */
 	switch (pass) {
 	case PASS_STRONG: return !generic && !r->weak;
 	case PASS_WEAK: return !generic && r->weak && confirmed;
@@ -431,4 +434,30 @@ const char *rules_engine(const struct ruleset *rs, const char *const *texts, con
 	free(votes);
 	pcre2_match_data_free(md);
 	return best;
+}
+
+int rules_config(const struct rule *r, const char *data, size_t size, size_t *from, size_t *to,
+		 int *one)
+{
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(r->re, NULL);
+	if (!md)
+		die("out of memory");
+	uint32_t groups = 0;
+	pcre2_pattern_info(r->re, PCRE2_INFO_CAPTURECOUNT, &groups);
+	*one = groups > 0;
+	int rc = pcre2_match(r->re, (PCRE2_SPTR)data, size, 0, 0, md, NULL);
+	if (rc > 0) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		int unset = *one && (rc < 2 || ov[2] == PCRE2_UNSET);   /* (a)?b: an empty value */
+		*from = *one && !unset ? ov[2] : ov[1];
+		*to = *one && !unset ? ov[3] : ov[1];
+		if (!*one) {
+			const char *eol = memchr(data + *to, '\n', size - *to);
+			*to = eol ? (size_t)(eol - data) : size;
+			if (*to > *from && data[*to - 1] == '\r')
+				--*to;
+		}
+	}
+	pcre2_match_data_free(md);
+	return rc > 0;
 }

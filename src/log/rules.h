@@ -27,8 +27,14 @@
  * which a sentence never names as where the good run went.  "mark NAME:
  * PATTERN" is no milestone either: a template it matches names the
  * section's engine ("sglang", "EngineCore"), whichever line it is; the
- * engine most templates name wrote the log (rules_engine).  NAME runs to
- * the first ':' and may not contain one;
+ * engine most templates name wrote the log (rules_engine).  "config NAME:
+ * PATTERN" is none either: where PATTERN first matches in a log's bytes
+ * (not its templates, whose values are masked), a configuration dump
+ * follows, the rest of the line, KEY=VALUE or 'KEY': VALUE items
+ * ("server_args=ServerArgs\("); or, when PATTERN has a group, that group
+ * is the value of the key NAME ("vllm_version: vLLM API server version
+ * (\S*)"); see rules_config.  NAME runs to the first ':' and may not
+ * contain one;
  * PATTERN is the rest of the line without surrounding blanks, a PCRE2
  * pattern searched (not anchored) in the template text: the message with
  * variable tokens replaced by placeholders, so patterns should name the
@@ -58,6 +64,7 @@ struct rule {
 	int fail;         /* reaching it means the job failed */
 	int stop;         /* no milestone: the line says the run shuts down */
 	int mark;         /* no milestone: the template names the engine */
+	int config;       /* no milestone: a configuration dump or value */
 	int level;        /* enum level the template must have, or LV_NONE */
 	void *re;         /* compiled pattern (pcre2_code *) */
 	char *pattern;    /* its source text */
@@ -123,6 +130,15 @@ void rules_stops(const struct ruleset *rs, const char *const *texts, size_t n, u
  * when no mark matched and the format names no engine that has marks. */
 const char *rules_engine(const struct ruleset *rs, const char *const *texts, const size_t *lens,
 			 size_t n, const char *format);
+
+/* Where config rule r first matches in a log's bytes data[0..size):
+ * 0 when nowhere, else 1 with [*from, *to) the offsets of what it gives:
+ * the value of the key r->name when its pattern has a group (*one = 1),
+ * else the dump of items that follows the match to the end of its line
+ * (without a '\r'; *one = 0).  The dumps are printed once, at startup,
+ * and looked for once per log (logmeta_config), not per template. */
+int rules_config(const struct rule *r, const char *data, size_t size, size_t *from, size_t *to,
+		 int *one);
 
 /* The built-in rule files, generated from rules/ENGINE.rules by the Makefile. */
 struct rules_file {

@@ -339,6 +339,31 @@ static void test_marks(void)
 	rules_free(&rs);
 }
 
+/* Config rules find where a configuration dump or value is, in a log's
+ * bytes; they match no milestone. */
+static void test_config(void)
+{
+	struct ruleset rs = { 0 };
+	CHECK_INT(parse(&rs, "[myserve]\n"
+			     "config build: build id (\\w*)\n"
+			     "config flags: FLAGS:[ ]\n"), 0);
+	CHECK_INT(rs.r[0].config, 1);
+	static const char log[] = "start\nFLAGS: a=1, b=2\r\nbuild id 7f3 here\n";
+	size_t from = 0, to = 0;
+	int one = -1;
+	CHECK_INT(rules_config(&rs.r[0], log, sizeof(log) - 1, &from, &to, &one), 1);
+	CHECK_INT(one, 1);
+	CHECK_INT(to - from, 3);
+	CHECK(memcmp(log + from, "7f3", 3) == 0);
+	CHECK_INT(rules_config(&rs.r[1], log, sizeof(log) - 1, &from, &to, &one), 1);
+	CHECK_INT(one, 0);
+	CHECK_INT(to - from, 8);   /* the rest of the line, without its '\r' */
+	CHECK(memcmp(log + from, "a=1, b=2", 8) == 0);
+	CHECK_INT(rules_config(&rs.r[1], "FLAGS:x\n", 8, &from, &to, &one), 0);
+	CHECK_STR(match_one(&rs, "FLAGS: <*>"), "");
+	rules_free(&rs);
+}
+
 int main(void)
 {
 	test_parse();
@@ -350,5 +375,6 @@ int main(void)
 	test_user_file();
 	test_none();
 	test_marks();
+	test_config();
 	return test_report();
 }

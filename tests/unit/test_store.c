@@ -86,7 +86,7 @@ static int make_run(const char *path, struct run *r, struct log *lg, struct tmpl
 		r->tmpl[i] = (struct run_tmpl){ tt->t[i].text, tt->t[i].len, tt->t[i].level,
 						tt->t[i].count, tt->t[i].first_line };
 	r->engine = logmeta_engine(&builtin, r->tmpl, r->ntmpl, r->format);
-	logmeta_config(lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
+	logmeta_config(&builtin, r->engine, lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
 	store_compress(r, lg->in.data, lg->in.size);
 	return 0;
 }
