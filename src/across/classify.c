@@ -7,6 +7,7 @@
 
 #include "mask.h"
 #include "prefix.h"
+#include "rules.h"
 #include "util.h"
 
 /* Whether t starts with prefix p, after leading blanks. */
@@ -226,12 +227,9 @@ int classify_is_source_frame(const char *t)
 	return after(t, "File \"") || after(t, "> File \"");
 }
 
-int classify_is_heartbeat(const char *t)
+int classify_is_heartbeat(const struct ruleset *rs, const char *t)
 {
-	static const char *const hb[] = {
-		"/health", "/metrics", "/ping", "heartbeat", "Heartbeat", "throughput", NULL,
-	};
-	return contains_any(t, hb);
+	return rules_says(rs, RULE_HEARTBEAT, t);
 }
 
 int classify_is_request(const char *t)

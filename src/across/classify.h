@@ -10,6 +10,8 @@
 #ifndef DDX_CLASSIFY_H
 #define DDX_CLASSIFY_H
 
+struct ruleset;
+
 enum classify_severity { CLASSIFY_INFO, CLASSIFY_WARNING, CLASSIFY_ERROR };
 
 /* The part of a traceback a line is. */
@@ -71,8 +73,9 @@ int classify_is_source_frame(const char *t);
 int classify_is_exception_shaped(const char *t);
 
 /* Whether t is what a healthy process keeps printing while idle or
- * serving (health checks, metrics, throughput reports). */
-int classify_is_heartbeat(const char *t);
+ * serving (health checks, metrics, throughput reports), as the heartbeat
+ * rules of rs say (rules/generic.rules). */
+int classify_is_heartbeat(const struct ruleset *rs, const char *t);
 
 /* Whether t logs a request a server answered (an access log's line):
  * when one comes depends on its clients, not on the run. */

@@ -671,7 +671,7 @@ static void template_facts(struct dx_state *st)
 		st->sev[c] = (uint8_t)classify_severity(st->ctext[c], st->clevel[c]);
 		st->tb[c] = (uint8_t)classify_traceback_role(st->ctext[c]);
 		/* Blank lines and heartbeats say nothing about progress. */
-		st->hb[c] = (uint8_t)(classify_is_heartbeat(st->ctext[c]) ||
+		st->hb[c] = (uint8_t)(classify_is_heartbeat(st->rs, st->ctext[c]) ||
 				      st->ctext[c][strspn(st->ctext[c], " \t")] == '\0');
 	}
 	learn_heartbeats(st);

@@ -426,7 +426,7 @@ static int is_step(const struct dx_state *st, uint32_t c)
 	size_t n = strcspn(t, " \t");
 	if (t[n + strspn(t + n, " \t")] == '\0' && !memchr(t, '<', n))
 		return 0;
-	if (classify_is_heartbeat(t))
+	if (classify_is_heartbeat(st->rs, t))
 		return 0;
 	if (st->sev[c] != DX_INFO)
 		return 0;

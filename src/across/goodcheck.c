@@ -127,7 +127,7 @@ static int judge_alone(const struct log *lg, const struct tmpl_table *tt, const 
 	while (from > 0 && progress < ALONE_TAIL) {
 		const struct tmpl *t = &tt->t[lg->tid[--from]];
 		const char *s = t->text + strspn(t->text, " \t");
-		progress += *s && !classify_is_heartbeat(s) && classify_traceback_role(s) == CLASSIFY_TB_NO &&
+		progress += *s && !classify_is_heartbeat(rs, s) && classify_traceback_role(s) == CLASSIFY_TB_NO &&
 			    classify_severity(s, t->level) != CLASSIFY_ERROR;
 	}
 	int64_t err = DX_NONE;

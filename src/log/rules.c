@@ -83,8 +83,8 @@ static int parse_section(const char *s, size_t n, char **engine, const char *pat
 	return 0;
 }
 
-/* Parse "[weak] [server] step|final|done|fail|stop|mark|config NAME:
- * PATTERN" into r. */
+/* Parse "[weak] [server] step|final|done|fail|stop|mark|config|heartbeat
+ * NAME: PATTERN" into r. */
 static int parse_rule(const char *s, size_t n, const char *engine, struct rule *r,
 		      const char *path, size_t lineno)
 {
@@ -105,7 +105,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		for (kw = 0; kw < n && !is_blank(s[kw]);)
 			kw++;
 	}
-	int final = 0, done = 0, fail = 0, stop = 0, mark = 0, config = 0;
+	int final = 0, done = 0, fail = 0, stop = 0, mark = 0, config = 0, words = RULE_WORDS_NONE;
 	if (kw == 4 && memcmp(s, "step", 4) == 0)
 		;
 	else if (kw == 5 && memcmp(s, "final", 5) == 0)
@@ -120,8 +120,10 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		mark = 1;
 	else if (kw == 6 && memcmp(s, "config", 6) == 0)
 		config = 1;
+	else if (kw == 9 && memcmp(s, "heartbeat", 9) == 0)
+		words = RULE_HEARTBEAT;
 	else
-		return error("%s:%zu: expected '[weak] [server] step|final|done|fail|stop|mark|config NAME: PATTERN' or '[ENGINE]'",
+		return error("%s:%zu: expected '[weak] [server] step|final|done|fail|stop|mark|config|heartbeat NAME: PATTERN' or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
 		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);
@@ -172,6 +174,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	r->stop = stop;
 	r->mark = mark;
 	r->config = config;
+	r->words = words;
 	r->level = level;
 	r->weak = weak;
 	r->server = server;
@@ -332,8 +335,8 @@ enum pass { PASS_STRONG, PASS_WEAK, PASS_GENERIC };
 static int in_pass(const struct rule *r, enum pass pass, int confirmed)
 {
 	int generic = strcmp(r->engine, RULES_GENERIC) == 0;
-	if (r->stop || r->mark || r->config)
-		return 0;   /* no milestone (rules_stops, rules_engine, rules_config) */
+	if (r->stop || r->mark || r->config || r->words)
+		return 0;   /* no milestone (rules_stops, rules_engine, rules_config, rules_says) */
 	switch (pass) {
 	case PASS_STRONG: return !generic && !r->weak;
 	case PASS_WEAK: return !generic && r->weak && confirmed;
@@ -460,4 +463,17 @@ int rules_config(const struct rule *r, const char *data, size_t size, size_t *fr
 	}
 	pcre2_match_data_free(md);
 	return rc > 0;
+}
+
+int rules_says(const struct ruleset *rs, enum rule_words words, const char *t)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	if (!md)
+		die("out of memory");
+	int says = 0;
+	for (size_t i = 0; i < rs->n && !says; i++)
+		says = rs->r[i].words == (int)words &&
+		       pcre2_match(rs->r[i].re, (PCRE2_SPTR)t, strlen(t), 0, 0, md, NULL) >= 0;
+	pcre2_match_data_free(md);
+	return says;
 }

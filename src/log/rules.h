@@ -33,8 +33,10 @@
  * follows, the rest of the line, KEY=VALUE or 'KEY': VALUE items
  * ("server_args=ServerArgs\("); or, when PATTERN has a group, that group
  * is the value of the key NAME ("vllm_version: vLLM API server version
- * (\S*)"); see rules_config.  NAME runs to the first ':' and may not
- * contain one;
+ * (\S*)"); see rules_config.  "heartbeat NAME: PATTERN" is none
+ * either: words for what a healthy process keeps printing while idle or
+ * serving ("/health", "throughput"), whatever the engine (rules_says,
+ * classify.h).  NAME runs to the first ':' and may not contain one;
  * PATTERN is the rest of the line without surrounding blanks, a PCRE2
  * pattern searched (not anchored) in the template text: the message with
  * variable tokens replaced by placeholders, so patterns should name the
@@ -65,11 +67,18 @@ struct rule {
 	int stop;         /* no milestone: the line says the run shuts down */
 	int mark;         /* no milestone: the template names the engine */
 	int config;       /* no milestone: a configuration dump or value */
+	int words;        /* no milestone: words of a kind (enum rule_words), or 0 */
 	int level;        /* enum level the template must have, or LV_NONE */
 	void *re;         /* compiled pattern (pcre2_code *) */
 	char *pattern;    /* its source text */
 	int weak;         /* counts only where a strong rule of its engine matched */
 	int server;       /* only a server prints it: see timeline_state */
+};
+
+/* The kinds of words a line may say, whoever printed it (rules_says). */
+enum rule_words {
+	RULE_WORDS_NONE,
+	RULE_HEARTBEAT,   /* "heartbeat": a healthy process idling or serving */
 };
 
 struct ruleset {
@@ -139,6 +148,12 @@ const char *rules_engine(const struct ruleset *rs, const char *const *texts, con
  * and looked for once per log (logmeta_config), not per template. */
 int rules_config(const struct rule *r, const char *data, size_t size, size_t *from, size_t *to,
 		 int *one);
+
+/* Whether a rule of kind words (of any engine) matches text t: words
+ * mean the same whatever program prints them, so, like stop rules, they
+ * need no engine recognised.  The built-in ones are the generic
+ * engine's, which --rules none keeps. */
+int rules_says(const struct ruleset *rs, enum rule_words words, const char *t);
 
 /* The built-in rule files, generated from rules/ENGINE.rules by the Makefile. */
 struct rules_file {

@@ -1,8 +1,14 @@
 /* test_classify.c — severity, traceback roles, heartbeats and "killed"
  * on lines as Python, C++ and shells print them. */
+#include <stdlib.h>
+
 #include "classify.h"
 #include "prefix.h"
+#include "rules.h"
 #include "test.h"
+
+/* The built-in rules, which hold the words of each kind. */
+static struct ruleset builtin;
 
 static void test_severity(void)
 {
@@ -130,9 +136,21 @@ static void test_exception(void)
 
 static void test_words(void)
 {
-	CHECK(classify_is_heartbeat("\"GET /health HTTP/1.1\" 200 OK"));
-	CHECK(classify_is_heartbeat("Avg prompt throughput: 0.0 tokens/s"));
-	CHECK(!classify_is_heartbeat("Capture cuda graph begin"));
+	CHECK(classify_is_heartbeat(&builtin, "\"GET /health HTTP/1.1\" 200 OK"));
+	CHECK(classify_is_heartbeat(&builtin, "Avg prompt throughput: 0.0 tokens/s"));
+	CHECK(!classify_is_heartbeat(&builtin, "Capture cuda graph begin"));
+	/* With --rules none the generic heartbeat words stay; a rule file
+	 * adds words of its own. */
+	struct ruleset rs;
+	char *none[] = { "none" };
+	CHECK_INT(rules_init(&rs, none, 1), 0);
+	CHECK(classify_is_heartbeat(&rs, "Avg prompt throughput: 0.0 tokens/s"));
+	CHECK(!classify_is_heartbeat(&rs, "myserve: still alive"));
+	static const char mine[] = "[myserve]\nheartbeat alive: ^myserve: still alive$\n";
+	CHECK_INT(rules_parse(&rs, "mine.rules", mine, sizeof(mine) - 1), 0);
+	CHECK(classify_is_heartbeat(&rs, "myserve: still alive"));
+	CHECK_STR(rs.r[0].name, "alive");
+	rules_free(&rs);
 	CHECK(classify_is_killed("KeyboardInterrupt"));
 	CHECK(classify_is_killed("Received SIGTERM, shutting down"));
 	CHECK(!classify_is_killed("RuntimeError: NCCL error"));
@@ -161,9 +179,13 @@ static void test_words(void)
 
 int main(void)
 {
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	if (rules_builtin(&builtin) < 0)
+		return 1;
 	test_severity();
 	test_traceback();
 	test_exception();
 	test_words();
+	rules_free(&builtin);
 	return test_report();
 }
