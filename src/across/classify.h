@@ -32,11 +32,12 @@ enum classify_tb {
 
 /* The severity of text t whose level the prefix parser found (LV_* of
  * prefix.h, LV_NONE when the line has none): the level wins when there
- * is one; words ("Error", "Traceback", "WARN") decide only for lines
- * without one.  Words that always mean a failure ("Address already in
- * use", "[emerg]", "FATAL", "panic: ", "Segmentation fault") make an
- * error at any level, and so does an exception line. */
-enum classify_severity classify_severity(const char *t, int level);
+ * is one; words ("Error", "Traceback", "WARN": the error and warning
+ * rules of rs) decide only for lines without one.  Words that always
+ * mean a failure ("Address already in use", "[emerg]", "FATAL", "panic:
+ * ", "Segmentation fault": the failure rules) make an error at any
+ * level, and so do a non-zero exit status and an exception line. */
+enum classify_severity classify_severity(const struct ruleset *rs, const char *t, int level);
 
 /* Whether t says in words that something failed, whatever level its
  * line was logged at: "exception", "error", "fatal", "panic" or "abort"
@@ -44,7 +45,7 @@ enum classify_severity classify_severity(const char *t, int level);
  * errors", "<int> errors", "without error"), or a failure
  * classify_severity reads at any level (a non-zero exit status, a
  * signal: "Segmentation fault", "core dumped"). */
-int classify_names_failure(const char *t);
+int classify_names_failure(const struct ruleset *rs, const char *t);
 
 /* Which part of a traceback t is (classify_tb). */
 enum classify_tb classify_traceback_role(const char *t);

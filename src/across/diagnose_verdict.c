@@ -194,7 +194,7 @@ static int crash_candidate(const struct dx_state *st, const struct dx_novel *nv,
 	const char *sum = st->ctext[c];
 	if (nv->line > cl->killed || classify_is_killed(sum))
 		return 0;
-	if (nv->severity != DX_ERROR && (st->tb[c] != CLASSIFY_TB_NO || !classify_names_failure(sum)))
+	if (nv->severity != DX_ERROR && (st->tb[c] != CLASSIFY_TB_NO || !classify_names_failure(st->rs, sum)))
 		return 0;
 	return !retried_error(st, cl, nv->line) && (flushed_after(st, nv) || !went_on(st, cl, nv->line));
 }

@@ -128,7 +128,7 @@ static int judge_alone(const struct log *lg, const struct tmpl_table *tt, const 
 		const struct tmpl *t = &tt->t[lg->tid[--from]];
 		const char *s = t->text + strspn(t->text, " \t");
 		progress += *s && !classify_is_heartbeat(rs, s) && classify_traceback_role(s) == CLASSIFY_TB_NO &&
-			    classify_severity(s, t->level) != CLASSIFY_ERROR;
+			    classify_severity(rs, s, t->level) != CLASSIFY_ERROR;
 	}
 	int64_t err = DX_NONE;
 	for (size_t i = from; i < lg->nlines; i++) {
@@ -140,7 +140,7 @@ static int judge_alone(const struct log *lg, const struct tmpl_table *tt, const 
 		if (match[id] >= 0 && !rs->r[match[id]].fail)
 			err = DX_NONE;   /* survived: a step after it */
 		else if (err == DX_NONE && (tb == CLASSIFY_TB_EXC ||
-					    (tb == CLASSIFY_TB_NO && classify_severity(s, tt->t[id].level) == CLASSIFY_ERROR)))
+					    (tb == CLASSIFY_TB_NO && classify_severity(rs, s, tt->t[id].level) == CLASSIFY_ERROR)))
 			err = (int64_t)i;
 	}
 	if (err == DX_NONE)

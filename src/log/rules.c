@@ -83,8 +83,8 @@ static int parse_section(const char *s, size_t n, char **engine, const char *pat
 	return 0;
 }
 
-/* Parse "[weak] [server] step|final|done|fail|stop|mark|config|heartbeat
- * NAME: PATTERN" into r. */
+/* Parse "[weak] [server] KIND NAME: PATTERN" into r, KIND one of
+ * step|final|done|fail|stop|mark|config|heartbeat|failure|error|warning. */
 static int parse_rule(const char *s, size_t n, const char *engine, struct rule *r,
 		      const char *path, size_t lineno)
 {
@@ -122,8 +122,14 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		config = 1;
 	else if (kw == 9 && memcmp(s, "heartbeat", 9) == 0)
 		words = RULE_HEARTBEAT;
+	else if (kw == 7 && memcmp(s, "failure", 7) == 0)
+		words = RULE_FAILURE;
+	else if (kw == 5 && memcmp(s, "error", 5) == 0)
+		words = RULE_ERROR;
+	else if (kw == 7 && memcmp(s, "warning", 7) == 0)
+		words = RULE_WARNING;
 	else
-		return error("%s:%zu: expected '[weak] [server] step|final|done|fail|stop|mark|config|heartbeat NAME: PATTERN' or '[ENGINE]'",
+		return error("%s:%zu: expected '[weak] [server] step|final|done|fail|stop|mark|config|heartbeat|failure|error|warning NAME: PATTERN' or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
 		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);

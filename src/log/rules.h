@@ -36,7 +36,12 @@
  * (\S*)"); see rules_config.  "heartbeat NAME: PATTERN" is none
  * either: words for what a healthy process keeps printing while idle or
  * serving ("/health", "throughput"), whatever the engine (rules_says,
- * classify.h).  NAME runs to the first ':' and may not contain one;
+ * classify.h); nor are "failure NAME: PATTERN", words that say a process
+ * failed at whatever level its line was logged ("Segmentation fault",
+ * "[emerg]"), "error NAME: PATTERN" and "warning NAME: PATTERN", words
+ * that make a line without a level an error ("Traceback", "ERR!") or a
+ * warning ("deprecat").  NAME runs to the first ':' and may not contain
+ * one;
  * PATTERN is the rest of the line without surrounding blanks, a PCRE2
  * pattern searched (not anchored) in the template text: the message with
  * variable tokens replaced by placeholders, so patterns should name the
@@ -79,6 +84,9 @@ struct rule {
 enum rule_words {
 	RULE_WORDS_NONE,
 	RULE_HEARTBEAT,   /* "heartbeat": a healthy process idling or serving */
+	RULE_FAILURE,     /* "failure": a process failed, whatever the level */
+	RULE_ERROR,       /* "error": an error, for a line without a level */
+	RULE_WARNING,     /* "warning": a warning, for a line without a level */
 };
 
 struct ruleset {
