@@ -8,7 +8,6 @@
 #include "mask.h"
 #include "prefix.h"
 #include "rules.h"
-#include "util.h"
 
 /* Whether t starts with prefix p, after leading blanks. */
 static const char *after(const char *t, const char *p)
@@ -202,7 +201,7 @@ int classify_is_request(const char *t)
 	return strstr(t, " HTTP/") != NULL;
 }
 
-int classify_is_killed(const char *t)
+int classify_is_killed(const struct ruleset *rs, const char *t)
 {
 	/* Ctrl-C, and SIGTERM however it is reported: by name, or by torch
 	 * elastic, whose SignalException and "Received 15 death signal"
@@ -211,29 +210,16 @@ int classify_is_killed(const char *t)
 	 * or runner reports for them (128 + 2, 128 + 15); and a CI job
 	 * cancelled by hand or by a newer push.  Not SIGKILL's 137 nor
 	 * "Killed": the kernel's OOM killer and memory limits kill so too,
-	 * which is a crash. */
-	static const char *const k[] = {
-		"KeyboardInterrupt", "SIGTERM", "SIGINT", "SignalException", "death signal",
-		"exit code 130", "exit code 143", "exit status 130", "exit status 143",
-		"operation was canceled", "operation was cancelled", "job was canceled", "job was cancelled",
-		NULL,
-	};
-	return contains_any(t, k);
+	 * which is a crash.  The words are the killed rules'. */
+	return rules_says(rs, RULE_KILLED, t);
 }
 
-int classify_is_peer_loss(const char *t)
+int classify_is_peer_loss(const struct ruleset *rs, const char *t)
 {
-	static const char *const w[] = {
-		"reset by peer", "closed by peer", "closed by remote peer", "Broken pipe",
-		"remote process exited", "remote process exiting", "peer closed", NULL,
-	};
-	return contains_any(t, w);
+	return rules_says(rs, RULE_PEER_LOSS, t);
 }
 
-int classify_is_timeout(const char *t)
+int classify_is_timeout(const struct ruleset *rs, const char *t)
 {
-	static const char *const w[] = {
-		"timed out", "Timed out", "timeout", "Timeout", "TIMEOUT", "watchdog", "Watchdog", NULL,
-	};
-	return contains_any(t, w);
+	return rules_says(rs, RULE_TIMEOUT, t);
 }

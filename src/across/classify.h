@@ -84,18 +84,19 @@ int classify_is_request(const char *t);
 
 /* Whether t says the process was stopped from outside (Ctrl-C, SIGTERM
  * from a supervisor, their exit statuses, a CI cancel): how a hang ends,
- * not a crash. */
-int classify_is_killed(const char *t);
+ * not a crash.  The words of this and the next two are the killed,
+ * peer-loss and timeout rules of rs (rules/generic.rules). */
+int classify_is_killed(const struct ruleset *rs, const char *t);
 
 /* Whether t says the other end of a connection went away ("Connection
  * reset by peer", "Broken pipe"): what the survivors of a distributed
  * job report when one member dies, a symptom rather than a cause. */
-int classify_is_peer_loss(const char *t);
+int classify_is_peer_loss(const struct ruleset *rs, const char *t);
 
 /* Whether t says an operation gave up waiting ("Timed out waiting
  * 15000ms for recv", a watchdog's "collective operation timeout"): what
  * the members of a distributed job report when another stopped
  * answering. */
-int classify_is_timeout(const char *t);
+int classify_is_timeout(const struct ruleset *rs, const char *t);
 
 #endif

@@ -135,7 +135,7 @@ static int judge_alone(const struct log *lg, const struct tmpl_table *tt, const 
 		uint32_t id = lg->tid[i];
 		const char *s = tt->t[id].text + strspn(tt->t[id].text, " \t");
 		int tb = classify_traceback_role(s);
-		if (err == DX_NONE && classify_is_killed(s))
+		if (err == DX_NONE && classify_is_killed(rs, s))
 			return 0;
 		if (match[id] >= 0 && !rs->r[match[id]].fail)
 			err = DX_NONE;   /* survived: a step after it */

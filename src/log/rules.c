@@ -84,7 +84,8 @@ static int parse_section(const char *s, size_t n, char **engine, const char *pat
 }
 
 /* Parse "[weak] [server] KIND NAME: PATTERN" into r, KIND one of
- * step|final|done|fail|stop|mark|config|heartbeat|failure|error|warning. */
+ * step|final|done|fail|stop|mark|config|heartbeat|failure|error|warning|
+ * killed|peer-loss|timeout. */
 static int parse_rule(const char *s, size_t n, const char *engine, struct rule *r,
 		      const char *path, size_t lineno)
 {
@@ -128,8 +129,14 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		words = RULE_ERROR;
 	else if (kw == 7 && memcmp(s, "warning", 7) == 0)
 		words = RULE_WARNING;
+	else if (kw == 6 && memcmp(s, "killed", 6) == 0)
+		words = RULE_KILLED;
+	else if (kw == 9 && memcmp(s, "peer-loss", 9) == 0)
+		words = RULE_PEER_LOSS;
+	else if (kw == 7 && memcmp(s, "timeout", 7) == 0)
+		words = RULE_TIMEOUT;
 	else
-		return error("%s:%zu: expected '[weak] [server] step|final|done|fail|stop|mark|config|heartbeat|failure|error|warning NAME: PATTERN' or '[ENGINE]'",
+		return error("%s:%zu: expected '[weak] [server] KIND NAME: PATTERN' (KIND: step, final, done, fail, stop, mark, config, heartbeat, failure, error, warning, killed, peer-loss, timeout) or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
 		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);

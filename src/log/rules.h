@@ -40,7 +40,10 @@
  * failed at whatever level its line was logged ("Segmentation fault",
  * "[emerg]"), "error NAME: PATTERN" and "warning NAME: PATTERN", words
  * that make a line without a level an error ("Traceback", "ERR!") or a
- * warning ("deprecat").  NAME runs to the first ':' and may not contain
+ * warning ("deprecat"), "killed NAME: PATTERN" (the process was stopped
+ * from outside: "SIGTERM", a CI cancel), "peer-loss NAME: PATTERN" (the
+ * other end of a connection went away: "Broken pipe") and "timeout NAME:
+ * PATTERN" (an operation gave up waiting: "timed out").  NAME runs to the first ':' and may not contain
  * one;
  * PATTERN is the rest of the line without surrounding blanks, a PCRE2
  * pattern searched (not anchored) in the template text: the message with
@@ -87,6 +90,9 @@ enum rule_words {
 	RULE_FAILURE,     /* "failure": a process failed, whatever the level */
 	RULE_ERROR,       /* "error": an error, for a line without a level */
 	RULE_WARNING,     /* "warning": a warning, for a line without a level */
+	RULE_KILLED,      /* "killed": the process was stopped from outside */
+	RULE_PEER_LOSS,   /* "peer-loss": the other end of a connection went away */
+	RULE_TIMEOUT,     /* "timeout": an operation gave up waiting */
 };
 
 struct ruleset {

@@ -39,10 +39,10 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "error while reading the config", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "errors: 0 in 12 files", LV_NONE), CLASSIFY_INFO);
 	/* NCCL's peer loss, each line of its message on its own. */
-	CHECK_INT(classify_is_peer_loss("ncclRemoteError: A call failed possibly due to a network error or a "
+	CHECK_INT(classify_is_peer_loss(&builtin, "ncclRemoteError: A call failed possibly due to a network error or a "
 					"remote process exiting prematurely."), 1);
-	CHECK_INT(classify_is_peer_loss("socketProgress: Connection closed by remote peer"), 1);
-	CHECK_INT(classify_is_peer_loss("ncclInvalidUsage: This usually reflects invalid usage"), 0);
+	CHECK_INT(classify_is_peer_loss(&builtin, "socketProgress: Connection closed by remote peer"), 1);
+	CHECK_INT(classify_is_peer_loss(&builtin, "ncclInvalidUsage: This usually reflects invalid usage"), 0);
 	CHECK_INT(classify_severity(&builtin, "thread 'main' panicked at src/main.rs:10:5:", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "Out of memory: Killed process 1234 (python)", LV_WARN), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "worker exited with code 137", LV_INFO), CLASSIFY_ERROR);
@@ -162,19 +162,19 @@ static void test_words(void)
 	CHECK_INT(classify_severity(&rs, "myserve: pool WEDGED", LV_INFO), CLASSIFY_ERROR);
 	CHECK(classify_names_failure(&rs, "myserve: pool WEDGED"));
 	rules_free(&rs);
-	CHECK(classify_is_killed("KeyboardInterrupt"));
-	CHECK(classify_is_killed("Received SIGTERM, shutting down"));
-	CHECK(!classify_is_killed("RuntimeError: NCCL error"));
-	CHECK(classify_is_killed("torch.distributed.elastic.multiprocessing.api.SignalException: Process 7 got signal: 15"));
-	CHECK(classify_is_killed("Received 15 death signal, shutting down workers"));
-	CHECK(classify_is_killed("torch.distributed.elastic.multiprocessing.api.SignalException: Process <int> got signal: <int>"));
-	CHECK(!classify_is_killed("traceback : Signal 9 (SIGKILL) received by PID 1571"));
-	CHECK(classify_is_peer_loss("RuntimeError: [pair.cc:538] Read error [127.0.0.1]:6049: Connection reset by peer"));
-	CHECK(classify_is_peer_loss("BrokenPipeError: [Errno 32] Broken pipe"));
-	CHECK(!classify_is_peer_loss("RuntimeError: bad batch at step 3"));
-	CHECK(classify_is_timeout("RuntimeError: [unbound_buffer.cc:78] Timed out waiting 15000ms for recv operation to complete"));
-	CHECK(classify_is_timeout("[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLREDUCE)"));
-	CHECK(!classify_is_timeout("RuntimeError: bad batch at step 3"));
+	CHECK(classify_is_killed(&builtin, "KeyboardInterrupt"));
+	CHECK(classify_is_killed(&builtin, "Received SIGTERM, shutting down"));
+	CHECK(!classify_is_killed(&builtin, "RuntimeError: NCCL error"));
+	CHECK(classify_is_killed(&builtin, "torch.distributed.elastic.multiprocessing.api.SignalException: Process 7 got signal: 15"));
+	CHECK(classify_is_killed(&builtin, "Received 15 death signal, shutting down workers"));
+	CHECK(classify_is_killed(&builtin, "torch.distributed.elastic.multiprocessing.api.SignalException: Process <int> got signal: <int>"));
+	CHECK(!classify_is_killed(&builtin, "traceback : Signal 9 (SIGKILL) received by PID 1571"));
+	CHECK(classify_is_peer_loss(&builtin, "RuntimeError: [pair.cc:538] Read error [127.0.0.1]:6049: Connection reset by peer"));
+	CHECK(classify_is_peer_loss(&builtin, "BrokenPipeError: [Errno 32] Broken pipe"));
+	CHECK(!classify_is_peer_loss(&builtin, "RuntimeError: bad batch at step 3"));
+	CHECK(classify_is_timeout(&builtin, "RuntimeError: [unbound_buffer.cc:78] Timed out waiting 15000ms for recv operation to complete"));
+	CHECK(classify_is_timeout(&builtin, "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLREDUCE)"));
+	CHECK(!classify_is_timeout(&builtin, "RuntimeError: bad batch at step 3"));
 	/* classify_names_failure: the words, whatever the level. */
 	CHECK(classify_names_failure(&builtin, "exception in 'DatabasePathFeature::start': Unable to lock the lock file"));
 	CHECK(classify_names_failure(&builtin, "shutting down with code:100"));

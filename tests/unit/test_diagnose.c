@@ -84,7 +84,9 @@ static const char GENERIC[] = "";
  * still reads lines by. */
 static void generic_words(struct ruleset *rs)
 {
-	static const char *const kinds[] = { "heartbeat ", "failure ", "error ", "warning ", NULL };
+	static const char *const kinds[] = {
+		"heartbeat ", "failure ", "error ", "warning ", "killed ", "peer-loss ", "timeout ", NULL,
+	};
 	struct buf b = { 0 };
 	buf_printf(&b, "[%s]\n", RULES_GENERIC);
 	for (size_t f = 0; f < rules_builtin_count; f++) {
