@@ -1,4 +1,8 @@
-/* classify.c — what one line's text says on its own.  See classify.h. */
+/* classify.c — what one line's text says on its own.  See classify.h.
+ * The words of each kind are rules (rules_says); the tables left here
+ * are the algorithm: how a traceback, an exception and an access log's
+ * line are shaped, and the English of naming a failure or denying one,
+ * which no rule file could say more simply. */
 #include "classify.h"
 
 #include <ctype.h>

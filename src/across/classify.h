@@ -4,9 +4,12 @@
  *
  * Pure functions of a template's (or a line's) text, without state; the
  * diagnosis calls them once per distinct template, never per line.  The
- * words they look for are those of the log formats ddx has met (Python
- * tracebacks, Java stack traces, C++ exceptions, Rust and Go panics,
- * shell and kernel messages) and hold for any program that prints them. */
+ * words of each kind (failure, error, warning, heartbeat, killed, peer
+ * loss, timeout) are rules of those kinds (rules.h), the generic ones in
+ * rules/generic.rules, which --rules none keeps; what stays here are the
+ * shapes of the log formats ddx has met (Python tracebacks, Java stack
+ * traces, C++ exceptions, Rust and Go panics), which are how text is
+ * read, not words a system says. */
 #ifndef DDX_CLASSIFY_H
 #define DDX_CLASSIFY_H
 
