@@ -83,9 +83,29 @@ static int parse_section(const char *s, size_t n, char **engine, const char *pat
 	return 0;
 }
 
-/* Parse "[weak] [server] KIND NAME: PATTERN" into r, KIND one of
- * step|final|done|fail|stop|mark|config|heartbeat|failure|error|warning|
- * killed|peer-loss|timeout. */
+/* The kinds of rules (rules.h): milestones (step, final, done, fail)
+ * and the rest. */
+static const struct kind {
+	const char *word;
+	int final, done, fail, stop, mark, config, words;
+} kinds[] = {
+	{ .word = "step" },
+	{ .word = "final", .final = 1 },
+	{ .word = "done", .final = 1, .done = 1 },
+	{ .word = "fail", .fail = 1 },
+	{ .word = "stop", .stop = 1 },
+	{ .word = "mark", .mark = 1 },
+	{ .word = "config", .config = 1 },
+	{ .word = "heartbeat", .words = RULE_HEARTBEAT },
+	{ .word = "failure", .words = RULE_FAILURE },
+	{ .word = "error", .words = RULE_ERROR },
+	{ .word = "warning", .words = RULE_WARNING },
+	{ .word = "killed", .words = RULE_KILLED },
+	{ .word = "peer-loss", .words = RULE_PEER_LOSS },
+	{ .word = "timeout", .words = RULE_TIMEOUT },
+};
+
+/* Parse "[weak] [server] KIND NAME: PATTERN" into r. */
 static int parse_rule(const char *s, size_t n, const char *engine, struct rule *r,
 		      const char *path, size_t lineno)
 {
@@ -106,36 +126,11 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		for (kw = 0; kw < n && !is_blank(s[kw]);)
 			kw++;
 	}
-	int final = 0, done = 0, fail = 0, stop = 0, mark = 0, config = 0, words = RULE_WORDS_NONE;
-	if (kw == 4 && memcmp(s, "step", 4) == 0)
-		;
-	else if (kw == 5 && memcmp(s, "final", 5) == 0)
-		final = 1;
-	else if (kw == 4 && memcmp(s, "done", 4) == 0)
-		final = done = 1;
-	else if (kw == 4 && memcmp(s, "fail", 4) == 0)
-		fail = 1;
-	else if (kw == 4 && memcmp(s, "stop", 4) == 0)
-		stop = 1;
-	else if (kw == 4 && memcmp(s, "mark", 4) == 0)
-		mark = 1;
-	else if (kw == 6 && memcmp(s, "config", 6) == 0)
-		config = 1;
-	else if (kw == 9 && memcmp(s, "heartbeat", 9) == 0)
-		words = RULE_HEARTBEAT;
-	else if (kw == 7 && memcmp(s, "failure", 7) == 0)
-		words = RULE_FAILURE;
-	else if (kw == 5 && memcmp(s, "error", 5) == 0)
-		words = RULE_ERROR;
-	else if (kw == 7 && memcmp(s, "warning", 7) == 0)
-		words = RULE_WARNING;
-	else if (kw == 6 && memcmp(s, "killed", 6) == 0)
-		words = RULE_KILLED;
-	else if (kw == 9 && memcmp(s, "peer-loss", 9) == 0)
-		words = RULE_PEER_LOSS;
-	else if (kw == 7 && memcmp(s, "timeout", 7) == 0)
-		words = RULE_TIMEOUT;
-	else
+	const struct kind *k = kinds;
+	while (k < kinds + sizeof(kinds) / sizeof(kinds[0]) &&
+	       !(strlen(k->word) == kw && memcmp(s, k->word, kw) == 0))
+		k++;
+	if (k == kinds + sizeof(kinds) / sizeof(kinds[0]))
 		return error("%s:%zu: expected '[weak] [server] KIND NAME: PATTERN' (KIND: step, final, done, fail, stop, mark, config, heartbeat, failure, error, warning, killed, peer-loss, timeout) or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
@@ -181,13 +176,13 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
 	r->name = xstrndup(name, name_len);
 	r->engine = xstrdup(engine);
-	r->final = final;
-	r->done = done;
-	r->fail = fail;
-	r->stop = stop;
-	r->mark = mark;
-	r->config = config;
-	r->words = words;
+	r->final = k->final;
+	r->done = k->done;
+	r->fail = k->fail;
+	r->stop = k->stop;
+	r->mark = k->mark;
+	r->config = k->config;
+	r->words = k->words;
 	r->level = level;
 	r->weak = weak;
 	r->server = server;
