@@ -13,9 +13,11 @@
 
 #include "fuzz.h"
 #include "logmeta.h"
+#include "rules.h"
 #include "store.h"
 
 static char import_path[256], store_path_[256], journal[300];
+static struct ruleset rules;   /* the built-in ones: their config rules */
 static int null_fd = -1;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -31,7 +33,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(store_path_, sizeof(store_path_), "%s/store.db", dir);
 	snprintf(journal, sizeof(journal), "%s-journal", store_path_);
 	null_fd = open("/dev/null", O_WRONLY);
-	if (null_fd < 0)
+	if (null_fd < 0 || rules_builtin(&rules) < 0)
 		abort();
 	return 0;
 }
@@ -41,7 +43,7 @@ static void parse_config(const uint8_t *data, size_t size)
 	struct arena a = { 0 };
 	struct kv *kv = NULL;
 	size_t n = 0;
-	logmeta_config((const char *)data, size, &kv, &n, &a);
+	logmeta_config(&rules, "other", (const char *)data, size, &kv, &n, &a);
 	for (size_t i = 0; i < n; i++)
 		FUZZ_CHECK(kv[i].key && kv[i].value && kv[i].key[0]);
 	free(kv);

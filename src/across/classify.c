@@ -1,4 +1,8 @@
-/* classify.c — what one line's text says on its own.  See classify.h. */
+/* classify.c — what one line's text says on its own.  See classify.h.
+ * The words of each kind are rules (rules_says); the tables left here
+ * are the algorithm: how a traceback, an exception and an access log's
+ * line are shaped, and the English of naming a failure or denying one,
+ * which no rule file could say more simply. */
 #include "classify.h"
 
 #include <ctype.h>
@@ -7,7 +11,7 @@
 
 #include "mask.h"
 #include "prefix.h"
-#include "util.h"
+#include "rules.h"
 
 /* Whether t starts with prefix p, after leading blanks. */
 static const char *after(const char *t, const char *p)
@@ -18,44 +22,15 @@ static const char *after(const char *t, const char *p)
 	return strncmp(t, p, n) == 0 ? t + n : NULL;
 }
 
-/* Whether t holds w as a word of its own ("FATAL:", not "FATAL_LOG"). */
-static int has_word(const char *t, const char *w)
-{
-	size_t n = strlen(w);
-	for (const char *p = strstr(t, w); p; p = strstr(p + 1, w))
-		if ((p == t || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[n]) && p[n] != '_' &&
-		    (p == t || p[-1] != '_'))
-			return 1;
-	return 0;
-}
-
-/* Words that say a process failed whatever level its line was logged
+/* Whether t says a process failed whatever level its line was logged
  * at: a program that logs "bind: Address already in use" at INFO, or a
- * shell that prints "Killed" with no level at all, still died. */
-static int says_failure(const char *t)
+ * shell that prints "Killed" with no level at all, still died.  The
+ * words are the failure rules' (rules/generic.rules); a process's exit
+ * status other than 0 ("exited with code 137", which the template
+ * keeps) is mask.c's to read. */
+static int says_failure(const struct ruleset *rs, const char *t)
 {
-	static const char *const w[] = {
-		"Address already in use", "[emerg]", "[crit]", "[alert]", "panic: ",
-		"panicked at", "Fatal Python error", "terminate called after throwing",
-		"Segmentation fault", "core dumped", "Out of memory: Kill", "oom-kill",
-		"CUDA out of memory", "CUDA error: out of memory", NULL,
-	};
-	/* Levels some loggers print inside the text (PostgreSQL's "FATAL:",
-	 * "PANIC:"); a process's exit status other than 0 ("exited with code
-	 * 137", which the template keeps). */
-	return contains_any(t, w) || has_word(t, "FATAL") || has_word(t, "PANIC") ||
-	       mask_exit_status(t) > 0;
-}
-
-/* Whether t opens with a program's word for an error: "error ..." (yarn's
- * "error Command failed"), rustc's "error[E0425]: ...", npm's "npm
- * error ..." (npm 9 on; npm 8 said "npm ERR!"). */
-static int opens_with_error(const char *t)
-{
-	t += strspn(t, " \t");
-	if (strncmp(t, "npm ", 4) == 0)
-		t += 4;
-	return strncmp(t, "error", 5) == 0 && (t[5] == ' ' || t[5] == '[');
+	return rules_says(rs, RULE_FAILURE, t) || mask_exit_status(t) > 0;
 }
 
 /* Whether the word at p, one of len letters starting t, is denied: "no
@@ -71,14 +46,15 @@ static int denied(const char *t, const char *p)
 	return 0;
 }
 
-int classify_names_failure(const char *t)
+int classify_names_failure(const struct ruleset *rs, const char *t)
 {
 	/* Each stem, then the endings its forms take ("errors", "aborted",
 	 * "panicked"); an identifier's part ("error_rate", "on_error") is
-	 * no word. */
+	 * no word.  The English of failure and its denials, not any
+	 * system's words: the algorithm, kept here. */
 	static const char *const stem[] = { "exception", "error", "fatal", "panic", "abort", NULL };
 	static const char *const end[] = { "", "s", "ed", "ing", "ked", NULL };
-	if (says_failure(t))
+	if (says_failure(rs, t))
 		return 1;
 	for (const char *p = t; *p; p++) {
 		if (p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
@@ -99,29 +75,20 @@ int classify_names_failure(const char *t)
 	return 0;
 }
 
-enum classify_severity classify_severity(const char *t, int level)
+enum classify_severity classify_severity(const struct ruleset *rs, const char *t, int level)
 {
-	static const char *const err[] = {
-		"Error", "ERROR", "error:", "Exception", "Traceback", "FAILED", "failed",
-		"Fatal", "FATAL", "fatal", "Segmentation fault", "core dumped", "Killed",
-		"out of memory", "terminate called", "what():", "Aborted", "sigquit",
-		"SIGKILL", "panic", ": error ", "ERR!", "CRITICAL", NULL,
-	};
-	static const char *const warn[] = { "WARN", "Warn", "warn", "deprecat", "Deprecat", NULL };
 	/* The level the program gave wins; words decide only for lines
 	 * without one (SGLang's, tracebacks, shell messages), except words
 	 * that always mean the process failed. */
-	if (level >= LV_ERROR || says_failure(t))
+	if (level >= LV_ERROR || says_failure(rs, t))
 		return CLASSIFY_ERROR;
 	if (level == LV_WARN)
 		return CLASSIFY_WARNING;
 	if (level != LV_NONE)
 		return classify_traceback_role(t) == CLASSIFY_TB_EXC ? CLASSIFY_ERROR : CLASSIFY_INFO;
-	/* ": error " is a function's own word for it ("llama_model_load:
-	 * error loading model: ..."), "npm ERR!" npm's. */
-	if (contains_any(t, err) || opens_with_error(t))
+	if (rules_says(rs, RULE_ERROR, t))
 		return CLASSIFY_ERROR;
-	if (contains_any(t, warn))
+	if (rules_says(rs, RULE_WARNING, t))
 		return CLASSIFY_WARNING;
 	return CLASSIFY_INFO;
 }
@@ -226,12 +193,9 @@ int classify_is_source_frame(const char *t)
 	return after(t, "File \"") || after(t, "> File \"");
 }
 
-int classify_is_heartbeat(const char *t)
+int classify_is_heartbeat(const struct ruleset *rs, const char *t)
 {
-	static const char *const hb[] = {
-		"/health", "/metrics", "/ping", "heartbeat", "Heartbeat", "throughput", NULL,
-	};
-	return contains_any(t, hb);
+	return rules_says(rs, RULE_HEARTBEAT, t);
 }
 
 int classify_is_request(const char *t)
@@ -241,7 +205,7 @@ int classify_is_request(const char *t)
 	return strstr(t, " HTTP/") != NULL;
 }
 
-int classify_is_killed(const char *t)
+int classify_is_killed(const struct ruleset *rs, const char *t)
 {
 	/* Ctrl-C, and SIGTERM however it is reported: by name, or by torch
 	 * elastic, whose SignalException and "Received 15 death signal"
@@ -250,29 +214,16 @@ int classify_is_killed(const char *t)
 	 * or runner reports for them (128 + 2, 128 + 15); and a CI job
 	 * cancelled by hand or by a newer push.  Not SIGKILL's 137 nor
 	 * "Killed": the kernel's OOM killer and memory limits kill so too,
-	 * which is a crash. */
-	static const char *const k[] = {
-		"KeyboardInterrupt", "SIGTERM", "SIGINT", "SignalException", "death signal",
-		"exit code 130", "exit code 143", "exit status 130", "exit status 143",
-		"operation was canceled", "operation was cancelled", "job was canceled", "job was cancelled",
-		NULL,
-	};
-	return contains_any(t, k);
+	 * which is a crash.  The words are the killed rules'. */
+	return rules_says(rs, RULE_KILLED, t);
 }
 
-int classify_is_peer_loss(const char *t)
+int classify_is_peer_loss(const struct ruleset *rs, const char *t)
 {
-	static const char *const w[] = {
-		"reset by peer", "closed by peer", "closed by remote peer", "Broken pipe",
-		"remote process exited", "remote process exiting", "peer closed", NULL,
-	};
-	return contains_any(t, w);
+	return rules_says(rs, RULE_PEER_LOSS, t);
 }
 
-int classify_is_timeout(const char *t)
+int classify_is_timeout(const struct ruleset *rs, const char *t)
 {
-	static const char *const w[] = {
-		"timed out", "Timed out", "timeout", "Timeout", "TIMEOUT", "watchdog", "Watchdog", NULL,
-	};
-	return contains_any(t, w);
+	return rules_says(rs, RULE_TIMEOUT, t);
 }

@@ -4,11 +4,16 @@
  *
  * Pure functions of a template's (or a line's) text, without state; the
  * diagnosis calls them once per distinct template, never per line.  The
- * words they look for are those of the log formats ddx has met (Python
- * tracebacks, Java stack traces, C++ exceptions, Rust and Go panics,
- * shell and kernel messages) and hold for any program that prints them. */
+ * words of each kind (failure, error, warning, heartbeat, killed, peer
+ * loss, timeout) are rules of those kinds (rules.h), the generic ones in
+ * rules/generic.rules, which --rules none keeps; what stays here are the
+ * shapes of the log formats ddx has met (Python tracebacks, Java stack
+ * traces, C++ exceptions, Rust and Go panics), which are how text is
+ * read, not words a system says. */
 #ifndef DDX_CLASSIFY_H
 #define DDX_CLASSIFY_H
+
+struct ruleset;
 
 enum classify_severity { CLASSIFY_INFO, CLASSIFY_WARNING, CLASSIFY_ERROR };
 
@@ -30,11 +35,12 @@ enum classify_tb {
 
 /* The severity of text t whose level the prefix parser found (LV_* of
  * prefix.h, LV_NONE when the line has none): the level wins when there
- * is one; words ("Error", "Traceback", "WARN") decide only for lines
- * without one.  Words that always mean a failure ("Address already in
- * use", "[emerg]", "FATAL", "panic: ", "Segmentation fault") make an
- * error at any level, and so does an exception line. */
-enum classify_severity classify_severity(const char *t, int level);
+ * is one; words ("Error", "Traceback", "WARN": the error and warning
+ * rules of rs) decide only for lines without one.  Words that always
+ * mean a failure ("Address already in use", "[emerg]", "FATAL", "panic:
+ * ", "Segmentation fault": the failure rules) make an error at any
+ * level, and so do a non-zero exit status and an exception line. */
+enum classify_severity classify_severity(const struct ruleset *rs, const char *t, int level);
 
 /* Whether t says in words that something failed, whatever level its
  * line was logged at: "exception", "error", "fatal", "panic" or "abort"
@@ -42,7 +48,7 @@ enum classify_severity classify_severity(const char *t, int level);
  * errors", "<int> errors", "without error"), or a failure
  * classify_severity reads at any level (a non-zero exit status, a
  * signal: "Segmentation fault", "core dumped"). */
-int classify_names_failure(const char *t);
+int classify_names_failure(const struct ruleset *rs, const char *t);
 
 /* Which part of a traceback t is (classify_tb). */
 enum classify_tb classify_traceback_role(const char *t);
@@ -71,8 +77,9 @@ int classify_is_source_frame(const char *t);
 int classify_is_exception_shaped(const char *t);
 
 /* Whether t is what a healthy process keeps printing while idle or
- * serving (health checks, metrics, throughput reports). */
-int classify_is_heartbeat(const char *t);
+ * serving (health checks, metrics, throughput reports), as the heartbeat
+ * rules of rs say (rules/generic.rules). */
+int classify_is_heartbeat(const struct ruleset *rs, const char *t);
 
 /* Whether t logs a request a server answered (an access log's line):
  * when one comes depends on its clients, not on the run. */
@@ -80,18 +87,19 @@ int classify_is_request(const char *t);
 
 /* Whether t says the process was stopped from outside (Ctrl-C, SIGTERM
  * from a supervisor, their exit statuses, a CI cancel): how a hang ends,
- * not a crash. */
-int classify_is_killed(const char *t);
+ * not a crash.  The words of this and the next two are the killed,
+ * peer-loss and timeout rules of rs (rules/generic.rules). */
+int classify_is_killed(const struct ruleset *rs, const char *t);
 
 /* Whether t says the other end of a connection went away ("Connection
  * reset by peer", "Broken pipe"): what the survivors of a distributed
  * job report when one member dies, a symptom rather than a cause. */
-int classify_is_peer_loss(const char *t);
+int classify_is_peer_loss(const struct ruleset *rs, const char *t);
 
 /* Whether t says an operation gave up waiting ("Timed out waiting
  * 15000ms for recv", a watchdog's "collective operation timeout"): what
  * the members of a distributed job report when another stopped
  * answering. */
-int classify_is_timeout(const char *t);
+int classify_is_timeout(const struct ruleset *rs, const char *t);
 
 #endif

@@ -221,8 +221,8 @@ static long launcher_rank(const struct culprit_input *in, const struct diagnosis
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
 		const char *t = in->ctext[in->id[nv->summary]];
-		if (nv->severity != DX_ERROR || in->stream[nv->summary] != 0 || classify_is_killed(t) ||
-		    classify_is_timeout(t) || classify_is_peer_loss(t) || (best >= 0 && nv->summary > best))
+		if (nv->severity != DX_ERROR || in->stream[nv->summary] != 0 || classify_is_killed(in->rs, t) ||
+		    classify_is_timeout(in->rs, t) || classify_is_peer_loss(in->rs, t) || (best >= 0 && nv->summary > best))
 			continue;
 		long r = line_rank(in->bad, (size_t)nv->summary);
 		if (r >= 0)
@@ -337,13 +337,13 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 		const struct dx_novel *nv = &d->novel[k];
 		long x = unit_of[in->stream[nv->line]];
 		const char *t = in->ctext[in->id[nv->summary]];
-		if (x < 0 || nv->severity != DX_ERROR || nv->line < (int64_t)from || classify_is_killed(t))
+		if (x < 0 || nv->severity != DX_ERROR || nv->line < (int64_t)from || classify_is_killed(in->rs, t))
 			continue;
 		if (u[x].first_error < 0 || nv->line < u[x].first_error) {
 			u[x].first_error = nv->line;
 			u[x].error_summary = nv->summary;
-			u[x].waits = (classify_is_timeout(t) ? DX_WAIT_TIMEOUT : 0) |
-				     (classify_is_peer_loss(t) ? DX_WAIT_PEER_LOSS : 0);
+			u[x].waits = (classify_is_timeout(in->rs, t) ? DX_WAIT_TIMEOUT : 0) |
+				     (classify_is_peer_loss(in->rs, t) ? DX_WAIT_PEER_LOSS : 0);
 		}
 	}
 	for (size_t i = from; i < bad->nlines; i++)

@@ -29,6 +29,7 @@ struct culprit_input {
 	size_t nc;                  /* templates */
 	char *const *names;         /* stream names (d->ranks[].name point here) */
 	size_t nstreams;
+	const struct ruleset *rs;   /* whose words say killed, timeout, peer loss */
 };
 
 /* Fills d->culprit from d->ranks and d->novel (rank NULL for none).

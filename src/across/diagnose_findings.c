@@ -187,7 +187,7 @@ static int64_t traceback_summary(const struct dx_state *st, const struct traceba
 {
 	const uint32_t *id = st->id[st->bad];
 	int64_t summary = tb->cause != DX_NONE ? tb->cause : tb->first != DX_NONE ? tb->first : (int64_t)tb->end - 1;
-	if (tb->last != DX_NONE && classify_is_killed(st->ctext[id[tb->last]]))
+	if (tb->last != DX_NONE && classify_is_killed(st->rs, st->ctext[id[tb->last]]))
 		summary = tb->last;
 	if (summary == tb->first && head < tb->start && says_nothing(st->ctext[id[summary]]))
 		summary = (int64_t)head;
@@ -469,6 +469,7 @@ void pass_ranks(struct dx_state *st, struct diagnosis *d)
 	struct culprit_input ci = {
 		.bad = &st->logs[st->bad], .id = bad.id, .stream = bad.stream, .follow = w->follow,
 		.in_good = in_good, .ctext = st->ctext, .nc = st->nc, .names = st->snames, .nstreams = st->nstreams,
+		.rs = st->rs,
 	};
 	culprit_find(&ci, d);
 	free(in_good);

@@ -137,12 +137,12 @@ static int same_level(const struct dx_state *st, uint32_t r, uint32_t c)
 {
 	int a = st->clevel[r], b = st->clevel[c];
 	if (a == b)
-		return classify_severity(st->ctext[r], a) == classify_severity(st->ctext[c], b);
+		return classify_severity(st->rs, st->ctext[r], a) == classify_severity(st->rs, st->ctext[c], b);
 	if (a != LV_NONE && b != LV_NONE)
 		return 0;
 	uint32_t none = a == LV_NONE ? r : c, other = a == LV_NONE ? c : r;
-	return classify_severity(st->ctext[none], LV_NONE) ==
-	       classify_severity(st->ctext[none], st->clevel[other]);
+	return classify_severity(st->rs, st->ctext[none], LV_NONE) ==
+	       classify_severity(st->rs, st->ctext[none], st->clevel[other]);
 }
 
 /* canon[c] = the id c is merged into (itself when none).  Only templates
@@ -668,10 +668,10 @@ static void template_facts(struct dx_state *st)
 	st->bars = xcalloc(nc, 1);
 	st->counter = xcalloc(nc, 1);
 	for (size_t c = 0; c < st->nc; c++) {
-		st->sev[c] = (uint8_t)classify_severity(st->ctext[c], st->clevel[c]);
+		st->sev[c] = (uint8_t)classify_severity(st->rs, st->ctext[c], st->clevel[c]);
 		st->tb[c] = (uint8_t)classify_traceback_role(st->ctext[c]);
 		/* Blank lines and heartbeats say nothing about progress. */
-		st->hb[c] = (uint8_t)(classify_is_heartbeat(st->ctext[c]) ||
+		st->hb[c] = (uint8_t)(classify_is_heartbeat(st->rs, st->ctext[c]) ||
 				      st->ctext[c][strspn(st->ctext[c], " \t")] == '\0');
 	}
 	learn_heartbeats(st);

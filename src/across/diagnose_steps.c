@@ -316,7 +316,7 @@ static uint8_t *named_candidates(const struct dx_state *st)
 	uint8_t *twice = xcalloc(nc ? nc : 1, 1);
 	for (size_t c = 0; c < nc; c++)
 		cand[c] = st->rule[c] < 0 && !strstr(st->ctext[c], "<int>/<int>") &&
-			  !mask_is_progress_bar(st->ctext[c]) && !classify_is_heartbeat(st->ctext[c]) &&
+			  !mask_is_progress_bar(st->ctext[c]) && !classify_is_heartbeat(st->rs, st->ctext[c]) &&
 			  !is_blank(st->ctext[c]);
 	for (size_t l = 0; l < st->nlogs; l++) {
 		memset(n, 0, nc * sizeof(*n));

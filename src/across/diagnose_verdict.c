@@ -61,7 +61,7 @@ static int64_t killed_from_outside(const struct dx_state *st, const struct diagn
 		const struct dx_novel *nv = &d->novel[k];
 		if (nv->line <= st->w->last)
 			continue;
-		if (classify_is_killed(st->ctext[st->id[st->bad][nv->summary]]))
+		if (classify_is_killed(st->rs, st->ctext[st->id[st->bad][nv->summary]]))
 			killed = nv->line < killed ? nv->line : killed;
 		else if (nv->severity == DX_ERROR && nv->line < failed)
 			failed = nv->line;
@@ -112,7 +112,7 @@ static void crash_lines_init(struct crash_lines *cl, const struct dx_state *st, 
 	cl->says = message_streams(st);
 	/* By line: one finding holds every rank's copy of a message. */
 	for (size_t i = nb; i-- > 0;)
-		if (st->new_error[id[i]] && classify_is_peer_loss(st->ctext[id[i]]) &&
+		if (st->new_error[id[i]] && classify_is_peer_loss(st->rs, st->ctext[id[i]]) &&
 		    !survived(cl->fbefore, nb, (int64_t)i))
 			cl->lost[cl->says[i]] = (int64_t)i;
 	cl->killed = killed_from_outside(st, d);
@@ -192,9 +192,9 @@ static int crash_candidate(const struct dx_state *st, const struct dx_novel *nv,
 {
 	uint32_t c = st->id[st->bad][nv->summary];
 	const char *sum = st->ctext[c];
-	if (nv->line > cl->killed || classify_is_killed(sum))
+	if (nv->line > cl->killed || classify_is_killed(st->rs, sum))
 		return 0;
-	if (nv->severity != DX_ERROR && (st->tb[c] != CLASSIFY_TB_NO || !classify_names_failure(sum)))
+	if (nv->severity != DX_ERROR && (st->tb[c] != CLASSIFY_TB_NO || !classify_names_failure(st->rs, sum)))
 		return 0;
 	return !retried_error(st, cl, nv->line) && (flushed_after(st, nv) || !went_on(st, cl, nv->line));
 }
@@ -206,7 +206,7 @@ static int crash_candidate(const struct dx_state *st, const struct dx_novel *nv,
 static int peer_loss_symptom(const struct dx_state *st, const struct dx_novel *nv, const struct crash_lines *cl)
 {
 	int64_t loss = cl->lost[cl->says[nv->line]];
-	return classify_is_peer_loss(st->ctext[st->id[st->bad][nv->summary]]) || (loss != DX_NONE && loss <= nv->line);
+	return classify_is_peer_loss(st->rs, st->ctext[st->id[st->bad][nv->summary]]) || (loss != DX_NONE && loss <= nv->line);
 }
 
 /* Whether text t ends with text q, q long enough to say something. */
@@ -321,7 +321,7 @@ static int warns_of(const struct dx_state *st, const struct dx_novel *crash, uin
 {
 	const uint32_t *id = st->id[st->bad];
 	const char *t = st->ctext[c];
-	if (st->sev[c] != DX_WARNING || !is_novel_template(st, c) || classify_is_killed(t) ||
+	if (st->sev[c] != DX_WARNING || !is_novel_template(st, c) || classify_is_killed(st->rs, t) ||
 	    strstr(t, "deprecat") || strstr(t, "Deprecat"))
 		return 0;
 	return share_word(t, st->ctext[id[crash->line]]) || share_word(t, st->ctext[id[crash->summary]]);
@@ -426,7 +426,7 @@ static int is_step(const struct dx_state *st, uint32_t c)
 	size_t n = strcspn(t, " \t");
 	if (t[n + strspn(t + n, " \t")] == '\0' && !memchr(t, '<', n))
 		return 0;
-	if (classify_is_heartbeat(t))
+	if (classify_is_heartbeat(st->rs, t))
 		return 0;
 	if (st->sev[c] != DX_INFO)
 		return 0;
@@ -675,7 +675,7 @@ static int64_t interrupted_at(const struct dx_state *st, const struct diagnosis 
 	int64_t at = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++)
 		if (d->novel[k].line > d->bad_line &&
-		    classify_is_killed(st->ctext[st->id[st->bad][d->novel[k].summary]]) &&
+		    classify_is_killed(st->rs, st->ctext[st->id[st->bad][d->novel[k].summary]]) &&
 		    (at == DX_NONE || d->novel[k].line < d->novel[at].line))
 			at = (int64_t)k;
 	return at;
@@ -710,7 +710,7 @@ static int64_t failed_step(const struct dx_state *st, const struct diagnosis *d)
 	int64_t first = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
-		if (nv->severity != DX_ERROR || classify_is_killed(st->ctext[st->id[st->bad][nv->summary]]) ||
+		if (nv->severity != DX_ERROR || classify_is_killed(st->rs, st->ctext[st->id[st->bad][nv->summary]]) ||
 		    retried_error(st, &cl, nv->line) || (up_at >= 0 && nv->line < up_at))
 			continue;
 		if (first == DX_NONE || nv->line < d->novel[first].line)

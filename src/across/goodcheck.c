@@ -127,20 +127,20 @@ static int judge_alone(const struct log *lg, const struct tmpl_table *tt, const 
 	while (from > 0 && progress < ALONE_TAIL) {
 		const struct tmpl *t = &tt->t[lg->tid[--from]];
 		const char *s = t->text + strspn(t->text, " \t");
-		progress += *s && !classify_is_heartbeat(s) && classify_traceback_role(s) == CLASSIFY_TB_NO &&
-			    classify_severity(s, t->level) != CLASSIFY_ERROR;
+		progress += *s && !classify_is_heartbeat(rs, s) && classify_traceback_role(s) == CLASSIFY_TB_NO &&
+			    classify_severity(rs, s, t->level) != CLASSIFY_ERROR;
 	}
 	int64_t err = DX_NONE;
 	for (size_t i = from; i < lg->nlines; i++) {
 		uint32_t id = lg->tid[i];
 		const char *s = tt->t[id].text + strspn(tt->t[id].text, " \t");
 		int tb = classify_traceback_role(s);
-		if (err == DX_NONE && classify_is_killed(s))
+		if (err == DX_NONE && classify_is_killed(rs, s))
 			return 0;
 		if (match[id] >= 0 && !rs->r[match[id]].fail)
 			err = DX_NONE;   /* survived: a step after it */
 		else if (err == DX_NONE && (tb == CLASSIFY_TB_EXC ||
-					    (tb == CLASSIFY_TB_NO && classify_severity(s, tt->t[id].level) == CLASSIFY_ERROR)))
+					    (tb == CLASSIFY_TB_NO && classify_severity(rs, s, tt->t[id].level) == CLASSIFY_ERROR)))
 			err = (int64_t)i;
 	}
 	if (err == DX_NONE)

@@ -48,24 +48,19 @@ static void check_name(const char *name)
 	}
 }
 
-/* Check the runs as `ddx diff` checks its good ones (goodcheck.h):
- * load them into one table, judge, say why each doubted one is.  Returns
- * how many are, or -1 after an error; the logs stay in logs[0..n), whose
- * templates live in *tt. */
-static int check_runs(char **paths, size_t n, int jobs, struct log *logs, struct tmpl_table *tt,
-		      int force)
+/* Check the runs as `ddx diff` checks its good ones (goodcheck.h), by
+ * the rules rs: load them into one table, judge, say why each doubted
+ * one is.  Returns how many are, or -1 after an error; the logs stay in
+ * logs[0..n), whose templates live in *tt. */
+static int check_runs(char **paths, size_t n, int jobs, const struct ruleset *rs,
+		      struct log *logs, struct tmpl_table *tt, int force)
 {
 	for (size_t i = 0; i < n; i++)
 		if (log_load(&logs[i], paths[i], (int)i, LOG_FULL, jobs, tt) < 0)
 			return -1;
-	struct ruleset rs = { 0 };
-	if (rules_init(&rs, NULL, 0) < 0) {
-		rules_free(&rs);
-		return -1;
-	}
 	uint8_t *doubted = xcalloc(n, 1);
 	struct dx_warning *ws = NULL;
-	size_t nws = 0, bad = goodcheck_goods(logs, n, tt, &rs, doubted, &ws, &nws);
+	size_t nws = 0, bad = goodcheck_goods(logs, n, tt, rs, doubted, &ws, &nws);
 	for (size_t k = 0; k < nws; k++) {
 		fprintf(stderr, "ddx: %s", force ? "kept (--force): " : "");
 		put_text(stderr, ws[k].text, strlen(ws[k].text));
@@ -73,7 +68,6 @@ static int check_runs(char **paths, size_t n, int jobs, struct log *logs, struct
 	}
 	goodcheck_free(ws, nws);
 	free(doubted);
-	rules_free(&rs);
 	return (int)bad;
 }
 
@@ -112,7 +106,10 @@ static int learn(int argc, char **argv, const struct out *out)
 	struct log *logs = xcalloc(n, sizeof(*logs));
 	struct tmpl_table shared;
 	tmpl_init(&shared);
-	int doubted = check_runs(argv + optind, n, jobs, logs, &shared, force);
+	/* The rules every command has: those check compares engines by. */
+	struct ruleset rs = { 0 };
+	int doubted = rules_init(&rs, NULL, 0) < 0 ? -1
+		: check_runs(argv + optind, n, jobs, &rs, logs, &shared, force);
 	int rc = doubted < 0 ? EXIT_TROUBLE : EXIT_SAME;
 	if (doubted > 0 && !force) {
 		error("not learned: %d of the runs %s no good (--force keeps them)", doubted,
@@ -131,7 +128,7 @@ static int learn(int argc, char **argv, const struct out *out)
 		tmpl_init(&tts[i]);
 		input_borrow(&view, &logs[i].in);
 		log_load_input(&lg, &view, 0, LOG_FULL, jobs, &tts[i]);
-		baseline_describe(&runs[i], &lg, &tts[i], &a);
+		baseline_describe(&runs[i], &lg, &tts[i], &rs, &a);
 		store_compress(&runs[i], lg.in.data, lg.in.size);
 		log_free(&lg);
 	}
@@ -171,6 +168,7 @@ static int learn(int argc, char **argv, const struct out *out)
 	free(runs);
 	free(tts);
 	arena_free(&a);
+	rules_free(&rs);
 	return rc;
 }
 

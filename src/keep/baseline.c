@@ -64,7 +64,7 @@ static void templates_of(struct run *r, const struct tmpl_table *tt)
 }
 
 void baseline_describe(struct run *r, const struct log *lg, const struct tmpl_table *tt,
-		       struct arena *a)
+		       const struct ruleset *rs, struct arena *a)
 {
 	r->name = arena_strndup(a, lg->in.path, strlen(lg->in.path));
 	r->lines = lg->nlines;
@@ -77,8 +77,8 @@ void baseline_describe(struct run *r, const struct log *lg, const struct tmpl_ta
 	r->format = prefix_format_name(lg->format);
 	r->pipeline = pipeline_id();
 	templates_of(r, tt);
-	r->engine = logmeta_engine(r->tmpl, r->ntmpl, r->format);
-	logmeta_config(lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
+	r->engine = logmeta_engine(rs, r->tmpl, r->ntmpl, r->format);
+	logmeta_config(rs, r->engine, lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
 }
 
 struct store *baseline_store(const char *opt, int mode)
@@ -283,8 +283,8 @@ void baseline_cands_free(struct baseline_cand *cs, size_t n)
 }
 
 int baseline_rank(struct store *st, const char *name, const char *path, int jobs,
-		  struct log *bad, const char **engine, struct baseline_cand **cs, size_t *n,
-		  struct arena *a)
+		  const struct ruleset *rs, struct log *bad, const char **engine,
+		  struct baseline_cand **cs, size_t *n, struct arena *a)
 {
 	memset(bad, 0, sizeof(*bad));
 	if (load_cands(st, name, cs, n, a) < 0)
@@ -300,8 +300,8 @@ int baseline_rank(struct store *st, const char *name, const char *path, int jobs
 	if (log_load(bad, path, 0, LOG_IDS_ONLY, jobs, &badtt) < 0)
 		goto out;
 	templates_of(&badrun, &badtt);
-	*engine = logmeta_engine(badrun.tmpl, badrun.ntmpl, prefix_format_name(bad->format));
-	logmeta_config(bad->in.data, bad->in.size, &badrun.cfg, &badrun.ncfg, a);
+	*engine = logmeta_engine(rs, badrun.tmpl, badrun.ntmpl, prefix_format_name(bad->format));
+	logmeta_config(rs, *engine, bad->in.data, bad->in.size, &badrun.cfg, &badrun.ncfg, a);
 	badids = xmalloc((badtt.n ? badtt.n : 1) * sizeof(*badids));
 	for (size_t i = 0; i < badtt.n; i++)
 		badids[i] = tmpl_intern(&all, badtt.t[i].text, badtt.t[i].len, badtt.t[i].level,

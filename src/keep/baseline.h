@@ -17,6 +17,7 @@
 
 #include "input.h"
 #include "log.h"
+#include "rules.h"
 #include "store.h"
 
 /* Open the store at opt (see store_path) in mode; when reading one that
@@ -24,10 +25,13 @@
 struct store *baseline_store(const char *opt, int mode);
 
 /* What learn keeps of a loaded log besides its content: name, lines,
- * times, format, engine, configuration (strings in a) and templates
- * (r->tmpl, malloc'd, their texts in tt).  Free r->tmpl and r->cfg. */
+ * times, format, engine (as the rules rs say: rs from rules_init
+ * without files, here and wherever runs are compared, so that every
+ * stored engine means the same), configuration (strings in a) and
+ * templates (r->tmpl, malloc'd, their texts in tt).  Free r->tmpl and
+ * r->cfg. */
 void baseline_describe(struct run *r, const struct log *lg, const struct tmpl_table *tt,
-		       struct arena *a);
+		       const struct ruleset *rs, struct arena *a);
 
 /* A baseline as a candidate for a bad log. */
 struct baseline_cand {
@@ -44,12 +48,13 @@ struct baseline_cand {
 
 /* Every baseline of st, or only the one called name, best first for the
  * bad log (loaded from path into bad, template ids only, with threads
- * jobs).  *engine is bad's engine.  Returns 0 (*n is 0 when there is no
+ * jobs).  *engine is bad's engine, as the rules rs say (those of
+ * baseline_describe); it lives in rs or is static.  Returns 0 (*n is 0 when there is no
  * such baseline), or -1 after printing an error; free *cs with
  * baseline_cands_free and bad with log_free either way. */
 int baseline_rank(struct store *st, const char *name, const char *path, int jobs,
-		  struct log *bad, const char **engine, struct baseline_cand **cs, size_t *n,
-		  struct arena *a);
+		  const struct ruleset *rs, struct log *bad, const char **engine,
+		  struct baseline_cand **cs, size_t *n, struct arena *a);
 void baseline_cands_free(struct baseline_cand *cs, size_t n);
 /* Why c fits: "97% of bad's templates known, same engine (sglang), ...". */
 void baseline_print_why(FILE *f, const struct baseline_cand *c, const char *engine);

@@ -34,6 +34,7 @@
 
 #include "db.h"
 #include "logmeta.h"
+#include "rules.h"
 
 /* The schema, one script per version and engine; applying scripts[v]
  * moves a store from version v to v + 1.  SQLite's strings are TEXT
@@ -406,6 +407,10 @@ int fill_v2(struct store *st)
 	}
 	db_finalize(s);
 	int r = rc == DB_DONE ? 0 : db_error(st, "cannot migrate the store");
+	/* The engine as learn finds it now (baseline_describe's rules). */
+	struct ruleset rs = { 0 };
+	if (r == 0 && n)
+		r = rules_init(&rs, NULL, 0);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		char *content = NULL;
 		size_t size = 0;
@@ -413,8 +418,8 @@ int fill_v2(struct store *st)
 		if (r == 0)
 			r = store_run_read(st, v[i].id, &content, &size);
 		if (r == 0) {
-			v[i].engine = logmeta_engine(v[i].tmpl, v[i].ntmpl, v[i].format);
-			logmeta_config(content, size, &v[i].cfg, &v[i].ncfg, &a);
+			v[i].engine = logmeta_engine(&rs, v[i].tmpl, v[i].ntmpl, v[i].format);
+			logmeta_config(&rs, v[i].engine, content, size, &v[i].cfg, &v[i].ncfg, &a);
 			r = insert_config(st, v[i].id, v[i].cfg, v[i].ncfg);
 		}
 		free(content);
@@ -427,6 +432,7 @@ int fill_v2(struct store *st)
 		}
 	}
 	store_runs_free(v, n);
+	rules_free(&rs);
 	arena_free(&a);
 	return r;
 }

@@ -1,55 +1,48 @@
 /* logmeta.c — what a log says about itself: configuration dumps, the
- * engine, the port.  See logmeta.h.  These scan a whole log once (the
- * dumps and the port announcement are printed once, at startup); the
+ * engine (as the rules' marks say), the port.  See logmeta.h.  These
+ * scan a whole log once (the dumps and the port announcement are printed
+ * once, at startup); the
  * per-line key=value recognition that masks values is mask.c's own fast
  * scanner, which shares nothing here but the idea. */
 #include "logmeta.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "input.h"
+#include "rules.h"
 
 /* ---- the engine ---- */
 
-/* Case-insensitive search for the ASCII word w in s[0..n). */
-static int has_word(const char *s, size_t n, const char *w)
+const char *logmeta_engine(const struct ruleset *rs, const struct run_tmpl *t, size_t n,
+			   const char *format)
 {
-	size_t k = strlen(w);
-	for (size_t i = 0; i + k <= n; i++)
-		if (strncasecmp(s + i, w, k) == 0)
-			return 1;
-	return 0;
-}
-
-const char *logmeta_engine(const struct run_tmpl *t, size_t n, const char *format)
-{
-	/* Each engine names itself in module paths, banners and process
-	 * names; the other engine shows up too (SGLang imports vLLM kernels,
-	 * both print torch warnings), so the side with more distinct
-	 * templates wins, and the header format weighs as much as a few. */
-	static const struct { const char *word; int sglang; } marks[] = {
-		{ "sglang", 1 }, { "ServerArgs(", 1 }, { "fired up and ready", 1 },
-		{ "vllm", 0 }, { "EngineCore", 0 }, { "LLM engine", 0 },
-	};
-	long score[2] = { 0, 0 };
+	const char **texts = xmalloc((n ? n : 1) * sizeof(*texts));
+	size_t *lens = xmalloc((n ? n : 1) * sizeof(*lens));
 	for (size_t i = 0; i < n; i++)
-		for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++)
-			if (has_word(t[i].text, t[i].len, marks[m].word)) {
-				score[marks[m].sglang]++;
-				break;
-			}
-	if (format && strcmp(format, "sglang") == 0)
-		score[1] += 5;
-	if (format && strcmp(format, "vllm") == 0)
-		score[0] += 5;
-	if (score[0] == 0 && score[1] == 0)
-		return "other";
-	return score[1] >= score[0] ? "sglang" : "vllm";
+		texts[i] = t[i].text, lens[i] = t[i].len;
+	const char *e = rules_engine(rs, texts, lens, n, format);
+	free(texts);
+	free(lens);
+	return e ? e : "other";
 }
 
 /* ---- the configuration ---- */
+
+/* Add key=value to the configuration unless the key has a value already:
+ * the first value wins. */
+static void config_add(const char *k, size_t kl, const char *v, size_t vl, struct kv **out,
+		       size_t *nout, size_t *cap, struct arena *a)
+{
+	for (size_t j = 0; j < *nout; j++)
+		if (strlen((*out)[j].key) == kl && memcmp((*out)[j].key, k, kl) == 0)
+			return;
+	GROW(*out, *cap, *nout + 1);
+	(*out)[*nout].key = arena_strndup(a, k, kl);
+	(*out)[(*nout)++].value = arena_strndup(a, v, vl);
+}
 
 /* Add one "key=value" or "'key': value" item to the configuration. */
 static void config_item(const char *p, size_t n, struct kv **out, size_t *nout, size_t *cap,
@@ -77,12 +70,7 @@ static void config_item(const char *p, size_t n, struct kv **out, size_t *nout, 
 		      (k[j] >= 'a' && k[j] <= 'z') || (k[j] >= 'A' && k[j] <= 'Z') ||
 		      (k[j] >= '0' && k[j] <= '9')))
 			return;
-	for (size_t j = 0; j < *nout; j++)
-		if (strlen((*out)[j].key) == kl && memcmp((*out)[j].key, k, kl) == 0)
-			return;
-	GROW(*out, *cap, *nout + 1);
-	(*out)[*nout].key = arena_strndup(a, k, kl);
-	(*out)[(*nout)++].value = arena_strndup(a, v, vl);
+	config_add(k, kl, v, vl, out, nout, cap, a);
 }
 
 /* Split p[0..n) at top-level ", " (outside brackets and quotes) into
@@ -116,38 +104,26 @@ static void config_items(const char *p, size_t n, struct kv **out, size_t *nout,
 		config_item(p + start, n - start, out, nout, cap, a);
 }
 
-void logmeta_config(const char *data, size_t size, struct kv **out, size_t *n,
-		    struct arena *a)
+void logmeta_config(const struct ruleset *rs, const char *engine, const char *data, size_t size,
+		    struct kv **out, size_t *n, struct arena *a)
 {
-	/* The dumps an engine prints once at startup; the text after the
-	 * marker up to the end of its line holds the items. */
-	static const char *const markers[] = {
-		"server_args=ServerArgs(", "non-default args: {", "with config: ",
-		"args: Namespace(", "vLLM API server version ",
-	};
 	size_t cap = 0;
 	*out = NULL;
 	*n = 0;
-	for (size_t m = 0; m < sizeof(markers) / sizeof(markers[0]); m++) {
-		size_t ml = strlen(markers[m]);
-		const char *p = data ? memmem(data, size, markers[m], ml) : NULL;
-		if (!p)
+	/* The engine's own dumps first, so that its values win over those
+	 * of a dump another engine's rule finds (an SGLang log that quotes
+	 * vLLM's arguments); then the rest, in the rules' order. */
+	for (size_t k = 0; data && k < 2 * rs->n; k++) {
+		const struct rule *r = &rs->r[k % rs->n];
+		size_t from, to;
+		int one;
+		if (!r->config || (strcmp(r->engine, engine) == 0) != (k < rs->n) ||
+		    !rules_config(r, data, size, &from, &to, &one))
 			continue;
-		p += ml;
-		const char *eol = memchr(p, '\n', size - (size_t)(p - data));
-		size_t len = eol ? (size_t)(eol - p) : size - (size_t)(p - data);
-		if (len && p[len - 1] == '\r')
-			len--;
-		if (m == 4) {
-			size_t k = 0;
-			while (k < len && p[k] != ' ')
-				k++;
-			GROW(*out, cap, *n + 1);
-			(*out)[*n].key = "vllm_version";
-			(*out)[(*n)++].value = arena_strndup(a, p, k);
-		} else {
-			config_items(p, len, out, n, &cap, a);
-		}
+		if (one)
+			config_add(r->name, strlen(r->name), data + from, to - from, out, n, &cap, a);
+		else
+			config_items(data + from, to - from, out, n, &cap, a);
 	}
 }
 

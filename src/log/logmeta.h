@@ -15,6 +15,8 @@
 
 #include "util.h"
 
+struct ruleset;
+
 /* One template of a run: the masked text and level, its line count and
  * its first line (0-based). */
 struct run_tmpl {
@@ -32,16 +34,22 @@ struct kv {
 };
 
 /* The engine that wrote a run, from its templates and header format
- * (prefix_format_name): "sglang", "vllm" or "other". */
-const char *logmeta_engine(const struct run_tmpl *t, size_t n, const char *format);
+ * (prefix_format_name), as the mark rules of rs say (rules_engine):
+ * "sglang", "vllm", ..., or "other" when none does.  The string lives in
+ * rs, or is static. */
+const char *logmeta_engine(const struct ruleset *rs, const struct run_tmpl *t, size_t n,
+			   const char *format);
 
-/* The configuration a log prints about itself: key=values of SGLang's
- * server_args=ServerArgs(...), vLLM's "non-default args: {...}" and
- * "with config: ...", argparse Namespace(...) dumps, and vLLM's version
- * line (as "vllm_version").  The first value of a key wins.  *out is
- * malloc'd (NULL when none), its strings in a. */
-void logmeta_config(const char *data, size_t size, struct kv **out, size_t *n,
-		    struct arena *a);
+/* The configuration a log written by engine (logmeta_engine) prints
+ * about itself, where the config rules of rs say (rules_config): key=
+ * values of dumps (SGLang's server_args=ServerArgs(...), vLLM's
+ * "non-default args: {...}" and "with config: ...", argparse
+ * Namespace(...)) and single values (vLLM's version line, as
+ * "vllm_version").  The first value of a key wins, the engine's own
+ * rules first, then the others in their order.  *out is malloc'd (NULL
+ * when none), its strings in a. */
+void logmeta_config(const struct ruleset *rs, const char *engine, const char *data, size_t size,
+		    struct kv **out, size_t *n, struct arena *a);
 
 /* The port a server log names for itself. */
 struct logmeta_port {

@@ -83,7 +83,29 @@ static int parse_section(const char *s, size_t n, char **engine, const char *pat
 	return 0;
 }
 
-/* Parse "[weak] [server] step|final|done|fail|stop NAME: PATTERN" into r. */
+/* The kinds of rules (rules.h): milestones (step, final, done, fail)
+ * and the rest. */
+static const struct kind {
+	const char *word;
+	int final, done, fail, stop, mark, config, words;
+} kinds[] = {
+	{ .word = "step" },
+	{ .word = "final", .final = 1 },
+	{ .word = "done", .final = 1, .done = 1 },
+	{ .word = "fail", .fail = 1 },
+	{ .word = "stop", .stop = 1 },
+	{ .word = "mark", .mark = 1 },
+	{ .word = "config", .config = 1 },
+	{ .word = "heartbeat", .words = RULE_HEARTBEAT },
+	{ .word = "failure", .words = RULE_FAILURE },
+	{ .word = "error", .words = RULE_ERROR },
+	{ .word = "warning", .words = RULE_WARNING },
+	{ .word = "killed", .words = RULE_KILLED },
+	{ .word = "peer-loss", .words = RULE_PEER_LOSS },
+	{ .word = "timeout", .words = RULE_TIMEOUT },
+};
+
+/* Parse "[weak] [server] KIND NAME: PATTERN" into r. */
 static int parse_rule(const char *s, size_t n, const char *engine, struct rule *r,
 		      const char *path, size_t lineno)
 {
@@ -104,19 +126,12 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 		for (kw = 0; kw < n && !is_blank(s[kw]);)
 			kw++;
 	}
-	int final = 0, done = 0, fail = 0, stop = 0;
-	if (kw == 4 && memcmp(s, "step", 4) == 0)
-		;
-	else if (kw == 5 && memcmp(s, "final", 5) == 0)
-		final = 1;
-	else if (kw == 4 && memcmp(s, "done", 4) == 0)
-		final = done = 1;
-	else if (kw == 4 && memcmp(s, "fail", 4) == 0)
-		fail = 1;
-	else if (kw == 4 && memcmp(s, "stop", 4) == 0)
-		stop = 1;
-	else
-		return error("%s:%zu: expected '[weak] [server] step|final|done|fail|stop NAME: PATTERN' or '[ENGINE]'",
+	const struct kind *k = kinds;
+	while (k < kinds + sizeof(kinds) / sizeof(kinds[0]) &&
+	       !(strlen(k->word) == kw && memcmp(s, k->word, kw) == 0))
+		k++;
+	if (k == kinds + sizeof(kinds) / sizeof(kinds[0]))
+		return error("%s:%zu: expected '[weak] [server] KIND NAME: PATTERN' (KIND: step, final, done, fail, stop, mark, config, heartbeat, failure, error, warning, killed, peer-loss, timeout) or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
 		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);
@@ -161,10 +176,13 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
 	r->name = xstrndup(name, name_len);
 	r->engine = xstrdup(engine);
-	r->final = final;
-	r->done = done;
-	r->fail = fail;
-	r->stop = stop;
+	r->final = k->final;
+	r->done = k->done;
+	r->fail = k->fail;
+	r->stop = k->stop;
+	r->mark = k->mark;
+	r->config = k->config;
+	r->words = k->words;
 	r->level = level;
 	r->weak = weak;
 	r->server = server;
@@ -325,8 +343,8 @@ enum pass { PASS_STRONG, PASS_WEAK, PASS_GENERIC };
 static int in_pass(const struct rule *r, enum pass pass, int confirmed)
 {
 	int generic = strcmp(r->engine, RULES_GENERIC) == 0;
-	if (r->stop)
-		return 0;   /* no milestone (rules_stops) */
+	if (r->stop || r->mark || r->config || r->words)
+		return 0;   /* no milestone (rules_stops, rules_engine, rules_config, rules_says) */
 	switch (pass) {
 	case PASS_STRONG: return !generic && !r->weak;
 	case PASS_WEAK: return !generic && r->weak && confirmed;
@@ -393,4 +411,77 @@ void rules_stops(const struct ruleset *rs, const char *const *texts, size_t n, u
 				 pcre2_match(rs->r[i].re, (PCRE2_SPTR)texts[k], strlen(texts[k]), 0, 0, md, NULL) >= 0;
 	}
 	pcre2_match_data_free(md);
+}
+
+/* A format's name, when it is an engine's, weighs as many templates. */
+#define FORMAT_VOTES 5
+
+const char *rules_engine(const struct ruleset *rs, const char *const *texts, const size_t *lens,
+			 size_t n, const char *format)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	if (!md)
+		die("out of memory");
+	size_t *votes = xcalloc(rs->n ? rs->n : 1, sizeof(*votes));   /* per mark rule */
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < rs->n; i++)
+			if (rs->r[i].mark &&
+			    pcre2_match(rs->r[i].re, (PCRE2_SPTR)texts[k], lens[k], 0, 0, md, NULL) >= 0) {
+				votes[i]++;
+				break;
+			}
+	const char *best = NULL;
+	size_t most = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		if (!rs->r[i].mark)
+			continue;
+		const char *e = rs->r[i].engine;
+		size_t v = format && strcmp(format, e) == 0 ? FORMAT_VOTES : 0;
+		for (size_t j = 0; j < rs->n; j++)
+			v += rs->r[j].mark && strcmp(rs->r[j].engine, e) == 0 ? votes[j] : 0;
+		if (v > most || (v && v == most && strcmp(e, best) < 0))
+			best = e, most = v;
+	}
+	free(votes);
+	pcre2_match_data_free(md);
+	return best;
+}
+
+int rules_config(const struct rule *r, const char *data, size_t size, size_t *from, size_t *to,
+		 int *one)
+{
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(r->re, NULL);
+	if (!md)
+		die("out of memory");
+	uint32_t groups = 0;
+	pcre2_pattern_info(r->re, PCRE2_INFO_CAPTURECOUNT, &groups);
+	*one = groups > 0;
+	int rc = pcre2_match(r->re, (PCRE2_SPTR)data, size, 0, 0, md, NULL);
+	if (rc > 0) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		int unset = *one && (rc < 2 || ov[2] == PCRE2_UNSET);   /* (a)?b: an empty value */
+		*from = *one && !unset ? ov[2] : ov[1];
+		*to = *one && !unset ? ov[3] : ov[1];
+		if (!*one) {
+			const char *eol = memchr(data + *to, '\n', size - *to);
+			*to = eol ? (size_t)(eol - data) : size;
+			if (*to > *from && data[*to - 1] == '\r')
+				--*to;
+		}
+	}
+	pcre2_match_data_free(md);
+	return rc > 0;
+}
+
+int rules_says(const struct ruleset *rs, enum rule_words words, const char *t)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	if (!md)
+		die("out of memory");
+	int says = 0;
+	for (size_t i = 0; i < rs->n && !says; i++)
+		says = rs->r[i].words == (int)words &&
+		       pcre2_match(rs->r[i].re, (PCRE2_SPTR)t, strlen(t), 0, 0, md, NULL) >= 0;
+	pcre2_match_data_free(md);
+	return says;
 }

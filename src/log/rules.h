@@ -3,7 +3,10 @@
  *
  * Built-in rule files (rules/ENGINE.rules) are compiled into the binary;
  * --rules FILE adds rules or overrides built-in ones of the same name.
- * Rules run once per distinct template, never per line.
+ * Rules run once per distinct template, never per line.  An engine is a
+ * section of rules: which engine wrote a log is what its marks say
+ * (rules_engine), which engine a run's milestones are mostly of is
+ * timeline_main_engine's.
  *
  * A rule file is lines of text:
  *
@@ -11,6 +14,7 @@
  *   [sglang]                              the engine of the rules below
  *   step  weights loaded: Load weight end\b
  *   final server ready: fired up and ready to roll
+ *   mark  its name: (?i)sglang
  *
  * "step NAME: PATTERN" is a milestone, "final NAME: PATTERN" one that means
  * the run is up (a server serves), "done NAME: PATTERN" one that means a
@@ -20,7 +24,27 @@
  * failed step as after a good one).  "stop NAME: PATTERN" is no
  * milestone: it marks a line that says the run is shutting down
  * ("closing ...", "Stopped", "exiting"), of whatever engine (rules_stops),
- * which a sentence never names as where the good run went.  NAME runs to the first ':' and may not contain one;
+ * which a sentence never names as where the good run went.  "mark NAME:
+ * PATTERN" is no milestone either: a template it matches names the
+ * section's engine ("sglang", "EngineCore"), whichever line it is; the
+ * engine most templates name wrote the log (rules_engine).  "config NAME:
+ * PATTERN" is none either: where PATTERN first matches in a log's bytes
+ * (not its templates, whose values are masked), a configuration dump
+ * follows, the rest of the line, KEY=VALUE or 'KEY': VALUE items
+ * ("server_args=ServerArgs\("); or, when PATTERN has a group, that group
+ * is the value of the key NAME ("vllm_version: vLLM API server version
+ * (\S*)"); see rules_config.  "heartbeat NAME: PATTERN" is none
+ * either: words for what a healthy process keeps printing while idle or
+ * serving ("/health", "throughput"), whatever the engine (rules_says,
+ * classify.h); nor are "failure NAME: PATTERN", words that say a process
+ * failed at whatever level its line was logged ("Segmentation fault",
+ * "[emerg]"), "error NAME: PATTERN" and "warning NAME: PATTERN", words
+ * that make a line without a level an error ("Traceback", "ERR!") or a
+ * warning ("deprecat"), "killed NAME: PATTERN" (the process was stopped
+ * from outside: "SIGTERM", a CI cancel), "peer-loss NAME: PATTERN" (the
+ * other end of a connection went away: "Broken pipe") and "timeout NAME:
+ * PATTERN" (an operation gave up waiting: "timed out").  NAME runs to the first ':' and may not contain
+ * one;
  * PATTERN is the rest of the line without surrounding blanks, a PCRE2
  * pattern searched (not anchored) in the template text: the message with
  * variable tokens replaced by placeholders, so patterns should name the
@@ -49,11 +73,26 @@ struct rule {
 	int done;         /* a job's clean end, not a server's start */
 	int fail;         /* reaching it means the job failed */
 	int stop;         /* no milestone: the line says the run shuts down */
+	int mark;         /* no milestone: the template names the engine */
+	int config;       /* no milestone: a configuration dump or value */
+	int words;        /* no milestone: words of a kind (enum rule_words), or 0 */
 	int level;        /* enum level the template must have, or LV_NONE */
 	void *re;         /* compiled pattern (pcre2_code *) */
 	char *pattern;    /* its source text */
 	int weak;         /* counts only where a strong rule of its engine matched */
 	int server;       /* only a server prints it: see timeline_state */
+};
+
+/* The kinds of words a line may say, whoever printed it (rules_says). */
+enum rule_words {
+	RULE_WORDS_NONE,
+	RULE_HEARTBEAT,   /* "heartbeat": a healthy process idling or serving */
+	RULE_FAILURE,     /* "failure": a process failed, whatever the level */
+	RULE_ERROR,       /* "error": an error, for a line without a level */
+	RULE_WARNING,     /* "warning": a warning, for a line without a level */
+	RULE_KILLED,      /* "killed": the process was stopped from outside */
+	RULE_PEER_LOSS,   /* "peer-loss": the other end of a connection went away */
+	RULE_TIMEOUT,     /* "timeout": an operation gave up waiting */
 };
 
 struct ruleset {
@@ -101,6 +140,34 @@ void rules_match(const struct ruleset *rs, const struct tmpl_table *tt, int32_t 
  * words are the same whatever the program, so unlike milestones they
  * need no engine recognised. */
 void rules_stops(const struct ruleset *rs, const char *const *texts, size_t n, uint8_t *out);
+
+/* The engine that wrote a log: of the engines with mark rules, the one
+ * whose marks match the most of its distinct templates texts[0..n)
+ * (lens[k] bytes each), a template counting for the first mark that
+ * matches it, as a milestone is the first rule's.  Engines name each
+ * other (SGLang imports vLLM's kernels, both print torch's warnings), so
+ * a count, not one template, decides.  format, the log's header format
+ * (prefix_format_name) or NULL, counts as five templates for the engine
+ * of its name (SGLang's and vLLM's own headers); ties go to the first
+ * name in byte order, whatever order the rules were loaded in.  NULL
+ * when no mark matched and the format names no engine that has marks. */
+const char *rules_engine(const struct ruleset *rs, const char *const *texts, const size_t *lens,
+			 size_t n, const char *format);
+
+/* Where config rule r first matches in a log's bytes data[0..size):
+ * 0 when nowhere, else 1 with [*from, *to) the offsets of what it gives:
+ * the value of the key r->name when its pattern has a group (*one = 1),
+ * else the dump of items that follows the match to the end of its line
+ * (without a '\r'; *one = 0).  The dumps are printed once, at startup,
+ * and looked for once per log (logmeta_config), not per template. */
+int rules_config(const struct rule *r, const char *data, size_t size, size_t *from, size_t *to,
+		 int *one);
+
+/* Whether a rule of kind words (of any engine) matches text t: words
+ * mean the same whatever program prints them, so, like stop rules, they
+ * need no engine recognised.  The built-in ones are the generic
+ * engine's, which --rules none keeps. */
+int rules_says(const struct ruleset *rs, enum rule_words words, const char *t);
 
 /* The built-in rule files, generated from rules/ENGINE.rules by the Makefile. */
 struct rules_file {

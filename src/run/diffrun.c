@@ -383,11 +383,15 @@ int diff_baseline(const char *store_opt, const char *name, const char *badpath,
 	struct arena ar = { 0 };
 	struct baseline_cand *cs = NULL;
 	size_t nc = 0, n = 0;
-	struct log bad;
+	struct log bad = { 0 };
 	const char *engine = NULL;
 	struct input *ins = NULL;
 	int rc = EXIT_TROUBLE;
-	if (baseline_rank(st, name, badpath, a->jobs, &bad, &engine, &cs, &nc, &ar) < 0)
+	/* Engines compare with the stored ones, which learn found with the
+	 * rules every command has (not this command's --rules). */
+	struct ruleset rs = { 0 };
+	if (rules_init(&rs, NULL, 0) < 0 ||
+	    baseline_rank(st, name, badpath, a->jobs, &rs, &bad, &engine, &cs, &nc, &ar) < 0)
 		goto out;
 	if (nc == 0) {
 		if (name)
@@ -415,6 +419,7 @@ int diff_baseline(const char *store_opt, const char *name, const char *badpath,
 out:
 	free(ins);
 	log_free(&bad);
+	rules_free(&rs);
 	baseline_cands_free(cs, nc);
 	arena_free(&ar);
 	store_close(st);

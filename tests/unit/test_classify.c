@@ -1,55 +1,61 @@
 /* test_classify.c — severity, traceback roles, heartbeats and "killed"
  * on lines as Python, C++ and shells print them. */
+#include <stdlib.h>
+
 #include "classify.h"
 #include "prefix.h"
+#include "rules.h"
 #include "test.h"
+
+/* The built-in rules, which hold the words of each kind. */
+static struct ruleset builtin;
 
 static void test_severity(void)
 {
 	/* Without a level, words decide. */
-	CHECK_INT(classify_severity("RuntimeError: CUDA error: out of memory", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("Traceback (most recent call last):", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("ERROR 05-01 12:00:00 engine died", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("Segmentation fault (core dumped)", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("WARNING: the flag is deprecated", LV_NONE), CLASSIFY_WARNING);
-	CHECK_INT(classify_severity("FutureWarning: `resume_download` is deprecated", LV_NONE), CLASSIFY_WARNING);
-	CHECK_INT(classify_severity("Loading weights took 3.2 s", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "RuntimeError: CUDA error: out of memory", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Traceback (most recent call last):", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "ERROR 05-01 12:00:00 engine died", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Segmentation fault (core dumped)", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "WARNING: the flag is deprecated", LV_NONE), CLASSIFY_WARNING);
+	CHECK_INT(classify_severity(&builtin, "FutureWarning: `resume_download` is deprecated", LV_NONE), CLASSIFY_WARNING);
+	CHECK_INT(classify_severity(&builtin, "Loading weights took 3.2 s", LV_NONE), CLASSIFY_INFO);
 	/* The level the program gave wins over the words ... */
-	CHECK_INT(classify_severity("retrying after error: timeout", LV_INFO), CLASSIFY_INFO);
-	CHECK_INT(classify_severity("all good", LV_ERROR), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("all good", LV_FATAL), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("Error budget is fine", LV_WARN), CLASSIFY_WARNING);
+	CHECK_INT(classify_severity(&builtin, "retrying after error: timeout", LV_INFO), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "all good", LV_ERROR), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "all good", LV_FATAL), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Error budget is fine", LV_WARN), CLASSIFY_WARNING);
 	/* ... except that a logged exception is an error at any level. */
-	CHECK_INT(classify_severity("ValueError: bad shape", LV_INFO), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "ValueError: bad shape", LV_INFO), CLASSIFY_ERROR);
 	/* ... and so are words that always mean a failure. */
-	CHECK_INT(classify_severity("bind() to 0.0.0.0:80 failed (98: Address already in use)", LV_INFO),
+	CHECK_INT(classify_severity(&builtin, "bind() to 0.0.0.0:80 failed (98: Address already in use)", LV_INFO),
 		  CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("Address already in use", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("[emerg] 1#1: unknown directive \"lisen\"", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("FATAL: password authentication failed", LV_INFO), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("panic: runtime error: index out of range", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("llama_model_load: error loading model: unknown pre-tokenizer", LV_NONE),
+	CHECK_INT(classify_severity(&builtin, "Address already in use", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "[emerg] 1#1: unknown directive \"lisen\"", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "FATAL: password authentication failed", LV_INFO), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "panic: runtime error: index out of range", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "llama_model_load: error loading model: unknown pre-tokenizer", LV_NONE),
 		  CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("error while reading the config", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("errors: 0 in 12 files", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "error while reading the config", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "errors: 0 in 12 files", LV_NONE), CLASSIFY_INFO);
 	/* NCCL's peer loss, each line of its message on its own. */
-	CHECK_INT(classify_is_peer_loss("ncclRemoteError: A call failed possibly due to a network error or a "
+	CHECK_INT(classify_is_peer_loss(&builtin, "ncclRemoteError: A call failed possibly due to a network error or a "
 					"remote process exiting prematurely."), 1);
-	CHECK_INT(classify_is_peer_loss("socketProgress: Connection closed by remote peer"), 1);
-	CHECK_INT(classify_is_peer_loss("ncclInvalidUsage: This usually reflects invalid usage"), 0);
-	CHECK_INT(classify_severity("thread 'main' panicked at src/main.rs:10:5:", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("Out of memory: Killed process 1234 (python)", LV_WARN), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("worker exited with code 137", LV_INFO), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("FATAL_ERRORS_SEEN=0", LV_INFO), CLASSIFY_INFO);
-	CHECK_INT(classify_severity("PANIC:  could not write to file \"pg_wal/xlogtemp\"", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("config: PANIC_MODE=off", LV_INFO), CLASSIFY_INFO);
-	CHECK_INT(classify_severity("kernel.panic = 0", LV_INFO), CLASSIFY_INFO);
+	CHECK_INT(classify_is_peer_loss(&builtin, "socketProgress: Connection closed by remote peer"), 1);
+	CHECK_INT(classify_is_peer_loss(&builtin, "ncclInvalidUsage: This usually reflects invalid usage"), 0);
+	CHECK_INT(classify_severity(&builtin, "thread 'main' panicked at src/main.rs:10:5:", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Out of memory: Killed process 1234 (python)", LV_WARN), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "worker exited with code 137", LV_INFO), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "FATAL_ERRORS_SEEN=0", LV_INFO), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "PANIC:  could not write to file \"pg_wal/xlogtemp\"", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "config: PANIC_MODE=off", LV_INFO), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "kernel.panic = 0", LV_INFO), CLASSIFY_INFO);
 	/* A program's own word for an error opening its line. */
-	CHECK_INT(classify_severity("npm ERR! code ELIFECYCLE", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("npm error code 1", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("error[E0425]: cannot find value `x` in this scope", LV_NONE), CLASSIFY_ERROR);
-	CHECK_INT(classify_severity("no error in 12 files", LV_NONE), CLASSIFY_INFO);
-	CHECK_INT(classify_severity("the error budget is fine", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "npm ERR! code ELIFECYCLE", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "npm error code 1", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "error[E0425]: cannot find value `x` in this scope", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "no error in 12 files", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "the error budget is fine", LV_NONE), CLASSIFY_INFO);
 	CHECK_INT(classify_message_follows("thread 'main' panicked at src/main.rs:10:5:"), 1);
 	CHECK_INT(classify_message_follows("thread 'main' panicked at 'boom', src/main.rs:10:5"), 0);
 }
@@ -130,40 +136,67 @@ static void test_exception(void)
 
 static void test_words(void)
 {
-	CHECK(classify_is_heartbeat("\"GET /health HTTP/1.1\" 200 OK"));
-	CHECK(classify_is_heartbeat("Avg prompt throughput: 0.0 tokens/s"));
-	CHECK(!classify_is_heartbeat("Capture cuda graph begin"));
-	CHECK(classify_is_killed("KeyboardInterrupt"));
-	CHECK(classify_is_killed("Received SIGTERM, shutting down"));
-	CHECK(!classify_is_killed("RuntimeError: NCCL error"));
-	CHECK(classify_is_killed("torch.distributed.elastic.multiprocessing.api.SignalException: Process 7 got signal: 15"));
-	CHECK(classify_is_killed("Received 15 death signal, shutting down workers"));
-	CHECK(classify_is_killed("torch.distributed.elastic.multiprocessing.api.SignalException: Process <int> got signal: <int>"));
-	CHECK(!classify_is_killed("traceback : Signal 9 (SIGKILL) received by PID 1571"));
-	CHECK(classify_is_peer_loss("RuntimeError: [pair.cc:538] Read error [127.0.0.1]:6049: Connection reset by peer"));
-	CHECK(classify_is_peer_loss("BrokenPipeError: [Errno 32] Broken pipe"));
-	CHECK(!classify_is_peer_loss("RuntimeError: bad batch at step 3"));
-	CHECK(classify_is_timeout("RuntimeError: [unbound_buffer.cc:78] Timed out waiting 15000ms for recv operation to complete"));
-	CHECK(classify_is_timeout("[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLREDUCE)"));
-	CHECK(!classify_is_timeout("RuntimeError: bad batch at step 3"));
+	CHECK(classify_is_heartbeat(&builtin, "\"GET /health HTTP/1.1\" 200 OK"));
+	CHECK(classify_is_heartbeat(&builtin, "Avg prompt throughput: 0.0 tokens/s"));
+	CHECK(!classify_is_heartbeat(&builtin, "Capture cuda graph begin"));
+	/* With --rules none the generic heartbeat words stay; a rule file
+	 * adds words of its own. */
+	struct ruleset rs;
+	char *none[] = { "none" };
+	CHECK_INT(rules_init(&rs, none, 1), 0);
+	CHECK(classify_is_heartbeat(&rs, "Avg prompt throughput: 0.0 tokens/s"));
+	CHECK(!classify_is_heartbeat(&rs, "myserve: still alive"));
+	static const char mine[] = "[myserve]\nheartbeat alive: ^myserve: still alive$\n";
+	CHECK_INT(rules_parse(&rs, "mine.rules", mine, sizeof(mine) - 1), 0);
+	CHECK(classify_is_heartbeat(&rs, "myserve: still alive"));
+	CHECK_STR(rs.r[0].name, "alive");
+	/* So do the severity words; a rule file's error word makes an error
+	 * of a line without a level, and its failure word one at any level. */
+	CHECK_INT(classify_severity(&rs, "Traceback (most recent call last):", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&rs, "the flag is deprecated", LV_NONE), CLASSIFY_WARNING);
+	CHECK_INT(classify_severity(&rs, "myserve: OOPS in the pool", LV_NONE), CLASSIFY_INFO);
+	static const char oops[] = "[myserve]\nerror oops: \\bOOPS\\b\nfailure wedged: \\bWEDGED\\b\n";
+	CHECK_INT(rules_parse(&rs, "oops.rules", oops, sizeof(oops) - 1), 0);
+	CHECK_INT(classify_severity(&rs, "myserve: OOPS in the pool", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&rs, "myserve: OOPS in the pool", LV_INFO), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&rs, "myserve: pool WEDGED", LV_INFO), CLASSIFY_ERROR);
+	CHECK(classify_names_failure(&rs, "myserve: pool WEDGED"));
+	rules_free(&rs);
+	CHECK(classify_is_killed(&builtin, "KeyboardInterrupt"));
+	CHECK(classify_is_killed(&builtin, "Received SIGTERM, shutting down"));
+	CHECK(!classify_is_killed(&builtin, "RuntimeError: NCCL error"));
+	CHECK(classify_is_killed(&builtin, "torch.distributed.elastic.multiprocessing.api.SignalException: Process 7 got signal: 15"));
+	CHECK(classify_is_killed(&builtin, "Received 15 death signal, shutting down workers"));
+	CHECK(classify_is_killed(&builtin, "torch.distributed.elastic.multiprocessing.api.SignalException: Process <int> got signal: <int>"));
+	CHECK(!classify_is_killed(&builtin, "traceback : Signal 9 (SIGKILL) received by PID 1571"));
+	CHECK(classify_is_peer_loss(&builtin, "RuntimeError: [pair.cc:538] Read error [127.0.0.1]:6049: Connection reset by peer"));
+	CHECK(classify_is_peer_loss(&builtin, "BrokenPipeError: [Errno 32] Broken pipe"));
+	CHECK(!classify_is_peer_loss(&builtin, "RuntimeError: bad batch at step 3"));
+	CHECK(classify_is_timeout(&builtin, "RuntimeError: [unbound_buffer.cc:78] Timed out waiting 15000ms for recv operation to complete"));
+	CHECK(classify_is_timeout(&builtin, "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLREDUCE)"));
+	CHECK(!classify_is_timeout(&builtin, "RuntimeError: bad batch at step 3"));
 	/* classify_names_failure: the words, whatever the level. */
-	CHECK(classify_names_failure("exception in 'DatabasePathFeature::start': Unable to lock the lock file"));
-	CHECK(classify_names_failure("shutting down with code:100"));
-	CHECK(classify_names_failure("Segmentation fault (core dumped)"));
-	CHECK(classify_names_failure("child process aborted"));
-	CHECK(classify_names_failure("App [api:0] errored"));
-	CHECK(!classify_names_failure("no errors found, 0 errors in 3 files"));
-	CHECK(!classify_names_failure("<int> errors, <int> warnings"));
-	CHECK(!classify_names_failure("error_rate=<float> on_error=retry"));
-	CHECK(!classify_names_failure("ErrorHandler registered"));
-	CHECK(!classify_names_failure("exited with code 0"));
+	CHECK(classify_names_failure(&builtin, "exception in 'DatabasePathFeature::start': Unable to lock the lock file"));
+	CHECK(classify_names_failure(&builtin, "shutting down with code:100"));
+	CHECK(classify_names_failure(&builtin, "Segmentation fault (core dumped)"));
+	CHECK(classify_names_failure(&builtin, "child process aborted"));
+	CHECK(classify_names_failure(&builtin, "App [api:0] errored"));
+	CHECK(!classify_names_failure(&builtin, "no errors found, 0 errors in 3 files"));
+	CHECK(!classify_names_failure(&builtin, "<int> errors, <int> warnings"));
+	CHECK(!classify_names_failure(&builtin, "error_rate=<float> on_error=retry"));
+	CHECK(!classify_names_failure(&builtin, "ErrorHandler registered"));
+	CHECK(!classify_names_failure(&builtin, "exited with code 0"));
 }
 
 int main(void)
 {
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	if (rules_builtin(&builtin) < 0)
+		return 1;
 	test_severity();
 	test_traceback();
 	test_exception();
 	test_words();
+	rules_free(&builtin);
 	return test_report();
 }

@@ -79,8 +79,34 @@ static char *script_log(const char *script, size_t *len)
  * (rules/generic.rules, as `--rules none` leaves them). */
 static const char GENERIC[] = "";
 
+/* The word rules of the built-in generic file (heartbeat, ...), without
+ * its milestones: words every ruleset has, what a test without rules
+ * still reads lines by. */
+static void generic_words(struct ruleset *rs)
+{
+	static const char *const kinds[] = {
+		"heartbeat ", "failure ", "error ", "warning ", "killed ", "peer-loss ", "timeout ", NULL,
+	};
+	struct buf b = { 0 };
+	buf_printf(&b, "[%s]\n", RULES_GENERIC);
+	for (size_t f = 0; f < rules_builtin_count; f++) {
+		if (strcmp(rules_builtin_files[f].path, "rules/generic.rules") != 0)
+			continue;
+		for (const char *l = rules_builtin_files[f].text; *l;) {
+			size_t n = strcspn(l, "\n");
+			for (size_t k = 0; kinds[k]; k++)
+				if (strncmp(l, kinds[k], strlen(kinds[k])) == 0)
+					buf_printf(&b, "%.*s\n", (int)n, l);
+			l += n + (l[n] == '\n');
+		}
+	}
+	CHECK_INT(rules_parse(rs, "generic words", b.p, b.len), 0);
+	buf_free(&b);
+}
+
 /* Diagnose the last of scripts[] (NULL-terminated) against the others,
- * with the rules in text rules (NULL: none; GENERIC: the generic words);
+ * with the rules in text rules (NULL: none but generic_words; GENERIC:
+ * the generic words);
  * --now is the bad log's last line plus now_s; with now_s NAN, there is
  * no --now and the logs were written (their mtime) just now. */
 static void diagnose_scripts(struct dx *x, const char *rules, double now_s, const char *const *scripts)
@@ -89,7 +115,9 @@ static void diagnose_scripts(struct dx *x, const char *rules, double now_s, cons
 	tmpl_init(&x->tt);
 	if (rules == GENERIC)
 		CHECK_INT(rules_init(&x->rs, (char *[]){ RULES_NONE }, 1), 0);
-	else if (rules)
+	else
+		generic_words(&x->rs);
+	if (rules && rules != GENERIC)
 		CHECK_INT(rules_parse(&x->rs, "t.rules", rules, strlen(rules)), 0);
 	for (x->n = 0; scripts[x->n] && x->n < MAXLOGS; x->n++) {
 		size_t len;

@@ -4,7 +4,11 @@
 
 #include "log.h"
 #include "logmeta.h"
+#include "rules.h"
 #include "test.h"
+
+/* The built-in rules, whose config rules say where the dumps are. */
+static struct ruleset builtin;
 
 static const char sglang_log[] =
 	"[2026-02-23 00:36:50] server_args=ServerArgs(model_path='Qwen/Qwen2.5-7B', tp_size=2, "
@@ -19,14 +23,21 @@ static void test_engine_config(void)
 		{ "WARNING vllm kernels not found", 30, LV_WARN, 1, 2 },
 		{ "The server is fired up and ready to roll!", 41, LV_INFO, 1, 3 },
 	};
-	CHECK_STR(logmeta_engine(sg, 4, "none"), "sglang");
-	CHECK_STR(logmeta_engine(sg, 1, "none"), "other");
-	CHECK_STR(logmeta_engine(sg, 1, "vllm"), "vllm");
+	struct ruleset rs = { 0 };
+	CHECK_INT(rules_builtin(&rs), 0);
+	CHECK_STR(logmeta_engine(&rs, sg, 4, "none"), "sglang");
+	CHECK_STR(logmeta_engine(&rs, sg, 1, "none"), "other");
+	CHECK_STR(logmeta_engine(&rs, sg, 1, "vllm"), "vllm");
 	struct run_tmpl vl[] = {
 		{ "vLLM API server version <int>", 29, LV_INFO, 1, 0 },
 		{ "(EngineCore_DP0) Initializing", 29, LV_INFO, 1, 1 },
 	};
-	CHECK_STR(logmeta_engine(vl, 2, "python"), "vllm");
+	CHECK_STR(logmeta_engine(&rs, vl, 2, "python"), "vllm");
+	/* A tie goes to the first name: one template each. */
+	CHECK_STR(logmeta_engine(&rs, sg + 1, 2, "none"), "sglang");
+	rules_free(&rs);
+	/* Without marks no engine is known, whatever the format says. */
+	CHECK_STR(logmeta_engine(&rs, sg, 4, "sglang"), "other");
 
 	struct arena a = { 0 };
 	struct kv *cfg;
@@ -35,7 +46,7 @@ static void test_engine_config(void)
 		"INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.8.5.post1\n"
 		"INFO 01-01 00:00:00 [utils.py:2] non-default args: {'model': 'Qwen/Q', "
 		"'tensor_parallel_size': 2, 'lora_modules': [LoRA(name='a', path='b')], 'x': \"q,'r\"}\n";
-	logmeta_config(log, sizeof(log) - 1, &cfg, &n, &a);
+	logmeta_config(&builtin, "vllm", log, sizeof(log) - 1, &cfg, &n, &a);
 	CHECK_INT(n, 5);
 	if (n == 5) {
 		CHECK_STR(cfg[0].key, "model");
@@ -50,7 +61,7 @@ static void test_engine_config(void)
 		CHECK_STR(cfg[4].value, "0.8.5.post1");
 	}
 	free(cfg);
-	logmeta_config(sglang_log, sizeof(sglang_log) - 1, &cfg, &n, &a);
+	logmeta_config(&builtin, "sglang", sglang_log, sizeof(sglang_log) - 1, &cfg, &n, &a);
 	CHECK_INT(n, 5);
 	if (n == 5) {
 		CHECK_STR(cfg[1].key, "tp_size");
@@ -59,7 +70,7 @@ static void test_engine_config(void)
 		CHECK_STR(cfg[4].value, "30000");
 	}
 	free(cfg);
-	logmeta_config("no config here\n", 15, &cfg, &n, &a);
+	logmeta_config(&builtin, "other", "no config here\n", 15, &cfg, &n, &a);
 	CHECK_INT(n, 0);
 	free(cfg);
 	arena_free(&a);
@@ -74,7 +85,7 @@ static void test_config_shapes(void)
 	static const char ns[] =
 		"INFO 04-18 14:12:51 api_server.py:841] args: Namespace(host=None, port=8000, "
 		"uvicorn_log_level='info')\r\n";
-	logmeta_config(ns, sizeof(ns) - 1, &cfg, &n, &a);
+	logmeta_config(&builtin, "other", ns, sizeof(ns) - 1, &cfg, &n, &a);
 	CHECK_INT(n, 3);
 	if (n == 3) {
 		CHECK_STR(cfg[0].key, "host");
@@ -87,7 +98,7 @@ static void test_config_shapes(void)
 	static const char two[] =
 		"non-default args: {'model': 'a', 'model': 'b'}\n"
 		"with config: model='c', seed=0\n";
-	logmeta_config(two, sizeof(two) - 1, &cfg, &n, &a);
+	logmeta_config(&builtin, "other", two, sizeof(two) - 1, &cfg, &n, &a);
 	CHECK_INT(n, 2);
 	if (n == 2) {
 		CHECK_STR(cfg[0].value, "a");
@@ -96,10 +107,33 @@ static void test_config_shapes(void)
 	free(cfg);
 	/* Plain key=value text outside a dump is a log line, not the
 	 * configuration (mask.c masks its values). */
-	logmeta_config("step=3 loss=0.5 lr=1e-4\n", 24, &cfg, &n, &a);
+	/* A user's rule file names the value of a key of its own. */
+	struct ruleset user = { 0 };
+	static const char mine[] = "[myserve]\nconfig myserve_build: myserve build (\\S*)\n";
+	CHECK_INT(rules_parse(&user, "mine.rules", mine, sizeof(mine) - 1), 0);
+	logmeta_config(&user, "other", "myserve build 42 up\n", 20, &cfg, &n, &a);
+	CHECK_INT(n, 1);
+	if (n == 1) {
+		CHECK_STR(cfg[0].key, "myserve_build");
+		CHECK_STR(cfg[0].value, "42");
+	}
+	free(cfg);
+	rules_free(&user);
+	/* Both engines' dumps: the log's own engine's values win. */
+	static const char both[] =
+		"server_args=ServerArgs(port=8000)\n"
+		"non-default args: {'port': 11457}\n";
+	logmeta_config(&builtin, "sglang", both, sizeof(both) - 1, &cfg, &n, &a);
+	CHECK_INT(n, 1);
+	CHECK_STR(n ? cfg[0].value : "", "8000");
+	free(cfg);
+	logmeta_config(&builtin, "vllm", both, sizeof(both) - 1, &cfg, &n, &a);
+	CHECK_STR(n ? cfg[0].value : "", "11457");
+	free(cfg);
+	logmeta_config(&builtin, "other", "step=3 loss=0.5 lr=1e-4\n", 24, &cfg, &n, &a);
 	CHECK_INT(n, 0);
 	free(cfg);
-	logmeta_config(NULL, 0, &cfg, &n, &a);
+	logmeta_config(&builtin, "other", NULL, 0, &cfg, &n, &a);
 	CHECK_INT(n, 0);
 	free(cfg);
 	arena_free(&a);
@@ -185,10 +219,13 @@ static void test_pid_ranks(void)
 
 int main(void)
 {
+	if (rules_builtin(&builtin) < 0)
+		return 1;
 	test_engine_config();
 	test_config_shapes();
 	test_port();
 	test_port_line();
 	test_pid_ranks();
+	rules_free(&builtin);
 	return test_report();
 }

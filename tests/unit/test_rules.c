@@ -303,6 +303,67 @@ static void test_none(void)
 	rmdir(dir);
 }
 
+/* The engine of a log is what its mark rules say most: a mark is no
+ * milestone, a rule file's marks can name a new engine, and the header
+ * format counts for the engine of its name. */
+static void test_marks(void)
+{
+	struct ruleset rs = { 0 };
+	CHECK_INT(rules_builtin(&rs), 0);
+	const char *texts[] = {
+		"WARNING vllm kernels not found", "Starting <path> on sglang", "The server is fired up and ready to roll!",
+		"myserve v<int> booting", "myserve worker <int> up",
+	};
+	size_t lens[5];
+	for (size_t k = 0; k < 5; k++)
+		lens[k] = strlen(texts[k]);
+	CHECK_STR(rules_engine(&rs, texts, lens, 3, NULL), "sglang");
+	CHECK_STR(rules_engine(&rs, texts, lens, 1, NULL), "vllm");
+	CHECK_STR(rules_engine(&rs, texts, lens, 3, "vllm"), "vllm");
+	CHECK(rules_engine(&rs, texts + 3, lens + 3, 2, NULL) == NULL);
+	CHECK(rules_engine(&rs, texts + 3, lens + 3, 2, "myserve") == NULL);
+	/* A mark matches no milestone. */
+	CHECK_STR(match_one(&rs, "WARNING vllm kernels not found"), "");
+	/* A user's file names an engine of its own: its two templates tie
+	 * with SGLang's two, and a tie goes to the first name; with the
+	 * format, one template of it is enough. */
+	CHECK_INT(parse(&rs, "[myserve]\nmark its name: ^myserve\\b\n"), 0);
+	CHECK_STR(rules_engine(&rs, texts + 3, lens + 3, 2, NULL), "myserve");
+	CHECK_STR(rules_engine(&rs, texts, lens, 5, NULL), "myserve");
+	CHECK_STR(rules_engine(&rs, texts, lens, 4, NULL), "sglang");
+	CHECK_STR(rules_engine(&rs, texts, lens, 4, "myserve"), "myserve");
+	/* A template counts once, for the first mark that matches it: the
+	 * user's, which come first. */
+	CHECK_INT(parse(&rs, "[other]\nmark all: .\n"), 0);
+	CHECK_STR(rules_engine(&rs, texts, lens, 5, NULL), "other");
+	rules_free(&rs);
+}
+
+/* Config rules find where a configuration dump or value is, in a log's
+ * bytes; they match no milestone. */
+static void test_config(void)
+{
+	struct ruleset rs = { 0 };
+	CHECK_INT(parse(&rs, "[myserve]\n"
+			     "config build: build id (\\w*)\n"
+			     "config flags: FLAGS:[ ]\n"), 0);
+	CHECK_INT(rs.r[0].config, 1);
+	static const char log[] = "start\nFLAGS: a=1, b=2\r\nbuild id 7f3 here\n";
+	size_t from = 0, to = 0;
+	int one = -1;
+	CHECK_INT(rules_config(&rs.r[0], log, sizeof(log) - 1, &from, &to, &one), 1);
+	CHECK_INT(one, 1);
+	CHECK_INT(to - from, 3);
+	CHECK(memcmp(log + from, "7f3", 3) == 0);
+	CHECK_INT(rules_config(&rs.r[1], log, sizeof(log) - 1, &from, &to, &one), 1);
+	CHECK_INT(one, 0);
+	CHECK_INT(to - from, 8);   /* the rest of the line, without its '\r' */
+	CHECK(memcmp(log + from, "a=1, b=2", 8) == 0);
+	CHECK_INT(rules_config(&rs.r[1], "FLAGS:x\n", 8, &from, &to, &one), 0);
+	CHECK_STR(match_one(&rs, "FLAGS: <*>"), "");
+	rules_free(&rs);
+}
+
 int main(void)
 {
 	test_parse();
@@ -313,5 +374,7 @@ int main(void)
 	test_generic_fallback();
 	test_user_file();
 	test_none();
+	test_marks();
+	test_config();
 	return test_report();
 }

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "logmeta.h"
 #include "prefix.h"
+#include "rules.h"
 #include "store.h"
 #include "test.h"
 
@@ -62,6 +63,9 @@ static const char sglang_log[] =
 	"[2026-02-23 00:37:03] The server is fired up and ready to roll!\n";
 
 /* A run of the log at path as learn makes it, templates in tt. */
+/* The built-in rules, by which runs find their engine. */
+static struct ruleset builtin;
+
 static int make_run(const char *path, struct run *r, struct log *lg, struct tmpl_table *tt,
 		    struct arena *a)
 {
@@ -81,8 +85,8 @@ static int make_run(const char *path, struct run *r, struct log *lg, struct tmpl
 	for (size_t i = 0; i < tt->n; i++)
 		r->tmpl[i] = (struct run_tmpl){ tt->t[i].text, tt->t[i].len, tt->t[i].level,
 						tt->t[i].count, tt->t[i].first_line };
-	r->engine = logmeta_engine(r->tmpl, r->ntmpl, r->format);
-	logmeta_config(lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
+	r->engine = logmeta_engine(&builtin, r->tmpl, r->ntmpl, r->format);
+	logmeta_config(&builtin, r->engine, lg->in.data, lg->in.size, &r->cfg, &r->ncfg, a);
 	store_compress(r, lg->in.data, lg->in.size);
 	return 0;
 }
@@ -423,6 +427,8 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
+	if (rules_builtin(&builtin) < 0)
+		return 1;
 	test_path();
 	test_shown();
 	test_round_trip();
@@ -432,5 +438,6 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
+	rules_free(&builtin);
 	return test_report();
 }
