@@ -25,6 +25,8 @@ struct culprit_input {
 	const uint16_t *stream;     /* bad's stream per line */
 	const uint8_t *follow;      /* bad's line follows the good run */
 	const uint8_t *in_good;     /* per template: a good log printed it */
+	const uint8_t *shared;      /* per template: every rank of the good
+				     * log printed it (streams_shared) */
 	const char *const *ctext;   /* per template: its text */
 	size_t nc;                  /* templates */
 	char *const *names;         /* stream names (d->ranks[].name point here) */

@@ -92,6 +92,7 @@ enum dx_culprit_how {
 	DX_CULPRIT_SILENT,     /* the one rank that did not fail when its peers did */
 	DX_CULPRIT_LAUNCHER,   /* of the ranks that did not fail, the one the
 				* launcher's first error names */
+	DX_CULPRIT_MISSED,     /* never printed a step every peer printed */
 };
 
 /* What the peers that failed waiting for it said first (bits). */
@@ -107,6 +108,8 @@ struct dx_culprit {
 	int symptoms;         /* DX_WAIT_* of the peers' first errors */
 	const char **peers;   /* the ranks that failed waiting, in order */
 	size_t npeers;
+	size_t anon_peers;    /* errors of peers failing waiting that no
+			       * rank's tag holds (untagged tracebacks) */
 };
 
 /* A doubt about what the report was given, said before its findings: a

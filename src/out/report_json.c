@@ -274,6 +274,7 @@ static char *culprit_why(const struct dx_culprit *c)
 		[DX_CULPRIT_OWN_STEP] = "stopped at a line no other rank and no good run printed",
 		[DX_CULPRIT_SILENT] = "the only rank that did not fail",
 		[DX_CULPRIT_LAUNCHER] = "named by the launcher's first error; its own lines show none",
+		[DX_CULPRIT_MISSED] = "never printed a step every other rank printed",
 	};
 	char *text = NULL;
 	size_t len = 0;

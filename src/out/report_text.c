@@ -349,6 +349,11 @@ void culprit_peers(FILE *f, const struct dx_culprit *c)
 		fputs(k ? ", " : "; ", f);
 		put_text_padded(f, c->peers[k], 0);
 	}
+	/* Untagged waiting errors name no rank: at least one peer. */
+	if (!c->npeers && c->anon_peers)
+		fputs("; a peer", f);
+	else if (!c->npeers)
+		return;
 	fputs(c->symptoms == DX_WAIT_TIMEOUT     ? " then timed out waiting for it"
 	      : c->symptoms == DX_WAIT_PEER_LOSS ? " then lost the connection to it"
 						 : " then failed waiting for it", f);
@@ -365,6 +370,7 @@ static void culprit_sentence(FILE *f, const struct diagnosis *d, size_t q)
 	      : c->how == DX_CULPRIT_OWN_STEP ? " stopped at \""
 	      : c->how == DX_CULPRIT_SILENT   ? " never failed; it last printed \""
 	      : c->how == DX_CULPRIT_LAUNCHER ? " stopped first, as the launcher says: \""
+	      : c->how == DX_CULPRIT_MISSED   ? " never printed a step every other rank printed; it last printed \""
 					      : " stopped first, at \"", f);
 	put_msg(f, d->bad_log, c->line, q);
 	size_t line;
