@@ -74,14 +74,14 @@ static int by_value(const void *x, const void *y)
  * one kind, each numbered once (ties to the family with more following
  * lines: the job's own tags over torch's error prefixes), with the
  * streams of the other families whose numbers all occur in it.
- * unit_of[s]: the unit of stream s, or -1.  Returns the unit count.
+ * unit_of[s]: the unit of stream s, or -1; stream[k]: the stream of
+ * d->ranks[k].  Returns the unit count.
  * Sorted lookups: a job may have thousands of ranks. */
 static size_t find_units(const struct culprit_input *in, const struct diagnosis *d,
-			 const int64_t *nfollow, struct unit *u, long *unit_of)
+			 const int64_t *nfollow, struct unit *u, long *unit_of, size_t *stream)
 {
 	size_t nr = d->nranks, n = 0;
 	size_t *root = xmalloc(nr * sizeof(*root));
-	size_t *stream = xcalloc(nr, sizeof(*stream));
 	long *num = xmalloc(nr * sizeof(*num));
 	size_t *members = xcalloc(nr, sizeof(*members));
 	int64_t *lines = xcalloc(nr, sizeof(*lines));
@@ -155,7 +155,6 @@ static size_t find_units(const struct culprit_input *in, const struct diagnosis 
 	free(to);
 	free(kk);
 	free(root);
-	free(stream);
 	free(num);
 	free(members);
 	free(lines);
@@ -268,20 +267,43 @@ struct anon {
 	int64_t own, own_summary;  /* the first error of its own, or DX_NONE */
 };
 
-/* Notes untagged error finding nv (t: its summary's text) in *an.  A
+/* Notes an untagged error at line (t: its summary's text) in *an.  A
  * launcher's line that names a rank ("failed (exitcode: 1) local_rank:
  * 0") speaks of a rank, not as one: launcher_rank reads those. */
-static void anon_error(const struct culprit_input *in, struct anon *an, const struct dx_novel *nv, const char *t)
+static void anon_error(const struct culprit_input *in, struct anon *an, int64_t line, int64_t summary,
+		       const char *t)
 {
 	int waits = (classify_is_timeout(t) ? DX_WAIT_TIMEOUT : 0) | (classify_is_peer_loss(t) ? DX_WAIT_PEER_LOSS : 0);
 	if (waits) {
-		if (an->first_wait < 0 || nv->line < an->first_wait)
-			an->first_wait = nv->line;
+		if (an->first_wait < 0 || line < an->first_wait)
+			an->first_wait = line;
 		an->waits |= waits;
 		an->nwaits++;
-	} else if ((an->own < 0 || nv->line < an->own) && line_rank(in->bad, (size_t)nv->summary) < 0) {
-		an->own = nv->line;
-		an->own_summary = nv->summary;
+	} else if ((an->own < 0 || line < an->own) && line_rank(in->bad, (size_t)summary) < 0) {
+		an->own = line;
+		an->own_summary = summary;
+	}
+}
+
+/* Notes the error at line (its summary: the line that says what
+ * happened) on its unit, or in *an when no unit's tag holds it.  Kill
+ * notices are no failure of a rank's own: how a hang ends. */
+static void note_error(const struct culprit_input *in, struct unit *u, const long *unit_of, struct anon *an,
+		       int64_t line, int64_t summary)
+{
+	long x = unit_of[in->stream[line]];
+	const char *t = in->ctext[in->id[summary]];
+	if (classify_is_killed(t))
+		return;
+	if (x < 0) {
+		anon_error(in, an, line, summary, t);
+		return;
+	}
+	if (u[x].first_error < 0 || line < u[x].first_error) {
+		u[x].first_error = line;
+		u[x].error_summary = summary;
+		u[x].waits = (classify_is_timeout(t) ? DX_WAIT_TIMEOUT : 0) |
+			     (classify_is_peer_loss(t) ? DX_WAIT_PEER_LOSS : 0);
 	}
 }
 
@@ -454,6 +476,32 @@ static long pick(const struct culprit_input *in, const struct diagnosis *d, cons
 	return -1;
 }
 
+const char *const culprit_role_name[] = {
+	[DX_ROLE_CULPRIT] = "culprit", [DX_ROLE_WAITING] = "waiting", [DX_ROLE_FAILED_OWN] = "failed-own",
+	[DX_ROLE_TORN_DOWN] = "torn-down", [DX_ROLE_FINISHED] = "finished",
+};
+
+/* What unit x did in the failure (enum dx_role): the culprit; a rank
+ * that failed waiting, or, with no error, sat waiting in a run that hung
+ * or is still running; one that failed with an error of its own but was
+ * not the culprit; one ended from outside (the launcher's SIGTERM after
+ * a peer crashed); or one that finished with the run.  untagged: the
+ * ranks of no error of their own are as many as the untagged waiting
+ * errors, or fewer: those are theirs.  A victim is never the culprit:
+ * that is pick's, and only the culprit has that role. */
+static int role(const struct diagnosis *d, const struct unit *x, int is_culprit, int untagged)
+{
+	if (is_culprit)
+		return DX_ROLE_CULPRIT;
+	if (x->first_error >= 0)
+		return x->waits ? DX_ROLE_WAITING : DX_ROLE_FAILED_OWN;
+	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT || d->verdict == DX_FAILED)
+		return DX_ROLE_FINISHED;
+	if (d->verdict == DX_STOPPED || d->verdict == DX_RUNNING || untagged)
+		return DX_ROLE_WAITING;
+	return DX_ROLE_TORN_DOWN;
+}
+
 void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 {
 	memset(&d->culprit, 0, sizeof(d->culprit));
@@ -469,26 +517,27 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 	for (size_t s = 0; s < ns; s++)
 		unit_of[s] = -1;
 	struct unit *u = xcalloc(d->nranks, sizeof(*u));
-	size_t n = find_units(in, d, nfollow, u, unit_of);
+	size_t *stream = xcalloc(d->nranks, sizeof(*stream));
+	size_t n = find_units(in, d, nfollow, u, unit_of, stream);
 	free(nfollow);
 	struct anon an = { .first_wait = DX_NONE, .own = DX_NONE, .own_summary = DX_NONE };
+	/* one[c]: the finding of one-line error template c.  A finding is a
+	 * template's first line; each rank that printed it failed so. */
+	long *one = xmalloc((in->nc ? in->nc : 1) * sizeof(*one));
+	for (size_t c = 0; c < in->nc; c++)
+		one[c] = -1;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
-		long x = unit_of[in->stream[nv->line]];
-		const char *t = in->ctext[in->id[nv->summary]];
-		if (nv->severity != DX_ERROR || nv->line < (int64_t)from || classify_is_killed(t))
+		if (nv->severity != DX_ERROR || nv->line < (int64_t)from)
 			continue;
-		if (x < 0) {
-			anon_error(in, &an, nv, t);
-			continue;
-		}
-		if (u[x].first_error < 0 || nv->line < u[x].first_error) {
-			u[x].first_error = nv->line;
-			u[x].error_summary = nv->summary;
-			u[x].waits = (classify_is_timeout(t) ? DX_WAIT_TIMEOUT : 0) |
-				     (classify_is_peer_loss(t) ? DX_WAIT_PEER_LOSS : 0);
-		}
+		note_error(in, u, unit_of, &an, nv->line, nv->summary);
+		if (!nv->traceback)
+			one[in->id[nv->line]] = (long)k;
 	}
+	for (size_t i = from; i < bad->nlines; i++)
+		if (one[in->id[i]] >= 0 && d->novel[one[in->id[i]]].line != (int64_t)i)
+			note_error(in, u, unit_of, &an, (int64_t)i, (int64_t)i);
+	free(one);
 	for (size_t i = from; i < bad->nlines; i++)
 		if (in->follow[i] && unit_of[in->stream[i]] >= 0)
 			u[unit_of[in->stream[i]]].nfl++;
@@ -539,6 +588,14 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 				cu->symptoms |= u[x].waits;
 			}
 	}
+	size_t quiet = 0;
+	for (size_t x = 0; x < n; x++)
+		quiet += u[x].first_error < 0 && !(d->culprit.rank && (long)x == c);
+	for (size_t k = 0; k < d->nranks; k++) {
+		long x = unit_of[stream[k]];
+		d->ranks[k].role = x < 0 ? 0 : role(d, &u[x], d->culprit.rank && x == c, an.nwaits >= quiet);
+	}
+	free(stream);
 	for (size_t x = 0; x < n; x++)
 		free(u[x].fl);
 	free(u);

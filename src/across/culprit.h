@@ -33,7 +33,12 @@ struct culprit_input {
 	size_t nstreams;
 };
 
-/* Fills d->culprit from d->ranks and d->novel (rank NULL for none).
+/* The names of enum dx_role as the reports write them ("culprit",
+ * "waiting", "failed-own", "torn-down", "finished"); NULL for 0. */
+extern const char *const culprit_role_name[];
+
+/* Fills d->culprit from d->ranks and d->novel (rank NULL for none), and
+ * each rank's role (d->ranks[].role).
  * diagnosis_free frees its peers. */
 void culprit_find(const struct culprit_input *in, struct diagnosis *d);
 

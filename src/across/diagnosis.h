@@ -75,6 +75,16 @@ struct dx_waiting {
 	double span_s;        /* from the first to the last; NAN */
 };
 
+/* What a rank did in the failure (culprit.c); 0 for a stream that is no
+ * rank of the job. */
+enum dx_role {
+	DX_ROLE_CULPRIT = 1,   /* the failure started on it */
+	DX_ROLE_WAITING,       /* failed waiting for a peer, or sits waiting */
+	DX_ROLE_FAILED_OWN,    /* failed with an error of its own, not first */
+	DX_ROLE_TORN_DOWN,     /* ended from outside, with no error of its own */
+	DX_ROLE_FINISHED,      /* went on to the end with the run */
+};
+
 struct dx_rank {
 	const char *name;     /* normalised tag: "TP3" */
 	int64_t last_line;    /* its last line */
@@ -82,6 +92,7 @@ struct dx_rank {
 	int64_t last_milestone;  /* its last line that reached a milestone */
 	uint32_t errors;      /* its novel error lines */
 	int64_t first_error;
+	int role;             /* enum dx_role */
 };
 
 /* How the culprit rank stood out from its peers (culprit.c). */

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 
+#include "culprit.h"
 #include "json.h"
 #include "prefix.h"
 #include "report_proc.h"
@@ -259,6 +260,7 @@ static void json_ranks(struct jw *jw, const struct diagnosis *d, const struct ms
 		jw_object_line(jw, "last_follow_line", r->last_follow);
 		jw_object_int(jw, "errors", r->errors);
 		jw_object_line(jw, "first_error_line", r->first_error);
+		jw_object_string(jw, "role", r->role ? culprit_role_name[r->role] : NULL);
 		jw_end(jw);
 	}
 	jw_end(jw);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "culprit.h"
 #include "prefix.h"
 #include "signature.h"
 #include "terminal.h"
@@ -542,7 +543,14 @@ static void ranks_same_row(const struct out *o, const struct row *r, size_t q)
 	put_text_padded(f, d->ranks[d->nranks - 1].name, 0);
 	fputs(") last printed \"", f);
 	put_msg(f, d->bad_log, d->ranks[0].last_line, q);
-	fprintf(f, "\" (lines %lld-%lld)\n", (long long)lo + 1, (long long)hi + 1);
+	fprintf(f, "\" (lines %lld-%lld)", (long long)lo + 1, (long long)hi + 1);
+	/* Ranks that stopped alike did alike: one role says it for all. */
+	int role = d->ranks[0].role;
+	for (size_t k = 1; k < d->nranks; k++)
+		role = d->ranks[k].role == role ? role : 0;
+	if (role)
+		fprintf(f, ", all %s", culprit_role_name[role]);
+	fputc('\n', f);
 }
 
 /* One rank of the ranks section: how far it got. */
@@ -562,6 +570,8 @@ static void rank_row(const struct out *o, const struct row *row, size_t q)
 	if (r->errors)
 		fprintf(f, "  %s%u new errors from line %lld%s", SGR_RED(o), r->errors,
 			(long long)r->first_error + 1, SGR_RESET(o));
+	if (r->role)
+		fprintf(f, "  %s", culprit_role_name[r->role]);
 	fputc('\n', f);
 }
 

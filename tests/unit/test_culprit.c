@@ -120,6 +120,15 @@ static const char *culprit(const struct dx *x)
 	"|    dist.all_reduce(x)\n" \
 	"|RuntimeError: [gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 15000ms for recv operation to complete\n"
 
+/* The role of rank name, or -1 when there is no such rank. */
+static int role_of(const struct dx *x, const char *name)
+{
+	for (size_t k = 0; k < x->d.nranks; k++)
+		if (strcmp(x->d.ranks[k].name, name) == 0)
+			return x->d.ranks[k].role;
+	return -1;
+}
+
 /* ---- the culprit ---- */
 
 /* anon_error, first_wait_of: untagged tracebacks of timeouts are peers
@@ -137,6 +146,10 @@ static void test_untagged_waits(void)
 	CHECK_INT(x.d.culprit.npeers, 0);
 	CHECK_INT(x.d.culprit.anon_peers, 3);
 	CHECK_INT(x.d.culprit.symptoms, DX_WAIT_TIMEOUT);
+	/* role: as many untagged timeouts as quiet ranks are theirs. */
+	CHECK_INT(role_of(&x, "TP2"), DX_ROLE_CULPRIT);
+	CHECK_INT(role_of(&x, "TP0"), DX_ROLE_WAITING);
+	CHECK_INT(role_of(&x, "TP3"), DX_ROLE_WAITING);
 	dx_free(&x);
 }
 
@@ -181,6 +194,7 @@ static void test_faulthandler_block(void)
 	CHECK_STR(culprit(&x), "TP1");
 	CHECK_INT(x.d.culprit.how, DX_CULPRIT_ERROR);
 	CHECK_INT(x.d.culprit.line, 8);
+	CHECK_INT(role_of(&x, "TP0"), DX_ROLE_WAITING);
 	dx_free(&x);
 }
 
@@ -194,6 +208,31 @@ static void test_stopped_behind(void)
 	CHECK_INT(x.d.verdict, DX_STOPPED);
 	CHECK_STR(culprit(&x), "TP2");
 	CHECK_INT(x.d.culprit.how, DX_CULPRIT_BEHIND);
+	CHECK_INT(role_of(&x, "TP0"), DX_ROLE_WAITING);
+	dx_free(&x);
+}
+
+/* role: a crash's culprit raised; of the others, one that failed waiting
+ * waits, one with an error of its own after the first wait failed on
+ * its own, and one with none was torn down. */
+static void test_roles_crash(void)
+{
+	struct dx x;
+	diagnose_pair(&x, GOOD4, START4
+		      "2 ValueError: bad batch: loss is not finite\n"
+		      "+5 0 RuntimeError: Connection closed by peer [127.0.0.1]:41234\n"
+		      "1 RuntimeError: Connection closed by peer [127.0.0.1]:41236\n"
+		      "3 MemoryError: out of host memory in the allocator\n");
+	CHECK_STR(culprit(&x), "TP2");
+	CHECK_INT(role_of(&x, "TP2"), DX_ROLE_CULPRIT);
+	CHECK_INT(role_of(&x, "TP0"), DX_ROLE_WAITING);
+	CHECK_INT(role_of(&x, "TP1"), DX_ROLE_WAITING);
+	CHECK_INT(role_of(&x, "TP3"), DX_ROLE_FAILED_OWN);
+	dx_free(&x);
+	diagnose_pair(&x, GOOD4, START4
+		      "2 ValueError: bad batch: loss is not finite\n"
+		      "+5 0 RuntimeError: Connection closed by peer [127.0.0.1]:41234\n");
+	CHECK_INT(role_of(&x, "TP1"), DX_ROLE_TORN_DOWN);
 	dx_free(&x);
 }
 
@@ -217,6 +256,7 @@ static void test_finished(void)
 		      "0 Warmup end. elapsed=0.41 s\n1 Warmup end. elapsed=0.41 s\n"
 		      "2 Warmup end. elapsed=0.41 s\n" UP);
 	CHECK_STR(culprit(&x), "none");
+	CHECK_INT(role_of(&x, "TP3"), DX_ROLE_FINISHED);
 	dx_free(&x);
 }
 
@@ -238,6 +278,7 @@ int main(void)
 	test_missed_step();
 	test_faulthandler_block();
 	test_stopped_behind();
+	test_roles_crash();
 	test_rank0_step();
 	test_finished();
 	test_launcher_without_waits();
