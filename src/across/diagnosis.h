@@ -64,6 +64,10 @@ struct dx_slow {
 	double good_s, bad_s;         /* good_s: the slowest good run */
 	const char *stream;           /* bad's stream that was slowest ("TP3";
 				       * "" for untagged lines) */
+	const char *rank;             /* the straggler: the rank that took it
+				       * far longer than its peers, or NULL */
+	double peers_s;               /* its peers' median; NAN; good_s is NAN
+				       * where the good runs took no such step */
 };
 
 /* A notice a stalled run repeats at its end, at a steady pace, that no

@@ -7,6 +7,7 @@
 #include "report.h"
 #include "report_impl.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "culprit.h"
@@ -236,6 +237,8 @@ static void json_slow(struct jw *jw, const struct diagnosis *d)
 		jw_object_line(jw, "from_line", s->from_good);
 		jw_object_line(jw, "to_line", s->to_good);
 		jw_object_string(jw, "stream", s->stream && *s->stream ? s->stream : NULL);
+		jw_object_string(jw, "rank", s->rank);
+		jw_object_double(jw, "peers_s", s->rank ? s->peers_s : NAN, 3);
 		jw_end(jw);
 	}
 	jw_end(jw);

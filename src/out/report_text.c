@@ -514,9 +514,17 @@ static void slow_row(const struct out *o, const struct row *r, size_t q)
 	const struct dx_slow *s = &r->d->slow[r->k];
 	fprintf(f, "    ");
 	put_duration(f, s->bad_s);
-	fprintf(f, " (good at most ");
-	put_duration(f, s->good_s);
-	fprintf(f, ")");
+	if (!isnan(s->good_s)) {
+		fprintf(f, " (good at most ");
+		put_duration(f, s->good_s);
+	}
+	/* A straggler: what its peers in this run took. */
+	if (s->rank) {
+		fprintf(f, isnan(s->good_s) ? " (its peers " : "; its peers ");
+		put_duration(f, s->peers_s);
+	}
+	if (!isnan(s->good_s) || s->rank)
+		fputc(')', f);
 	if (s->stream && *s->stream) {
 		fputs(" on ", f);
 		put_text_padded(f, s->stream, 0);

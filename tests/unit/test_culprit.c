@@ -272,6 +272,62 @@ static void test_launcher_without_waits(void)
 	dx_free(&x);
 }
 
+/* ---- stragglers ---- */
+
+/* The slow step naming rank name, or NULL. */
+static const struct dx_slow *straggler(const struct dx *x, const char *name)
+{
+	for (size_t k = 0; k < x->d.nslow; k++)
+		if (x->d.slow[k].rank && strcmp(x->d.slow[k].rank, name) == 0)
+			return &x->d.slow[k];
+	return NULL;
+}
+
+#define LOADS(slow) \
+	"0 Init torch distributed begin.\n1 Init torch distributed begin.\n" \
+	"2 Init torch distributed begin.\n3 Init torch distributed begin.\n" \
+	"0 Load weight begin. avail mem=250.00 GB\n1 Load weight begin. avail mem=250.00 GB\n" \
+	"2 Load weight begin. avail mem=250.00 GB\n3 Load weight begin. avail mem=250.00 GB\n" \
+	"0 Load weight end. mem usage=0.25 GB\n2 Load weight end. mem usage=0.25 GB\n" \
+	"3 Load weight end. mem usage=0.25 GB\n" slow " 1 Load weight end. mem usage=0.25 GB\n" \
+	"0 KV Cache is allocated. #tokens: 2621120\n1 KV Cache is allocated. #tokens: 2621120\n" \
+	"2 KV Cache is allocated. #tokens: 2621120\n3 KV Cache is allocated. #tokens: 2621120\n" \
+	WARMUP4 UP
+
+/* find_stragglers: a rank that took a step far longer than its peers
+ * did in the same run (5 s where they took none) is a slow step naming
+ * it, and a finished run with one is "different", not "same". */
+static void test_straggler(void)
+{
+	struct dx x;
+	diagnose_pair(&x, GOOD4, LOADS("+5"));
+	const struct dx_slow *s = straggler(&x, "TP1");
+	CHECK(s != NULL);
+	CHECK(s && s->bad_s >= 5.0 && s->peers_s == 0.0);
+	CHECK_INT(x.d.verdict, DX_DIFFERENT);
+	dx_free(&x);
+	/* A second more on a clock of whole seconds may be no time. */
+	diagnose_pair(&x, GOOD4, LOADS("+1"));
+	CHECK(straggler(&x, "TP1") == NULL);
+	dx_free(&x);
+}
+
+/* find_stragglers: the rank that reached a rendezvous first waits there
+ * longest, but ends the step with its peers: it is no straggler. */
+#define RENDEZVOUS(late) \
+	"2 Init torch distributed begin.\n" late " 0 Init torch distributed begin.\n" \
+	"1 Init torch distributed begin.\n3 Init torch distributed begin.\n" \
+	"0 Init torch distributed ends.\n1 Init torch distributed ends.\n" \
+	"2 Init torch distributed ends.\n3 Init torch distributed ends.\n" UP
+
+static void test_early_waiter(void)
+{
+	struct dx x;
+	diagnose_pair(&x, RENDEZVOUS("+0"), RENDEZVOUS("+5"));
+	CHECK(straggler(&x, "TP2") == NULL);
+	dx_free(&x);
+}
+
 int main(void)
 {
 	test_untagged_waits();
@@ -282,5 +338,7 @@ int main(void)
 	test_rank0_step();
 	test_finished();
 	test_launcher_without_waits();
+	test_straggler();
+	test_early_waiter();
 	return test_report();
 }
