@@ -74,14 +74,14 @@ static int by_value(const void *x, const void *y)
  * one kind, each numbered once (ties to the family with more following
  * lines: the job's own tags over torch's error prefixes), with the
  * streams of the other families whose numbers all occur in it.
- * unit_of[s]: the unit of stream s, or -1.  Returns the unit count.
+ * unit_of[s]: the unit of stream s, or -1; stream[k]: the stream of
+ * d->ranks[k].  Returns the unit count.
  * Sorted lookups: a job may have thousands of ranks. */
 static size_t find_units(const struct culprit_input *in, const struct diagnosis *d,
-			 const int64_t *nfollow, struct unit *u, long *unit_of)
+			 const int64_t *nfollow, struct unit *u, long *unit_of, size_t *stream)
 {
 	size_t nr = d->nranks, n = 0;
 	size_t *root = xmalloc(nr * sizeof(*root));
-	size_t *stream = xcalloc(nr, sizeof(*stream));
 	long *num = xmalloc(nr * sizeof(*num));
 	size_t *members = xcalloc(nr, sizeof(*members));
 	int64_t *lines = xcalloc(nr, sizeof(*lines));
@@ -155,7 +155,6 @@ static size_t find_units(const struct culprit_input *in, const struct diagnosis 
 	free(to);
 	free(kk);
 	free(root);
-	free(stream);
 	free(num);
 	free(members);
 	free(lines);
@@ -163,18 +162,25 @@ static size_t find_units(const struct culprit_input *in, const struct diagnosis 
 }
 
 /* Whether unit a stopped before b: b printed a's last following step
- * (the same template, as many times) and followed the good run further. */
+ * (the same template, as many times) and followed the good run further,
+ * to a line every rank of the good run printed (a step only rank 0
+ * takes puts no other rank behind). */
 static int behind(const struct culprit_input *in, const struct unit *a, const struct unit *b)
 {
-	if (!a->nfl)
-		return b->nfl > 0;
-	uint32_t c = in->id[a->fl[a->nfl - 1]];
-	size_t times = 0, seen = 0;
-	for (size_t k = 0; k < a->nfl; k++)
-		times += in->id[a->fl[k]] == c;
-	for (size_t k = 0; k < b->nfl; k++)
-		if (in->id[b->fl[k]] == c && ++seen == times)
-			return k + 1 < b->nfl;
+	size_t k = 0;
+	if (a->nfl) {
+		uint32_t c = in->id[a->fl[a->nfl - 1]];
+		size_t times = 0, seen = 0;
+		for (size_t j = 0; j < a->nfl; j++)
+			times += in->id[a->fl[j]] == c;
+		while (k < b->nfl && !(in->id[b->fl[k]] == c && ++seen == times))
+			k++;
+		if (k++ == b->nfl)
+			return 0;
+	}
+	for (; k < b->nfl; k++)
+		if (in->shared[in->id[b->fl[k]]])
+			return 1;
 	return 0;
 }
 
@@ -249,22 +255,158 @@ static int may_precede(const struct log *bad, int64_t a, int64_t b)
 	return ta == TS_NONE || tb == TS_NONE || ta <= tb;
 }
 
-/* The culprit among units u[0..n), or -1; *how and *line say why. */
-static long pick(const struct culprit_input *in, const struct diagnosis *d, const long *printer,
-		 const struct unit *u, size_t n, int *how, int64_t *line)
+/* Error findings no unit's tag holds: Python tracebacks printed without
+ * torch's "[rankN]:" prefix, faulthandler's "Fatal Python error" block,
+ * the launcher's lines.  A timeout or lost peer among them is a peer
+ * that failed waiting, whichever rank it was; an error of its own is
+ * kept for the one rank that can have printed it (pick_anon_error). */
+struct anon {
+	int64_t first_wait;   /* the first waiting error's line, or DX_NONE */
+	int waits;            /* DX_WAIT_* of those */
+	size_t nwaits;
+	int64_t own, own_summary;  /* the first error of its own, or DX_NONE */
+};
+
+/* Notes an untagged error at line (t: its summary's text) in *an.  A
+ * launcher's line that names a rank ("failed (exitcode: 1) local_rank:
+ * 0") speaks of a rank, not as one: launcher_rank reads those. */
+static void anon_error(const struct culprit_input *in, struct anon *an, int64_t line, int64_t summary,
+		       const char *t)
 {
-	int64_t first_wait = DX_NONE;
+	int waits = (classify_is_timeout(in->rs, t) ? DX_WAIT_TIMEOUT : 0) | (classify_is_peer_loss(in->rs, t) ? DX_WAIT_PEER_LOSS : 0);
+	if (waits) {
+		if (an->first_wait < 0 || line < an->first_wait)
+			an->first_wait = line;
+		an->waits |= waits;
+		an->nwaits++;
+	} else if ((an->own < 0 || line < an->own) && line_rank(in->bad, (size_t)summary) < 0) {
+		an->own = line;
+		an->own_summary = summary;
+	}
+}
+
+/* Notes the error at line (its summary: the line that says what
+ * happened) on its unit, or in *an when no unit's tag holds it.  Kill
+ * notices are no failure of a rank's own: how a hang ends. */
+static void note_error(const struct culprit_input *in, struct unit *u, const long *unit_of, struct anon *an,
+		       int64_t line, int64_t summary)
+{
+	long x = unit_of[in->stream[line]];
+	const char *t = in->ctext[in->id[summary]];
+	if (classify_is_killed(in->rs, t))
+		return;
+	if (x < 0) {
+		anon_error(in, an, line, summary, t);
+		return;
+	}
+	if (u[x].first_error < 0 || line < u[x].first_error) {
+		u[x].first_error = line;
+		u[x].error_summary = summary;
+		u[x].waits = (classify_is_timeout(in->rs, t) ? DX_WAIT_TIMEOUT : 0) |
+			     (classify_is_peer_loss(in->rs, t) ? DX_WAIT_PEER_LOSS : 0);
+	}
+}
+
+/* The first line on which a peer failed waiting, tagged or not, or
+ * DX_NONE. */
+static int64_t first_wait_of(const struct unit *u, size_t n, const struct anon *an)
+{
+	int64_t first = an->first_wait;
 	for (size_t x = 0; x < n; x++)
-		if (u[x].waits && (first_wait < 0 || u[x].first_error < first_wait))
-			first_wait = u[x].first_error;
-	if (first_wait < 0)
-		return -1;   /* no rank failed waiting */
+		if (u[x].waits && (first < 0 || u[x].first_error < first))
+			first = u[x].first_error;
+	return first;
+}
+
+/* Whether line a surely came before line b: in one file, by its order;
+ * in a folder's merge, only by both lines' own times, a before b (a
+ * line without a time of its own, as a traceback's, may be placed
+ * anywhere). */
+static int surely_precedes(const struct log *bad, int64_t a, int64_t b)
+{
+	size_t ln;
+	if (!log_origin(bad, 0, &ln))
+		return a < b;
+	return bad->ts && bad->ts[a] != TS_NONE && bad->ts[b] != TS_NONE && bad->ts[a] < bad->ts[b];
+}
+
+/* Whether error line e came before the first peer failed waiting
+ * (first_wait; DX_NONE: none did, so any error did). */
+static int before_wait(const struct log *bad, int64_t e, int64_t first_wait)
+{
+	return first_wait < 0 || may_precede(bad, e, first_wait);
+}
+
+/* Whether the run ended short of the good run's end: only then is a
+ * rank's stopping early a failure when no peer failed waiting (a
+ * finished run's ranks may end on different lines). */
+static int ended_early(const struct diagnosis *d)
+{
+	return d->verdict != DX_SAME && d->verdict != DX_DIFFERENT && d->verdict != DX_FAILED &&
+	       d->verdict != DX_RUNNING;
+}
+
+/* missed[x]: how many steps unit x never printed that every other unit
+ * printed and every rank of the good run prints (a rank that never
+ * printed "Warmup begin." while its three peers did, whatever it
+ * printed after).  Only
+ * with three units or more: of two, a step only one prints may be a
+ * step only rank 0 takes. */
+static void find_missed(const struct culprit_input *in, const struct unit *u, size_t n, size_t *missed)
+{
+	memset(missed, 0, n * sizeof(*missed));
+	if (n < 3)
+		return;
+	size_t nc = in->nc;
+	uint32_t *cnt = xcalloc(nc ? nc : 1, sizeof(*cnt));
+	long *last = xmalloc((nc ? nc : 1) * sizeof(*last));
+	for (size_t c = 0; c < nc; c++)
+		last[c] = -1;
+	/* cnt[c]: the units that printed template c (each once). */
+	for (size_t x = 0; x < n; x++)
+		for (size_t k = 0; k < u[x].nfl; k++) {
+			uint32_t c = in->id[u[x].fl[k]];
+			if (last[c] != (long)x)
+				last[c] = (long)x, cnt[c]++;
+		}
+	size_t all_but_one = 0;
+	for (size_t c = 0; c < nc; c++)
+		all_but_one += cnt[c] == n - 1 && in->in_good[c] && in->shared[c];
+	/* A unit misses each such step it did not print itself. */
+	for (size_t c = 0; c < nc; c++)
+		last[c] = -1;
+	for (size_t x = 0; x < n; x++) {
+		size_t hit = 0;
+		for (size_t k = 0; k < u[x].nfl; k++) {
+			uint32_t c = in->id[u[x].fl[k]];
+			if (last[c] != (long)x && cnt[c] == n - 1 && in->in_good[c] && in->shared[c])
+				hit++;
+			last[c] = (long)x;
+		}
+		missed[x] = all_but_one - hit;
+	}
+	free(cnt);
+	free(last);
+}
+
+/* The culprit among units u[0..n), or -1; *how and *line say why.
+ * *ncand: how many ranks had not failed when the first peer failed
+ * waiting. */
+static long pick(const struct culprit_input *in, const struct diagnosis *d, const long *printer,
+		 const struct unit *u, size_t n, const struct anon *an, int *how, int64_t *line,
+		 size_t *ncand)
+{
+	int64_t first_wait = first_wait_of(u, n, an);
+	/* No rank failed waiting: a finished run has no culprit, and one
+	 * that stopped short has one only by what its ranks did. */
+	if (first_wait < 0 && !ended_early(d))
+		return -1;
 	/* A rank that failed on its own before anyone failed waiting, when
 	 * it was the only one. */
 	long own = -1;
 	size_t nown = 0;
 	for (size_t x = 0; x < n; x++)
-		if (u[x].first_error >= 0 && !u[x].waits && may_precede(in->bad, u[x].first_error, first_wait))
+		if (u[x].first_error >= 0 && !u[x].waits && before_wait(in->bad, u[x].first_error, first_wait))
 			own = (long)x, nown++;
 	if (nown > 1)
 		return -1;   /* several failed at once */
@@ -275,45 +417,89 @@ static long pick(const struct culprit_input *in, const struct diagnosis *d, cons
 	/* Else one of the ranks that had not failed when the first peer gave
 	 * up waiting: the one left behind, or the one at a line of its own,
 	 * or the only one. */
-	long cand = -1, back = -1, mine = -1;
-	size_t ncand = 0, nback = 0, nmine = 0;
+	size_t *missed = xmalloc(n * sizeof(*missed));
+	find_missed(in, u, n, missed);
+	long cand = -1, back = -1, mine = -1, miss = -1;
+	size_t nback = 0, nmine = 0, nmiss = 0;
+	*ncand = 0;
+	for (size_t x = 0; x < n; x++)
+		nmiss += missed[x] > 0;
 	for (size_t x = 0; x < n; x++) {
-		if (u[x].first_error >= 0 && (u[x].waits || may_precede(in->bad, u[x].first_error, first_wait)))
+		if (u[x].first_error >= 0 && (u[x].waits || before_wait(in->bad, u[x].first_error, first_wait)))
 			continue;
-		cand = (long)x, ncand++;
+		cand = (long)x, (*ncand)++;
+		if (missed[x] && nmiss == 1)
+			miss = (long)x;
 		int all = 1;
 		for (size_t y = 0; y < n && all; y++)
 			all = y == x || behind(in, &u[x], &u[y]);
 		if (all)
 			back = (long)x, nback++;
-		if (own_step(in, printer, u, x))
+		/* A line of its own is no failure where no peer failed
+		 * waiting: a rank may wait with a notice of its own. */
+		if (first_wait >= 0 && own_step(in, printer, u, x))
 			mine = (long)x, nmine++;
 	}
+	free(missed);
 	*line = cand >= 0 ? u[cand].last_ok : DX_NONE;
 	if (nback == 1) {
 		*how = DX_CULPRIT_BEHIND, *line = u[back].last_ok;
 		return back;
 	}
+	if (miss >= 0) {
+		*how = DX_CULPRIT_MISSED, *line = u[miss].last_ok;
+		return miss;
+	}
 	if (nmine == 1) {
 		*how = DX_CULPRIT_OWN_STEP, *line = u[mine].last_ok;
 		return mine;
 	}
-	if (ncand == 1) {
+	/* The one rank that did not fail, only where its peers failed
+	 * waiting: with no waiting, every rank may have been torn down. */
+	if (*ncand == 1 && first_wait >= 0) {
 		*how = DX_CULPRIT_SILENT;
 		return cand;
 	}
-	if (ncand == 0)
+	if (*ncand == 0 || first_wait < 0)
 		return -1;
-	/* Ranks alike in their own lines: the launcher may say which died. */
+	/* Ranks alike in their own lines: the launcher may say which died.
+	 * Not when no peer failed waiting: ranks that all died at once
+	 * (every one segfaulted) are listed in the order it noticed. */
 	int64_t at = DX_NONE;
 	long num = launcher_rank(in, d, &at);
 	for (size_t x = 0; x < n && num >= 0; x++)
 		if (u[x].num == num && (u[x].first_error < 0 ||
-					     (!u[x].waits && !may_precede(in->bad, u[x].first_error, first_wait)))) {
+					     (!u[x].waits && !before_wait(in->bad, u[x].first_error, first_wait)))) {
 			*how = DX_CULPRIT_LAUNCHER, *line = at;
 			return (long)x;
 		}
 	return -1;
+}
+
+const char *const culprit_role_name[] = {
+	[DX_ROLE_CULPRIT] = "culprit", [DX_ROLE_WAITING] = "waiting", [DX_ROLE_FAILED_OWN] = "failed-own",
+	[DX_ROLE_TORN_DOWN] = "torn-down", [DX_ROLE_FINISHED] = "finished",
+};
+
+/* What unit x did in the failure (enum dx_role): the culprit; a rank
+ * that failed waiting, or, with no error, sat waiting in a run that hung
+ * or is still running; one that failed with an error of its own but was
+ * not the culprit; one ended from outside (the launcher's SIGTERM after
+ * a peer crashed); or one that finished with the run.  untagged: the
+ * ranks of no error of their own are as many as the untagged waiting
+ * errors, or fewer: those are theirs.  A victim is never the culprit:
+ * that is pick's, and only the culprit has that role. */
+static int role(const struct diagnosis *d, const struct unit *x, int is_culprit, int untagged)
+{
+	if (is_culprit)
+		return DX_ROLE_CULPRIT;
+	if (x->first_error >= 0)
+		return x->waits ? DX_ROLE_WAITING : DX_ROLE_FAILED_OWN;
+	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT || d->verdict == DX_FAILED)
+		return DX_ROLE_FINISHED;
+	if (d->verdict == DX_STOPPED || d->verdict == DX_RUNNING || untagged)
+		return DX_ROLE_WAITING;
+	return DX_ROLE_TORN_DOWN;
 }
 
 void culprit_find(const struct culprit_input *in, struct diagnosis *d)
@@ -331,21 +517,27 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 	for (size_t s = 0; s < ns; s++)
 		unit_of[s] = -1;
 	struct unit *u = xcalloc(d->nranks, sizeof(*u));
-	size_t n = find_units(in, d, nfollow, u, unit_of);
+	size_t *stream = xcalloc(d->nranks, sizeof(*stream));
+	size_t n = find_units(in, d, nfollow, u, unit_of, stream);
 	free(nfollow);
+	struct anon an = { .first_wait = DX_NONE, .own = DX_NONE, .own_summary = DX_NONE };
+	/* one[c]: the finding of one-line error template c.  A finding is a
+	 * template's first line; each rank that printed it failed so. */
+	long *one = xmalloc((in->nc ? in->nc : 1) * sizeof(*one));
+	for (size_t c = 0; c < in->nc; c++)
+		one[c] = -1;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
-		long x = unit_of[in->stream[nv->line]];
-		const char *t = in->ctext[in->id[nv->summary]];
-		if (x < 0 || nv->severity != DX_ERROR || nv->line < (int64_t)from || classify_is_killed(in->rs, t))
+		if (nv->severity != DX_ERROR || nv->line < (int64_t)from)
 			continue;
-		if (u[x].first_error < 0 || nv->line < u[x].first_error) {
-			u[x].first_error = nv->line;
-			u[x].error_summary = nv->summary;
-			u[x].waits = (classify_is_timeout(in->rs, t) ? DX_WAIT_TIMEOUT : 0) |
-				     (classify_is_peer_loss(in->rs, t) ? DX_WAIT_PEER_LOSS : 0);
-		}
+		note_error(in, u, unit_of, &an, nv->line, nv->summary);
+		if (!nv->traceback)
+			one[in->id[nv->line]] = (long)k;
 	}
+	for (size_t i = from; i < bad->nlines; i++)
+		if (one[in->id[i]] >= 0 && d->novel[one[in->id[i]]].line != (int64_t)i)
+			note_error(in, u, unit_of, &an, (int64_t)i, (int64_t)i);
+	free(one);
 	for (size_t i = from; i < bad->nlines; i++)
 		if (in->follow[i] && unit_of[in->stream[i]] >= 0)
 			u[unit_of[in->stream[i]]].nfl++;
@@ -372,11 +564,23 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 	}
 	int how = 0;
 	int64_t line = DX_NONE;
-	long c = n >= 2 ? pick(in, d, printer, u, n, &how, &line) : -1;
+	size_t ncand = 0;
+	long c = n >= 2 ? pick(in, d, printer, u, n, &an, &how, &line, &ncand) : -1;
 	free(printer);
+	/* An untagged error of its own (faulthandler's "Fatal Python error:
+	 * Segmentation fault") printed after the culprit's last line and
+	 * before any peer failed waiting is the culprit's when it was the
+	 * one rank left that can have printed it: the others had failed
+	 * already or failed waiting after it.  Surely so: a folder's merge
+	 * may place a launcher's untimed traceback anywhere. */
+	int64_t fw = first_wait_of(u, n, &an);
+	if (c >= 0 && ncand == 1 && how != DX_CULPRIT_ERROR && how != DX_CULPRIT_LAUNCHER && an.own >= 0 &&
+	    surely_precedes(bad, u[c].last_ok, an.own) && (fw < 0 || surely_precedes(bad, an.own, fw)))
+		how = DX_CULPRIT_ERROR, line = an.own_summary;
 	if (c >= 0 && line >= 0) {
 		struct dx_culprit *cu = &d->culprit;
-		*cu = (struct dx_culprit){ .rank = u[c].name, .line = line, .how = how };
+		*cu = (struct dx_culprit){ .rank = u[c].name, .line = line, .how = how,
+					   .anon_peers = an.nwaits, .symptoms = an.waits };
 		cu->peers = xcalloc(n, sizeof(*cu->peers));
 		for (size_t x = 0; x < n; x++)
 			if (u[x].waits && (long)x != c) {
@@ -384,6 +588,14 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 				cu->symptoms |= u[x].waits;
 			}
 	}
+	size_t quiet = 0;
+	for (size_t x = 0; x < n; x++)
+		quiet += u[x].first_error < 0 && !(d->culprit.rank && (long)x == c);
+	for (size_t k = 0; k < d->nranks; k++) {
+		long x = unit_of[stream[k]];
+		d->ranks[k].role = x < 0 ? 0 : role(d, &u[x], d->culprit.rank && x == c, an.nwaits >= quiet);
+	}
+	free(stream);
 	for (size_t x = 0; x < n; x++)
 		free(u[x].fl);
 	free(u);

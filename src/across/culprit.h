@@ -25,6 +25,8 @@ struct culprit_input {
 	const uint16_t *stream;     /* bad's stream per line */
 	const uint8_t *follow;      /* bad's line follows the good run */
 	const uint8_t *in_good;     /* per template: a good log printed it */
+	const uint8_t *shared;      /* per template: every rank of the good
+				     * log printed it (streams_shared) */
 	const char *const *ctext;   /* per template: its text */
 	size_t nc;                  /* templates */
 	char *const *names;         /* stream names (d->ranks[].name point here) */
@@ -32,7 +34,12 @@ struct culprit_input {
 	const struct ruleset *rs;   /* whose words say killed, timeout, peer loss */
 };
 
-/* Fills d->culprit from d->ranks and d->novel (rank NULL for none).
+/* The names of enum dx_role as the reports write them ("culprit",
+ * "waiting", "failed-own", "torn-down", "finished"); NULL for 0. */
+extern const char *const culprit_role_name[];
+
+/* Fills d->culprit from d->ranks and d->novel (rank NULL for none), and
+ * each rank's role (d->ranks[].role).
  * diagnosis_free frees its peers. */
 void culprit_find(const struct culprit_input *in, struct diagnosis *d);
 

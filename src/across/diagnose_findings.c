@@ -466,11 +466,13 @@ void pass_ranks(struct dx_state *st, struct diagnosis *d)
 	uint8_t *in_good = xmalloc(st->nc ? st->nc : 1);
 	for (size_t c = 0; c < st->nc; c++)
 		in_good[c] = !is_novel_template(st, (uint32_t)c);
+	uint8_t *shared = streams_shared(&good, NULL, st->nc);
 	struct culprit_input ci = {
 		.bad = &st->logs[st->bad], .id = bad.id, .stream = bad.stream, .follow = w->follow,
-		.in_good = in_good, .ctext = st->ctext, .nc = st->nc, .names = st->snames, .nstreams = st->nstreams,
-		.rs = st->rs,
+		.in_good = in_good, .shared = shared, .ctext = st->ctext,
+		.nc = st->nc, .names = st->snames, .nstreams = st->nstreams, .rs = st->rs,
 	};
 	culprit_find(&ci, d);
 	free(in_good);
+	free(shared);
 }

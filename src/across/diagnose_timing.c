@@ -12,6 +12,7 @@
 #include "align.h"
 #include "classify.h"
 #include "diagnose_passes.h"
+#include "streams.h"
 #include "timeline.h"
 
 /* A waiting notice: printed at least this many times (bursts a second
@@ -261,38 +262,199 @@ static void slow_stream(const struct dx_state *st, struct diagnosis *d, const in
 		struct dx_slow x = {
 			.from_good = d->ms[pm].good_line,
 			.to_good = d->ms[m].good_line, .from_bad = from, .to_bad = to,
-			.good_s = gs, .bad_s = bs, .stream = st->snames[s],
+			.good_s = gs, .bad_s = bs, .stream = st->snames[s], .peers_s = NAN,
 		};
 		keep_slowest(d, cap, &x);
 	}
+}
+
+/* ---- stragglers ---- */
+
+/* A rank's step is a straggler's when it took STRAGGLER_FACTOR times
+ * its peers' median over the same step, and STRAGGLER_MIN_S more, plus
+ * the clock's tick: of a log stamped in whole seconds, a step of no time
+ * may read 1 s. */
+#define STRAGGLER_FACTOR 3.0
+#define STRAGGLER_MIN_S 1.0
+
+/* One step of one rank: from its previous following line to the next,
+ * named by both lines' templates and how many times the rank took it
+ * before (the 7th round of a loop's "step N" lines). */
+struct rank_step {
+	uint32_t from_id, to_id, nth;
+	uint16_t stream;
+	int64_t from, to;
+	double s;
+};
+
+/* By stream, step, line: to count each stream's rounds of a step. */
+static int by_stream(const void *x, const void *y)
+{
+	const struct rank_step *a = x, *b = y;
+	if (a->stream != b->stream)
+		return a->stream < b->stream ? -1 : 1;
+	if (a->from_id != b->from_id)
+		return a->from_id < b->from_id ? -1 : 1;
+	if (a->to_id != b->to_id)
+		return a->to_id < b->to_id ? -1 : 1;
+	return (a->to > b->to) - (a->to < b->to);
+}
+
+/* By step and round, the slowest last: a group per step of the job. */
+static int by_step(const void *x, const void *y)
+{
+	const struct rank_step *a = x, *b = y;
+	if (a->from_id != b->from_id)
+		return a->from_id < b->from_id ? -1 : 1;
+	if (a->to_id != b->to_id)
+		return a->to_id < b->to_id ? -1 : 1;
+	if (a->nth != b->nth)
+		return a->nth < b->nth ? -1 : 1;
+	return (a->s > b->s) - (a->s < b->s);
+}
+
+/* Whether bad's line i is stamped on a whole second: a step between two
+ * such lines may read a second more than it took. */
+static int whole_seconds(const struct log *bad, int64_t i)
+{
+	return bad->when[i] % 1000 == 0;
+}
+
+/* The median of x[0..n), sorted, n > 0. */
+static double median(const double *x, size_t n)
+{
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+static int double_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* The timed steps of bad's tagged streams over lines that follow the
+ * good run, from line `from` on, grouped by step (by_step); *n: their
+ * count. */
+static struct rank_step *rank_steps(const struct dx_state *st, size_t from, size_t *n)
+{
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *id = st->id[st->bad];
+	const uint16_t *stream = st->stream[st->bad];
+	size_t ns = st->nstreams, k = 0;
+	int64_t *prev = xmalloc((ns ? ns : 1) * sizeof(*prev));
+	for (size_t s = 0; s < ns; s++)
+		prev[s] = -1;
+	struct rank_step *r = xmalloc((bad->nlines ? bad->nlines : 1) * sizeof(*r));
+	for (size_t i = from; i < bad->nlines; i++) {
+		uint16_t sm = stream[i];
+		if (sm == 0 || !st->w->follow[i])
+			continue;
+		double x = prev[sm] >= 0 ? log_span_s(bad, (size_t)prev[sm], i) : NAN;
+		if (!isnan(x))
+			r[k++] = (struct rank_step){ .from_id = id[prev[sm]], .to_id = id[i], .stream = sm,
+						     .from = prev[sm], .to = (int64_t)i, .s = x };
+		prev[sm] = (int64_t)i;
+	}
+	free(prev);
+	if (k)
+		qsort(r, k, sizeof(*r), by_stream);
+	for (size_t j = 1; j < k; j++)
+		if (r[j].stream == r[j - 1].stream && r[j].from_id == r[j - 1].from_id && r[j].to_id == r[j - 1].to_id)
+			r[j].nth = r[j - 1].nth + 1;
+	if (k)
+		qsort(r, k, sizeof(*r), by_step);
+	*n = k;
+	return r;
+}
+
+/* Stragglers: a rank whose step took far longer than the same step of
+ * its peers (the ranks of its kind that took it too, two at least), in
+ * the same run, whatever the good runs took there: a rank that loads its
+ * weights in 4.9 s while its three peers take 0.01 s.  When the peers
+ * wait for it in a collective, every rank's step is as slow and none
+ * stands out: the log cannot tell which held the rest (slow steps
+ * against the good runs still show the step).  Each names its rank
+ * (dx_slow.rank), on the entry of the same lines or a new one. */
+static void find_stragglers(const struct dx_state *st, struct diagnosis *d, size_t *cap)
+{
+	size_t n;
+	struct rank_step *r = rank_steps(st, (size_t)d->attempt_line, &n);
+	const struct log *bad = &st->logs[st->bad];
+	double *peer = xmalloc((n ? n : 1) * sizeof(*peer));
+	const uint32_t *b2g = st->w->b2g;
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && r[b].from_id == r[a].from_id && r[b].to_id == r[a].to_id && r[b].nth == r[a].nth; b++)
+			;
+		const struct rank_step *x = &r[b - 1];   /* the slowest */
+		size_t np = 0;
+		for (size_t j = a; j + 1 < b; j++)
+			if (streams_same_kind(st->snames[r[j].stream], st->snames[x->stream]))
+				peer[np++] = r[j].s;   /* ascending, as sorted */
+		if (np < 2)
+			continue;
+		double med = median(peer, np);
+		double tick = whole_seconds(bad, x->from) && whole_seconds(bad, x->to);
+		if (x->s < STRAGGLER_FACTOR * med || x->s - med < STRAGGLER_MIN_S + tick)
+			continue;
+		/* It held the step rather than waited in it: it ended the step
+		 * later than its peers did, not began it earlier (the rank that
+		 * reached a rendezvous first waits longest there). */
+		np = 0;
+		for (size_t j = a; j + 1 < b; j++)
+			if (streams_same_kind(st->snames[r[j].stream], st->snames[x->stream]))
+				peer[np++] = (double)(bad->when[r[j].to] - bad->when[x->to]) / -1000.0;
+		qsort(peer, np, sizeof(*peer), double_cmp);
+		if (median(peer, np) < STRAGGLER_MIN_S + tick)
+			continue;
+		struct dx_slow y = {
+			.from_good = b2g[x->from] != ALIGN_NONE ? (int64_t)b2g[x->from] : DX_NONE,
+			.to_good = b2g[x->to] != ALIGN_NONE ? (int64_t)b2g[x->to] : DX_NONE,
+			.from_bad = x->from, .to_bad = x->to, .good_s = NAN, .bad_s = x->s,
+			.stream = st->snames[x->stream], .rank = st->snames[x->stream], .peers_s = med,
+		};
+		size_t k = 0;
+		while (k < d->nslow && !(d->slow[k].from_bad == x->from && d->slow[k].to_bad == x->to))
+			k++;
+		if (k < d->nslow) {
+			/* The same step, slow against the good runs too. */
+			y.from_good = d->slow[k].from_good, y.to_good = d->slow[k].to_good;
+			y.good_s = d->slow[k].good_s;
+			d->slow[k] = y;
+		} else {
+			GROW(d->slow, *cap, d->nslow + 1);
+			d->slow[d->nslow++] = y;
+		}
+	}
+	free(peer);
+	free(r);
 }
 
 /* Slow steps, per stream: one rank may load its weights slowly while the
  * others do not.  One entry per step (keep_slowest). */
 void pass_slow(struct dx_state *st, struct diagnosis *d)
 {
-	size_t nm = d->nms, nc = st->nc;
-	if (nm < 2)
-		return;
-	int32_t *msof = xmalloc((nc ? nc : 1) * sizeof(*msof));
-	for (size_t c = 0; c < nc; c++)
-		msof[c] = -1;
-	for (size_t m = 0; m < nm; m++)
-		msof[d->ms[m].id] = (int32_t)m;
-	int64_t *bfirst = stream_firsts(st, d, msof, st->bad, st->w->follow);
-	int64_t **gfirst = xmalloc(st->ngood * sizeof(*gfirst));
-	for (size_t g = 0; g < st->ngood; g++)
-		gfirst[g] = stream_firsts(st, d, msof, g, NULL);
-	size_t cap = 0;
-	for (size_t s = 0; s < st->nstreams; s++)
-		slow_stream(st, d, bfirst, gfirst, s, &cap);
+	size_t nm = d->nms, nc = st->nc, cap = 0;
+	if (nm >= 2) {
+		int32_t *msof = xmalloc((nc ? nc : 1) * sizeof(*msof));
+		for (size_t c = 0; c < nc; c++)
+			msof[c] = -1;
+		for (size_t m = 0; m < nm; m++)
+			msof[d->ms[m].id] = (int32_t)m;
+		int64_t *bfirst = stream_firsts(st, d, msof, st->bad, st->w->follow);
+		int64_t **gfirst = xmalloc(st->ngood * sizeof(*gfirst));
+		for (size_t g = 0; g < st->ngood; g++)
+			gfirst[g] = stream_firsts(st, d, msof, g, NULL);
+		for (size_t s = 0; s < st->nstreams; s++)
+			slow_stream(st, d, bfirst, gfirst, s, &cap);
+		for (size_t g = 0; g < st->ngood; g++)
+			free(gfirst[g]);
+		free(gfirst);
+		free(bfirst);
+		free(msof);
+	}
+	find_stragglers(st, d, &cap);
 	if (d->nslow > 1)
 		qsort(d->slow, d->nslow, sizeof(*d->slow), slow_cmp);
-	for (size_t g = 0; g < st->ngood; g++)
-		free(gfirst[g]);
-	free(gfirst);
-	free(bfirst);
-	free(msof);
 }
 
 /* ---- waiting and silence ---- */

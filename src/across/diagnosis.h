@@ -64,6 +64,10 @@ struct dx_slow {
 	double good_s, bad_s;         /* good_s: the slowest good run */
 	const char *stream;           /* bad's stream that was slowest ("TP3";
 				       * "" for untagged lines) */
+	const char *rank;             /* the straggler: the rank that took it
+				       * far longer than its peers, or NULL */
+	double peers_s;               /* its peers' median; NAN; good_s is NAN
+				       * where the good runs took no such step */
 };
 
 /* A notice a stalled run repeats at its end, at a steady pace, that no
@@ -75,6 +79,16 @@ struct dx_waiting {
 	double span_s;        /* from the first to the last; NAN */
 };
 
+/* What a rank did in the failure (culprit.c); 0 for a stream that is no
+ * rank of the job. */
+enum dx_role {
+	DX_ROLE_CULPRIT = 1,   /* the failure started on it */
+	DX_ROLE_WAITING,       /* failed waiting for a peer, or sits waiting */
+	DX_ROLE_FAILED_OWN,    /* failed with an error of its own, not first */
+	DX_ROLE_TORN_DOWN,     /* ended from outside, with no error of its own */
+	DX_ROLE_FINISHED,      /* went on to the end with the run */
+};
+
 struct dx_rank {
 	const char *name;     /* normalised tag: "TP3" */
 	int64_t last_line;    /* its last line */
@@ -82,6 +96,7 @@ struct dx_rank {
 	int64_t last_milestone;  /* its last line that reached a milestone */
 	uint32_t errors;      /* its novel error lines */
 	int64_t first_error;
+	int role;             /* enum dx_role */
 };
 
 /* How the culprit rank stood out from its peers (culprit.c). */
@@ -92,6 +107,7 @@ enum dx_culprit_how {
 	DX_CULPRIT_SILENT,     /* the one rank that did not fail when its peers did */
 	DX_CULPRIT_LAUNCHER,   /* of the ranks that did not fail, the one the
 				* launcher's first error names */
+	DX_CULPRIT_MISSED,     /* never printed a step every peer printed */
 	DX_CULPRIT_LIVE,       /* the log cannot tell; its live processes do:
 				* the worker that died, or the odd one out
 				* (live.c's job_culprit) */
@@ -110,6 +126,8 @@ struct dx_culprit {
 	int symptoms;         /* DX_WAIT_* of the peers' first errors */
 	const char **peers;   /* the ranks that failed waiting, in order */
 	size_t npeers;
+	size_t anon_peers;    /* errors of peers failing waiting that no
+			       * rank's tag holds (untagged tracebacks) */
 };
 
 /* A doubt about what the report was given, said before its findings: a

@@ -135,10 +135,7 @@ static int rank_cmp(const void *x, const void *y)
 	return natcmp(((const struct dx_rank *)x)->name, ((const struct dx_rank *)y)->name);
 }
 
-/* shared[c]: milestone c is one every tagged stream of good printed (one
- * rank only loads the model or serves HTTP: the others are not behind on
- * it).  nc: the template count. */
-static uint8_t *shared_steps(const struct align_log *good, const uint8_t *step, size_t nc)
+uint8_t *streams_shared(const struct align_log *good, const uint8_t *only, size_t nc)
 {
 	size_t ns = good->nstreams, tagged = 0;
 	uint8_t *has = xcalloc(ns ? ns : 1, 1);
@@ -147,7 +144,7 @@ static uint8_t *shared_steps(const struct align_log *good, const uint8_t *step, 
 	for (size_t j = 0; j < good->n; j++) {
 		uint16_t s = good->stream[j];
 		uint32_t c = good->id[j];
-		if (s == 0 || !step[c])
+		if (s == 0 || (only && !only[c]))
 			continue;
 		tagged += !has[s];
 		has[s] = 1;
@@ -156,7 +153,7 @@ static uint8_t *shared_steps(const struct align_log *good, const uint8_t *step, 
 	}
 	uint8_t *shared = xmalloc(nc ? nc : 1);
 	for (size_t c = 0; c < nc; c++)
-		shared[c] = step[c] && (tagged <= 1 || by[c] == 0 || by[c] == tagged);
+		shared[c] = (!only || only[c]) && (tagged <= 1 || by[c] == 0 || by[c] == tagged);
 	free(has);
 	free(by);
 	free(seen);
@@ -168,7 +165,7 @@ void streams_rank_progress(const struct align_log *bad, const struct align_log *
 			   const uint8_t *new_error, struct diagnosis *d)
 {
 	size_t ns = bad->nstreams;
-	uint8_t *shared = shared_steps(good, step, nc);
+	uint8_t *shared = streams_shared(good, step, nc);
 	struct dx_rank *r = xcalloc(ns ? ns : 1, sizeof(*r));
 	for (size_t s = 0; s < ns; s++)
 		r[s] = (struct dx_rank){ .name = names[s], .last_line = DX_NONE, .last_follow = DX_NONE,

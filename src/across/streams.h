@@ -41,6 +41,14 @@ void streams_map(const struct align_log *bad, const struct align_log *good,
 		 const uint8_t *good_has, const uint32_t *good_cnt, size_t nc,
 		 char *const *names, uint32_t *smap);
 
+/* shared[c] (nc entries, the caller frees them): template c is one
+ * that every tagged stream of good printed, of the templates only[c]
+ * marks (NULL: all); one good printed on no tagged stream, or a good
+ * log of one tagged stream at most, counts as shared.  A step one rank
+ * alone takes (rank 0 loads the model, serves HTTP) puts no other rank
+ * behind. */
+uint8_t *streams_shared(const struct align_log *good, const uint8_t *only, size_t nc);
+
 /* How far each tagged stream of bad got, into d->ranks (sorted in
  * natural order, TP2 before TP10), d->nranks, d->ranks_alike and
  * d->ranks_same.  follow[i]: bad's line i follows the good run; step[c]:

@@ -317,6 +317,15 @@ static int finish_good(struct view *v)
 	if (w->d.verdict == DX_DIFFERENT)
 		fprintf(o->f, "; it differs from the good runs: %zu new findings, %zu changed values, "
 			"%zu slow steps (ddx diff tells)", w->d.nnovel, w->d.nchanged, w->d.nslow);
+	/* A straggler is named here too: a healthy end may hide a slow rank. */
+	for (size_t k = 0; k < w->d.nslow; k++)
+		if (w->d.slow[k].rank) {
+			fputs("; ", o->f);
+			put_text(o->f, w->d.slow[k].rank, strlen(w->d.slow[k].rank));
+			fprintf(o->f, " took %.1f s over a step its peers took in %.2f s (line %lld)",
+				w->d.slow[k].bad_s, w->d.slow[k].peers_s, (long long)w->d.slow[k].to_bad + 1);
+			break;
+		}
 	if (w->d.verdict == DX_FAILED)
 		fprintf(o->f, "; but a step failed on the way, at line %lld (ddx diff tells)",
 			(long long)w->d.novel[w->d.crash].summary + 1);

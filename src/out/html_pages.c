@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "culprit.h"
 #include "html_impl.h"
 #include "report.h"
 #include "report_proc.h"
@@ -523,7 +524,7 @@ static void ranks_table(FILE *f, const struct diagnosis *d, const struct excerpt
 	if (d->nranks < 2)
 		return;
 	fputs("<h2>Ranks</h2>\n<table><tr><th>rank</th><th>last line</th><th>last milestone</th>"
-	      "<th>errors</th></tr>\n", f);
+	      "<th>errors</th><th>role</th></tr>\n", f);
 	for (size_t r = 0; r < d->nranks; r++) {
 		const struct dx_rank *k = &d->ranks[r];
 		fputs("<tr><td>", f);
@@ -545,6 +546,8 @@ static void ranks_table(FILE *f, const struct diagnosis *d, const struct excerpt
 		fprintf(f, "</td><td class=\"n%s\">%u", k->errors ? " error" : "", k->errors);
 		if (k->errors)
 			fputs(" from ", f), line_link(f, be, k->first_error);
+		fprintf(f, "</td><td%s>", k->role == DX_ROLE_CULPRIT ? " class=\"error\"" : "");
+		html_str(f, k->role ? culprit_role_name[k->role] : "");
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);

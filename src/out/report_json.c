@@ -7,8 +7,10 @@
 #include "report.h"
 #include "report_impl.h"
 
+#include <math.h>
 #include <stdlib.h>
 
+#include "culprit.h"
 #include "json.h"
 #include "prefix.h"
 #include "report_proc.h"
@@ -235,6 +237,8 @@ static void json_slow(struct jw *jw, const struct diagnosis *d)
 		jw_object_line(jw, "from_line", s->from_good);
 		jw_object_line(jw, "to_line", s->to_good);
 		jw_object_string(jw, "stream", s->stream && *s->stream ? s->stream : NULL);
+		jw_object_string(jw, "rank", s->rank);
+		jw_object_double(jw, "peers_s", s->rank ? s->peers_s : NAN, 3);
 		jw_end(jw);
 	}
 	jw_end(jw);
@@ -259,6 +263,7 @@ static void json_ranks(struct jw *jw, const struct diagnosis *d, const struct ms
 		jw_object_line(jw, "last_follow_line", r->last_follow);
 		jw_object_int(jw, "errors", r->errors);
 		jw_object_line(jw, "first_error_line", r->first_error);
+		jw_object_string(jw, "role", r->role ? culprit_role_name[r->role] : NULL);
 		jw_end(jw);
 	}
 	jw_end(jw);
@@ -274,6 +279,7 @@ static char *culprit_why(const struct dx_culprit *c)
 		[DX_CULPRIT_OWN_STEP] = "stopped at a line no other rank and no good run printed",
 		[DX_CULPRIT_SILENT] = "the only rank that did not fail",
 		[DX_CULPRIT_LAUNCHER] = "named by the launcher's first error; its own lines show none",
+		[DX_CULPRIT_MISSED] = "never printed a step every other rank printed",
 		[DX_CULPRIT_LIVE] = "its live process stands out among its peers' (see processes)",
 	};
 	char *text = NULL;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "culprit.h"
 #include "prefix.h"
 #include "signature.h"
 #include "terminal.h"
@@ -349,6 +350,11 @@ void culprit_peers(FILE *f, const struct dx_culprit *c)
 		fputs(k ? ", " : "; ", f);
 		put_text_padded(f, c->peers[k], 0);
 	}
+	/* Untagged waiting errors name no rank: at least one peer. */
+	if (!c->npeers && c->anon_peers)
+		fputs("; a peer", f);
+	else if (!c->npeers)
+		return;
 	fputs(c->symptoms == DX_WAIT_TIMEOUT     ? " then timed out waiting for it"
 	      : c->symptoms == DX_WAIT_PEER_LOSS ? " then lost the connection to it"
 						 : " then failed waiting for it", f);
@@ -365,6 +371,7 @@ static void culprit_sentence(FILE *f, const struct diagnosis *d, size_t q)
 	      : c->how == DX_CULPRIT_OWN_STEP ? " stopped at \""
 	      : c->how == DX_CULPRIT_SILENT   ? " never failed; it last printed \""
 	      : c->how == DX_CULPRIT_LAUNCHER ? " stopped first, as the launcher says: \""
+	      : c->how == DX_CULPRIT_MISSED   ? " never printed a step every other rank printed; it last printed \""
 	      : c->how == DX_CULPRIT_LIVE     ? " is where its peers wait, by their live processes; it last printed \""
 					      : " stopped first, at \"", f);
 	put_msg(f, d->bad_log, c->line, q);
@@ -509,9 +516,17 @@ static void slow_row(const struct out *o, const struct row *r, size_t q)
 	const struct dx_slow *s = &r->d->slow[r->k];
 	fprintf(f, "    ");
 	put_duration(f, s->bad_s);
-	fprintf(f, " (good at most ");
-	put_duration(f, s->good_s);
-	fprintf(f, ")");
+	if (!isnan(s->good_s)) {
+		fprintf(f, " (good at most ");
+		put_duration(f, s->good_s);
+	}
+	/* A straggler: what its peers in this run took. */
+	if (s->rank) {
+		fprintf(f, isnan(s->good_s) ? " (its peers " : "; its peers ");
+		put_duration(f, s->peers_s);
+	}
+	if (!isnan(s->good_s) || s->rank)
+		fputc(')', f);
 	if (s->stream && *s->stream) {
 		fputs(" on ", f);
 		put_text_padded(f, s->stream, 0);
@@ -538,7 +553,14 @@ static void ranks_same_row(const struct out *o, const struct row *r, size_t q)
 	put_text_padded(f, d->ranks[d->nranks - 1].name, 0);
 	fputs(") last printed \"", f);
 	put_msg(f, d->bad_log, d->ranks[0].last_line, q);
-	fprintf(f, "\" (lines %lld-%lld)\n", (long long)lo + 1, (long long)hi + 1);
+	fprintf(f, "\" (lines %lld-%lld)", (long long)lo + 1, (long long)hi + 1);
+	/* Ranks that stopped alike did alike: one role says it for all. */
+	int role = d->ranks[0].role;
+	for (size_t k = 1; k < d->nranks; k++)
+		role = d->ranks[k].role == role ? role : 0;
+	if (role)
+		fprintf(f, ", all %s", culprit_role_name[role]);
+	fputc('\n', f);
 }
 
 /* One rank of the ranks section: how far it got. */
@@ -558,6 +580,8 @@ static void rank_row(const struct out *o, const struct row *row, size_t q)
 	if (r->errors)
 		fprintf(f, "  %s%u new errors from line %lld%s", SGR_RED(o), r->errors,
 			(long long)r->first_error + 1, SGR_RESET(o));
+	if (r->role)
+		fprintf(f, "  %s", culprit_role_name[r->role]);
 	fputc('\n', f);
 }
 
