@@ -399,8 +399,9 @@ void collectives_kind(struct diagnosis *d)
 	struct dx_collectives *c = &d->coll;
 	if (!c->n)
 		return;
-	/* A hang kind is said of a run that did not get to the end. */
-	c->kind = d->verdict == DX_SAME || d->verdict == DX_DIFFERENT ? DX_HANG_NONE
+	/* A hang kind is said of a run that did not get to the end: one
+	 * that did (same, different, failed on the way) hung nowhere. */
+	c->kind = d->verdict == DX_SAME || d->verdict == DX_DIFFERENT || d->verdict == DX_FAILED ? DX_HANG_NONE
 		: d->verdict == DX_RUNNING && c->shape != DX_HANG_NONE ? DX_HANG_SLOW
 		: c->shape;
 	free(c->sentence);
