@@ -217,7 +217,8 @@ int frdump_dir(const char *dir, struct frdump **out, size_t *n)
 		*n = 0;
 		return -1;
 	}
-	qsort(*out, *n, sizeof(**out), by_rank);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), by_rank);
 	return 0;
 }
 
