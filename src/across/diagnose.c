@@ -42,6 +42,13 @@ const char *dx_severity_name(int s)
 	return s >= 0 && s <= DX_ERROR ? names[s] : "?";
 }
 
+const char *dx_hang_kind_name(int k)
+{
+	static const char *const names[] = { NULL, "never-entered", "stuck-inside", "all-stuck", "mismatch",
+					     "not-collective", "slow" };
+	return k > 0 && k <= DX_HANG_SLOW ? names[k] : NULL;
+}
+
 void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	      const struct ruleset *rs, const struct dx_options *opt,
 	      struct diagnosis *d)
@@ -81,8 +88,13 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	 * step time of a rank that holds the run (d->good_step_s). */
 	pass_ranks(st, d);
 	pass_rank_behind(st, d);
-	/* A stop that is not overdue yet is a run still in its step. */
+	/* Each rank's collectives and the shape of the hang
+	 * (d->coll), and the culprit it names where none was found. */
+	pass_collectives(st, d);
+	/* A stop that is not overdue yet is a run still in its step; the
+	 * hang kind says so too. */
 	pass_running(d);
+	collectives_kind(d);
 	followings_free(st);
 	st->opt = NULL;
 }
@@ -91,6 +103,7 @@ void dx_set_silence(struct diagnosis *d, double silent_s)
 {
 	d->silent_s = silent_s;
 	pass_running(d);
+	collectives_kind(d);
 }
 
 /* A learned milestone is named by the good run's own line, never by its
@@ -162,5 +175,7 @@ void diagnosis_free(struct diagnosis *d)
 	free(d->slow);
 	free(d->ranks);
 	free(d->culprit.peers);
+	free(d->coll.r);
+	free(d->coll.sentence);
 	memset(d, 0, sizeof(*d));
 }

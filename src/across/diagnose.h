@@ -19,6 +19,8 @@
 
 const char *dx_verdict_name(int v);   /* "same", "different", ... */
 const char *dx_severity_name(int s);  /* "info", "warning", "error" */
+/* "never-entered", "stuck-inside", ... (enum dx_hang_kind); NULL for none. */
+const char *dx_hang_kind_name(int k);
 
 /* Diagnose logs[nlogs-1] (bad) against logs[0..nlogs-1) (good), all
  * loaded with LOG_FULL into tt.  rs may be empty.  Fills d, which the

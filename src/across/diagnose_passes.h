@@ -193,4 +193,13 @@ void pass_verdict(struct dx_state *st, struct diagnosis *d);
 void pass_next(struct dx_state *st, struct diagnosis *d);
 void pass_running(struct diagnosis *d);
 
+/* The collectives pass (collectives.c), after pass_ranks: each rank's
+ * last enqueued, completed and pending collective from bad's watchdog
+ * lines and st->opt's dumps, the shape of the hang, and the culprit
+ * that shape singles out where d->culprit has none: into d->coll,
+ * d->culprit.  collectives_kind, after pass_running and again whenever
+ * it runs: d->coll.kind and sentence from the shape and the verdict. */
+void pass_collectives(struct dx_state *st, struct diagnosis *d);
+void collectives_kind(struct diagnosis *d);
+
 #endif

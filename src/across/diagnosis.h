@@ -16,6 +16,7 @@
 #define DX_NONE (-1)
 
 struct failure_seen;
+struct frdump;
 
 enum dx_verdict {
 	DX_SAME,       /* reached the good run's end, nothing new */
@@ -111,6 +112,9 @@ enum dx_culprit_how {
 	DX_CULPRIT_LIVE,       /* the log cannot tell; its live processes do:
 				* the worker that died, or the odd one out
 				* (live.c's job_culprit) */
+	DX_CULPRIT_COLLECTIVE, /* the one rank that never joined, or called
+				* another, collective its peers wait in
+				* (collectives.c) */
 };
 
 /* What the peers that failed waiting for it said first (bits). */
@@ -128,6 +132,46 @@ struct dx_culprit {
 	size_t npeers;
 	size_t anon_peers;    /* errors of peers failing waiting that no
 			       * rank's tag holds (untagged tracebacks) */
+};
+
+/* The kind of hang the ranks' collectives show (collectives.c). */
+enum dx_hang_kind {
+	DX_HANG_NONE,
+	DX_HANG_NEVER_ENTERED,  /* a rank never called the collective its peers wait in */
+	DX_HANG_STUCK_INSIDE,   /* a rank waits in a collective its peers completed */
+	DX_HANG_ALL_STUCK,      /* every rank waits in the same collective */
+	DX_HANG_MISMATCH,       /* ranks called different collectives at one sequence number */
+	DX_HANG_NOT_COLLECTIVE, /* no rank is inside a collective: the hang is outside them */
+	DX_HANG_SLOW,           /* in a collective, within the good runs' time at that step */
+};
+
+#define DX_OP_MAX 32
+
+/* One rank's collectives in one process group: torch's sequence numbers
+ * (-1 unknown) and ops ("all_reduce"; "" unknown). */
+struct dx_coll_rank {
+	int rank;
+	const char *stream;   /* its name among d->ranks, or NULL */
+	int64_t pg;
+	int64_t enqueued, completed;
+	int64_t pending;      /* the first it called and had not completed */
+	char enq_op[DX_OP_MAX], done_op[DX_OP_MAX], pending_op[DX_OP_MAX];
+	double waited_s;      /* how long it had waited in pending; NAN */
+	const char *dump;     /* the dump it is read from, or NULL: the log */
+	int64_t line;         /* bad's last line that said it, or DX_NONE */
+	uint8_t odd;          /* the rank the hang kind singles out */
+};
+
+struct dx_collectives {
+	struct dx_coll_rank *r;   /* by rank */
+	size_t n;
+	int shape;            /* enum dx_hang_kind the numbers show */
+	int kind;             /* shape; SLOW while the run is within the good
+			       * runs' time; NONE for a run that finished */
+	int64_t seq, pg;      /* the collective in question, or -1 */
+	char op[DX_OP_MAX];
+	double waited_s;      /* the longest a peer waited in it; NAN */
+	char *sentence;       /* what it says, as a person would; or NULL */
 };
 
 /* A doubt about what the report was given, said before its findings: a
@@ -180,6 +224,7 @@ struct diagnosis {
 	int ranks_alike;      /* the streams are ranks (TP0, TP1, ...), not
 			       * different processes (APIServer, EngineCore) */
 	struct dx_culprit culprit;
+	struct dx_collectives coll;
 	int64_t first_ts_bad, last_ts_bad, last_progress_ts;
 	int64_t last_progress;  /* bad's last line that is not a heartbeat */
 	double silent_s;      /* since the last line that was not a heartbeat; NAN */
@@ -201,6 +246,8 @@ struct diagnosis {
 struct dx_options {
 	int64_t now_ms;       /* --now, in the logs' clock; TS_NONE = wall clock */
 	int now_relative;     /* --now +N: now_ms is N s after bad's last line */
+	const struct frdump *dumps;  /* bad's Flight Recorder dumps, by rank */
+	size_t ndumps;
 };
 
 #endif

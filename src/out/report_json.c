@@ -271,8 +271,9 @@ static void json_ranks(struct jw *jw, const struct diagnosis *d, const struct ms
 }
 
 /* culprit.why: how the rank stood out, then what its peers did. */
-static char *culprit_why(const struct dx_culprit *c)
+static char *culprit_why(const struct diagnosis *d)
 {
+	const struct dx_culprit *c = &d->culprit;
 	static const char *const why[] = {
 		[DX_CULPRIT_ERROR] = "failed first, with an error of its own",
 		[DX_CULPRIT_BEHIND] = "stopped first, at a step every other rank went past",
@@ -281,13 +282,17 @@ static char *culprit_why(const struct dx_culprit *c)
 		[DX_CULPRIT_LAUNCHER] = "named by the launcher's first error; its own lines show none",
 		[DX_CULPRIT_MISSED] = "never printed a step every other rank printed",
 		[DX_CULPRIT_LIVE] = "its live process stands out among its peers' (see processes)",
+		[DX_CULPRIT_COLLECTIVE] = "the collectives say so: ",
 	};
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	if (m) {
 		fputs(why[c->how], m);
-		if (c->npeers)
+		/* The hang's sentence says which collective and who waited. */
+		if (c->how == DX_CULPRIT_COLLECTIVE)
+			fputs(d->coll.sentence ? d->coll.sentence : "", m);
+		else if (c->npeers)
 			culprit_peers(m, c);
 		fclose(m);
 	}
@@ -303,7 +308,7 @@ static void json_culprit(struct jw *jw, const struct diagnosis *d)
 	}
 	size_t line;
 	const char *file = c->line >= 0 ? log_origin(d->bad_log, (size_t)c->line, &line) : NULL;
-	char *why = culprit_why(c);
+	char *why = culprit_why(d);
 	jw_object_object(jw, "culprit", NULL);
 	jw_object_string(jw, "rank", c->rank);
 	jw_object_line(jw, "line", c->line);
@@ -316,6 +321,48 @@ static void json_culprit(struct jw *jw, const struct diagnosis *d)
 	jw_end(jw);
 	jw_end(jw);
 	free(why);
+}
+
+static void json_coll_op(struct jw *jw, const char *key, int64_t seq, const char *op)
+{
+	if (seq < 0) {
+		jw_object_null(jw, key);
+		return;
+	}
+	jw_object_object(jw, key, NULL);
+	jw_object_int(jw, "seq", (long long)seq);
+	jw_object_string(jw, "op", *op ? op : NULL);
+	jw_end(jw);
+}
+
+/* hang_kind, hang and collectives: each rank's collectives and the kind
+ * of hang they show (collectives.c). */
+static void json_collectives(struct jw *jw, const struct diagnosis *d)
+{
+	const struct dx_collectives *c = &d->coll;
+	jw_object_string(jw, "hang_kind", dx_hang_kind_name(c->kind));
+	jw_object_string(jw, "hang", c->kind ? c->sentence : NULL);
+	jw_object_array(jw, "collectives", &rows);
+	for (size_t k = 0; k < c->n; k++) {
+		const struct dx_coll_rank *r = &c->r[k];
+		jw_object_begin(jw, NULL);
+		jw_object_int(jw, "rank", r->rank);
+		jw_object_string(jw, "stream", r->stream);
+		if (r->pg >= 0)
+			jw_object_int(jw, "pg", (long long)r->pg);
+		else
+			jw_object_null(jw, "pg");
+		json_coll_op(jw, "last_enqueued", r->enqueued, r->enq_op);
+		json_coll_op(jw, "last_completed", r->completed, r->done_op);
+		json_coll_op(jw, "waiting_in", r->pending, r->pending_op);
+		jw_object_double(jw, "waited_s", r->waited_s, 1);
+		jw_object_string(jw, "source", r->dump ? "dump" : "log");
+		jw_object_string(jw, "dump", r->dump);
+		jw_object_line(jw, "line", r->line);
+		jw_object_bool(jw, "odd", r->odd);
+		jw_end(jw);
+	}
+	jw_end(jw);
 }
 
 static void json_warnings(struct jw *jw, const struct diagnosis *d)
@@ -395,6 +442,7 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	json_slow(&jw, d);
 	json_ranks(&jw, d, ix);
 	json_culprit(&jw, d);
+	json_collectives(&jw, d);
 	json_warnings(&jw, d);
 	json_seen(&jw, d->seen);
 	json_live(&jw, live);

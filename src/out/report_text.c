@@ -421,10 +421,13 @@ static void second_sentence(FILE *f, const struct row *r, size_t q)
 	}
 	/* A run still in its step has stopped nowhere: no ranks sentence. */
 	int ended = d->verdict != DX_SAME && d->verdict != DX_DIFFERENT && d->verdict != DX_RUNNING;
-	if (d->culprit.rank && ended) {
+	/* A culprit the collectives name is said by their sentence. */
+	if (d->culprit.rank && ended && d->culprit.how != DX_CULPRIT_COLLECTIVE) {
 		fprintf(f, "%s", any ? " " : "");
 		culprit_sentence(f, d, q);
 		any = 1;
+	} else if (d->culprit.rank && ended) {
+		/* said below */
 	} else if (d->ranks_alike && ended) {
 		fprintf(f, "%s", any ? " " : "");
 		size_t failed = 0, who = 0;
@@ -437,6 +440,13 @@ static void second_sentence(FILE *f, const struct row *r, size_t q)
 			fputs("Only ", f), put_text_padded(f, d->ranks[who].name, 0), fputs(" raised an error.", f);
 		else
 			ranks_behind(f, d, r->ix, q);
+		any = 1;
+	}
+	if (d->coll.kind && d->coll.sentence) {
+		const char *t = d->coll.sentence;
+		fprintf(f, "%s%c", any ? " " : "", t[0] >= 'a' && t[0] <= 'z' ? t[0] - 'a' + 'A' : t[0]);
+		put_text(f, t + 1, strlen(t + 1));
+		fputc('.', f);
 		any = 1;
 	}
 	if (any)
@@ -585,6 +595,39 @@ static void rank_row(const struct out *o, const struct row *row, size_t q)
 	fputc('\n', f);
 }
 
+static void coll_op(FILE *f, const char *what, int64_t seq, const char *op)
+{
+	if (seq < 0)
+		return;
+	fprintf(f, "  %s %lld", what, (long long)seq);
+	if (*op)
+		fprintf(f, " %s", op);
+}
+
+/* One rank of the collectives section: its last enqueued and completed
+ * collective, where it waits, and what says so. */
+static void coll_row(const struct out *o, const struct row *row, size_t q)
+{
+	(void)q;
+	FILE *f = o->f;
+	const struct dx_coll_rank *r = &row->d->coll.r[row->k];
+	fprintf(f, "    rank %-4d", r->rank);
+	coll_op(f, "enqueued", r->enqueued, r->enq_op);
+	coll_op(f, "completed", r->completed, r->done_op);
+	if (r->pending >= 0)
+		coll_op(f, "waits in", r->pending, r->pending_op);
+	if (!isnan(r->waited_s)) {
+		fputs(" for ", f);
+		put_duration(f, r->waited_s);
+	}
+	if (r->dump)
+		fputs("  (its dump)", f);
+	else if (r->line >= 0) {
+		fprintf(f, "  (line %lld)", (long long)r->line + 1);
+	}
+	fputc('\n', f);
+}
+
 /* The report, its lines not yet fitted to o's width. */
 static void report_lines(const struct out *o, const struct diagnosis *d, const struct log *logs,
 			 size_t nlogs, const struct live_report *live)
@@ -719,6 +762,12 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 		fputc('\n', f);
 		for (size_t k = 0; k < d->nranks; k++)
 			put_fitting(o, rank_row, &(struct row){ .d = d, .k = k }, 50);
+	}
+	if (d->coll.n) {
+		section(o, "collectives");
+		fprintf(f, "%s\n", dx_hang_kind_name(d->coll.kind) ? dx_hang_kind_name(d->coll.kind) : "");
+		for (size_t k = 0; k < d->coll.n; k++)
+			put_fitting(o, coll_row, &(struct row){ .d = d, .k = k }, 0);
 	}
 	if (live && live->nprocs)
 		live_section(o, live);

@@ -66,6 +66,7 @@ int diff_option(int c, char *arg, struct diff_args *a)
 	case 'P': a->no_proc = 1; return 1;
 	case 'R': a->po.root = arg; return 1;
 	case 'H': a->html = arg; return 1;
+	case 'D': a->dumps = arg; return 1;
 	default: return 0;
 	}
 }
@@ -198,9 +199,41 @@ static void remember(const struct diff_args *a, struct diagnosis *d, const struc
 	free(name);
 }
 
+/* Beside a log NAME.log is NAME.dumps/, where the launcher is told to
+ * put them (TORCH_FR_DUMP_TEMP_FILE=NAME.dumps/nccl_trace_rank_). */
+int diff_load_dumps(const char *dir, const char *bad, struct frdump **dumps, size_t *n)
+{
+	*dumps = NULL;
+	*n = 0;
+	if (dir)
+		return frdump_dir(dir, dumps, n);
+	if (!bad || strcmp(bad, "-") == 0)
+		return 0;
+	struct stat st;
+	if (stat(bad, &st) == 0 && S_ISDIR(st.st_mode))
+		return frdump_dir(bad, dumps, n);
+	size_t len = strlen(bad);
+	const char *dot = strrchr(bad, '.'), *slash = strrchr(bad, '/');
+	if (dot && (!slash || dot > slash + 1))
+		len = (size_t)(dot - bad);
+	char *beside = xasprintf("%.*s.dumps", (int)len, bad);
+	int rc = stat(beside, &st) == 0 && S_ISDIR(st.st_mode) ? frdump_dir(beside, dumps, n) : 0;
+	free(beside);
+	return rc;
+}
+
 int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_args *a,
 	     const struct dx_warning *pre, size_t npre)
 {
+	struct frdump *dumps;
+	size_t ndumps;
+	if (diff_load_dumps(a->dumps, ins[n - 1].path, &dumps, &ndumps) < 0) {
+		for (size_t i = 0; i < n; i++)
+			input_close(&ins[i]);
+		return EXIT_TROUBLE;
+	}
+	a->o.dumps = dumps;
+	a->o.ndumps = ndumps;
 	struct ruleset rs = { 0 };
 	if (rules_init(&rs, a->rules, a->nrules) < 0) {
 		rules_free(&rs);
@@ -274,6 +307,9 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	free(logs);
 	tmpl_free(&tt);
 	rules_free(&rs);
+	frdump_free(dumps, ndumps);
+	a->o.dumps = NULL;
+	a->o.ndumps = 0;
 	return rc;
 }
 

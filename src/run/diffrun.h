@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "diagnose.h"
+#include "frdump.h"
 #include "input.h"
 #include "live.h"
 #include "out.h"
@@ -22,6 +23,8 @@ struct diff_args {
 	struct dx_options o;     /* --now */
 	char **rules;            /* --rules files, a malloc'd array */
 	const char *html;        /* --html FILE ("-": stdout), or NULL */
+	const char *dumps;       /* --dumps DIR: the bad run's Flight Recorder
+				  * dumps, or NULL to look beside it */
 	struct outfile html_out; /* where the page goes, once diff_open_html */
 	int stored_goods;        /* the good runs are a baseline's: their
 				  * order says nothing */
@@ -39,7 +42,8 @@ struct diff_args {
 	{ "sample", required_argument, NULL, 's' }, \
 	{ "no-proc", no_argument, NULL, 'P' }, \
 	{ "proc-root", required_argument, NULL, 'R' }, \
-	{ "html", required_argument, NULL, 'H' }
+	{ "html", required_argument, NULL, 'H' }, \
+	{ "dumps", required_argument, NULL, 'D' }
 /* A report compares at most this many logs: 63 good ones and a bad one. */
 #define DIFF_MAX_LOGS 64
 
@@ -68,6 +72,13 @@ int diff_open_html(struct diff_args *a, char *const *logs, size_t n, int stored,
  * inputs over: they are closed on return.  live_path, unless NULL or
  * "-", is the file whose live processes to inspect.  Returns the exit
  * status. */
+/* The bad run's Flight Recorder dumps into *dumps (frdump_free frees
+ * them): those in folder dir (--dumps); else, when bad is a folder,
+ * those in it; else those in NAME.dumps/ beside a log NAME.log.  None is
+ * no error; a dump there that cannot be read is.  0, or -1 after an
+ * error naming the file. */
+int diff_load_dumps(const char *dir, const char *bad, struct frdump **dumps, size_t *n);
+
 int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_args *a,
 	     const struct dx_warning *pre, size_t npre);
 

@@ -1552,8 +1552,68 @@ static void test_generic_up_words(void)
 	}
 }
 
+/* ---- collectives (collectives.c) ---- */
+
+#define WD(r, seq, op) "@" #r " ERROR [Rank " #r "] Watchdog caught collective operation timeout: " \
+	"WorkNCCL(SeqNum=" #seq ", OpType=" #op ", NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for 600010 milliseconds before timing out.\n"
+#define PG(r, e, c) "@" #r " ERROR [PG ID 0 PG GUID 0(default_pg) Rank " #r "] Received a dump signal. " \
+	"Last enqueued NCCL work: " #e ", last completed NCCL work: " #c ".\n"
+#define COLL_GOOD "@0 INFO start\n@1 INFO start\n@2 INFO start\n@0 INFO step done\n@1 INFO step done\n@2 INFO step done\n"
+#define COLL_BAD "@0 INFO start\n@1 INFO start\n@2 INFO start\n"
+
+static int coll_odd(const struct diagnosis *d)
+{
+	int mask = 0;
+	for (size_t k = 0; k < d->coll.n; k++)
+		mask |= d->coll.r[k].odd << d->coll.r[k].rank;
+	return mask;
+}
+
+/* Each shape of hang, from the watchdog's lines alone, with the ranks it
+ * singles out: never-entered names the rank behind (and only it),
+ * mismatch the rank whose op fewer ranks called, stuck-inside the rank
+ * that waits in what its peers completed; all-stuck and not-collective
+ * single out none. */
+static void test_collectives(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD WD(0, 5, ALLREDUCE) PG(0, 5, 4) WD(1, 5, ALLREDUCE) PG(1, 5, 4) PG(2, 4, 4));
+	CHECK_INT(x.d.coll.kind, DX_HANG_NEVER_ENTERED);
+	CHECK_INT(x.d.coll.seq, 5);
+	CHECK_STR(x.d.coll.op, "all_reduce");
+	CHECK_INT(coll_odd(&x.d), 1 << 2);
+	CHECK(x.d.coll.sentence && strstr(x.d.coll.sentence, "rank 2 never joined collective 5 (all_reduce, pg 0)"));
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD WD(0, 5, ALLREDUCE) WD(1, 5, BROADCAST) WD(2, 5, ALLREDUCE));
+	CHECK_INT(x.d.coll.kind, DX_HANG_MISMATCH);
+	CHECK_INT(coll_odd(&x.d), 1 << 1);
+	dx_free(&x);
+	/* Two ops, one rank each: no odd one. */
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD WD(0, 5, ALLREDUCE) WD(1, 5, BROADCAST));
+	CHECK_INT(x.d.coll.kind, DX_HANG_MISMATCH);
+	CHECK_INT(coll_odd(&x.d), 0);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD WD(0, 5, ALLREDUCE) WD(1, 5, ALLREDUCE) WD(2, 5, ALLREDUCE));
+	CHECK_INT(x.d.coll.kind, DX_HANG_ALL_STUCK);
+	CHECK_INT(coll_odd(&x.d), 0);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD PG(0, 6, 5) PG(1, 6, 5) WD(2, 5, ALLREDUCE) PG(2, 5, 4));
+	CHECK_INT(x.d.coll.kind, DX_HANG_STUCK_INSIDE);
+	CHECK_INT(coll_odd(&x.d), 1 << 2);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD PG(0, 5, 5) PG(1, 5, 5) PG(2, 5, 5));
+	CHECK_INT(x.d.coll.kind, DX_HANG_NOT_COLLECTIVE);
+	dx_free(&x);
+	/* A run that got to the end has no hang kind. */
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_GOOD PG(0, 5, 5));
+	CHECK_INT(x.d.coll.n, 1);
+	CHECK_INT(x.d.coll.kind, DX_HANG_NONE);
+	dx_free(&x);
+}
+
 int main(void)
 {
+	test_collectives();
 	test_stopped();
 	test_same();
 	test_different_warning();

@@ -1,0 +1,230 @@
+/* frdump.c — one rank's collectives from its Flight Recorder dump
+ * (frdump.h): the dump's value tree, then its pg_status and entries. */
+#include "frdump.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* An entry's op as torch's analyser names it: its profiling_name without
+ * the backend's prefix ("nccl:all_reduce" is all_reduce). */
+static void op_name(const struct dv *e, char *out)
+{
+	const struct dv *v = dv_get(e, "profiling_name");
+	out[0] = '\0';
+	if (!v || v->kind != DV_STR)
+		return;
+	const char *s = v->s;
+	size_t n = v->n;
+	const char *colon = memchr(s, ':', n);
+	if (colon) {
+		n -= (size_t)(colon + 1 - s);
+		s = colon + 1;
+	}
+	size_t k = 0;
+	for (size_t j = 0; j < n && k + 1 < FR_OP_MAX; j++)
+		/* Only the characters an op name has: the name is quoted in
+		 * reports, and a crafted dump must not put controls there. */
+		if ((s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z') ||
+		    (s[j] >= '0' && s[j] <= '9') || s[j] == '_')
+			out[k++] = s[j];
+	out[k] = '\0';
+}
+
+static int64_t field(const struct dv *e, const char *key)
+{
+	int64_t x;
+	return dv_int(dv_get(e, key), &x) == 0 ? x : -1;
+}
+
+/* Whether entry e is a collective of process group pg: point-to-point
+ * sends and receives count their own sequence (p2p_seq_id). */
+static int in_pg(const struct dv *e, int64_t pg)
+{
+	const struct dv *p2p = dv_get(e, "is_p2p");
+	return field(e, "pg_id") == pg && !(p2p && p2p->kind == DV_BOOL && p2p->i);
+}
+
+/* Fill fr from the entries (newest last) of its latest entry's process
+ * group: the last enqueued and completed collectives, and the first not
+ * completed.  pg_status, where the dump has it, says the numbers even
+ * when the ring dropped the entries; entries say the ops. */
+static void read_entries(const struct dv *root, struct frdump *fr)
+{
+	const struct dv *entries = dv_get(root, "entries");
+	size_t n = entries && entries->kind == DV_LIST ? entries->n : 0;
+	fr->pg = n ? field(entries->items[n - 1], "pg_id") : -1;
+	for (size_t k = 0; k < n; k++) {
+		const struct dv *e = entries->items[k];
+		int64_t seq = field(e, "collective_seq_id");
+		if (!in_pg(e, fr->pg) || seq < 0)
+			continue;
+		if (seq >= fr->enqueued) {
+			fr->enqueued = seq;
+			op_name(e, fr->enq_op);
+		}
+		if (dv_is(dv_get(e, "state"), "completed") && seq >= fr->completed) {
+			fr->completed = seq;
+			op_name(e, fr->done_op);
+		}
+	}
+	if (fr->pg >= 0) {
+		char key[24];
+		snprintf(key, sizeof(key), "%lld", (long long)fr->pg);
+		const struct dv *st = dv_get(dv_get(root, "pg_status"), key);
+		int64_t enq = field(st, "last_enqueued_collective");
+		int64_t done = field(st, "last_completed_collective");
+		if (enq >= 0 && enq != fr->enqueued) {
+			fr->enqueued = enq;
+			fr->enq_op[0] = '\0';
+		}
+		if (done >= 0 && done != fr->completed) {
+			fr->completed = done;
+			fr->done_op[0] = '\0';
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct dv *e = entries->items[k];
+		int64_t seq = field(e, "collective_seq_id");
+		if (in_pg(e, fr->pg) && seq > fr->completed && (fr->pending < 0 || seq < fr->pending)) {
+			fr->pending = seq;
+			op_name(e, fr->pending_op);
+			fr->pending_ns = field(e, "time_created_ns");
+		}
+	}
+}
+
+int frdump_parse(const unsigned char *p, size_t n, struct frdump *fr, char *why, size_t cap)
+{
+	fr->pg = fr->enqueued = fr->completed = fr->pending = fr->pending_ns = -1;
+	fr->enq_op[0] = fr->done_op[0] = fr->pending_op[0] = '\0';
+	size_t i = 0;
+	while (i < n && strchr(" \t\r\n", p[i]) && p[i])
+		i++;
+	struct dv_doc doc = { 0 };
+	int rc;
+	if (n && p[0] == 0x80)
+		rc = dv_read_pickle(&doc, p, n, why, cap);
+	else if (i < n && p[i] == '{')
+		rc = dv_read_json(&doc, p, n, why, cap);
+	else {
+		snprintf(why, cap, "neither a pickle nor JSON");
+		rc = -1;
+	}
+	if (rc == 0 && (doc.root->kind != DV_DICT || !dv_get(doc.root, "entries"))) {
+		snprintf(why, cap, "no Flight Recorder trace (no 'entries')");
+		rc = -1;
+	}
+	if (rc == 0)
+		read_entries(doc.root, fr);
+	dv_free(&doc);
+	return rc;
+}
+
+int frdump_rank_of(const char *name)
+{
+	const char *r = NULL;
+	for (const char *s = strstr(name, "rank"); s; s = strstr(s + 1, "rank"))
+		r = s + 4;
+	if (!r)
+		return -1;
+	if (*r == '_')
+		r++;
+	long x = 0;
+	const char *d = r;
+	while (*d >= '0' && *d <= '9' && x < 1000000)
+		x = x * 10 + (*d++ - '0');
+	if (d == r || x >= 1000000 || (*d && strcmp(d, ".json") != 0 && strcmp(d, ".pickle") != 0))
+		return -1;
+	return (int)x;
+}
+
+/* Read one dump file into *fr, at most FR_MAX_SIZE bytes. */
+static int read_one(const char *path, int rank, struct frdump *fr)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	if (fd < 0 || fstat(fd, &sb) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return error("cannot read dump '%s': %s", path, strerror(e));
+	}
+	if (!S_ISREG(sb.st_mode) || (size_t)sb.st_size > FR_MAX_SIZE) {
+		close(fd);
+		return error("cannot read dump '%s': %s", path,
+			     S_ISREG(sb.st_mode) ? "larger than 256 MiB" : "not a regular file");
+	}
+	size_t n = (size_t)sb.st_size, got = 0;
+	unsigned char *p = xmalloc(n ? n : 1);
+	while (got < n) {
+		ssize_t r = read(fd, p + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	char why[200];
+	fr->path = xstrdup(path);
+	fr->rank = rank;
+	int rc = frdump_parse(p, got, fr, why, sizeof(why));
+	free(p);
+	return rc < 0 ? error("cannot read dump '%s': %s", path, why) : 0;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct frdump *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+int frdump_dir(const char *dir, struct frdump **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return error("cannot read dumps in '%s': %s", dir, strerror(errno));
+	size_t cap = 0;
+	int rc = 0;
+	struct dirent *de;
+	while (rc == 0 && (de = readdir(dh))) {
+		int rank = frdump_rank_of(de->d_name);
+		if (rank < 0)
+			continue;
+		if (*n == FR_MAX_DUMPS) {
+			rc = error("cannot read dumps in '%s': more than %d", dir, FR_MAX_DUMPS);
+			break;
+		}
+		GROW(*out, cap, *n + 1);
+		char *path = xasprintf("%s/%s", dir, de->d_name);
+		memset(&(*out)[*n], 0, sizeof(**out));
+		rc = read_one(path, rank, &(*out)[*n]);
+		free(path);
+		(*n)++;
+	}
+	closedir(dh);
+	if (rc < 0) {
+		frdump_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	if (*n)
+		qsort(*out, *n, sizeof(**out), by_rank);
+	return 0;
+}
+
+void frdump_free(struct frdump *fr, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		free(fr[k].path);
+	free(fr);
+}
