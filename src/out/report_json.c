@@ -292,7 +292,7 @@ static char *culprit_why(const struct diagnosis *d)
 		/* The hang's sentence says which collective and who waited. */
 		if (c->how == DX_CULPRIT_COLLECTIVE)
 			fputs(d->coll.sentence ? d->coll.sentence : "", m);
-		else if (c->npeers)
+		else if (c->how != DX_CULPRIT_LIVE)
 			culprit_peers(m, c);
 		fclose(m);
 	}

@@ -384,7 +384,7 @@ static void culprit_sentence(FILE *f, const struct diagnosis *d, size_t q)
 		fprintf(f, "line %lld)", (long long)c->line + 1);
 	if (c->how == DX_CULPRIT_OWN_STEP)
 		fputs(", a step no other rank took", f);
-	if (c->npeers)
+	if (c->how != DX_CULPRIT_LIVE)
 		culprit_peers(f, c);
 	fputc('.', f);
 }
