@@ -411,19 +411,27 @@ static int peers_differ(const struct live_report *r, size_t first)
 	return 0;
 }
 
-/* The live peer whose activity differs from all the others', which
- * agree, of three or more; its index in r->procs, or -1. */
-static ssize_t odd_one_out(const struct live_report *r, size_t first)
+/* The live peers of the job at first (64 at most): their indexes in
+ * r->procs and what each does, without numbers; returns how many. */
+static size_t peer_kinds(const struct live_report *r, size_t first, char kinds[64][48], size_t idx[64])
 {
 	const struct proc_info *g = &r->procs[first];
-	char kinds[64][48];
-	size_t m = 0, idx[64];
+	size_t m = 0;
 	for (size_t k = first; k < r->nprocs && m < 64; k++)
 		if (live_peer(g, &r->procs[k])) {
 			idx[m] = k;
 			activity_kind(&r->procs[k], r->sample_s, kinds[m], sizeof(kinds[m]));
 			m++;
 		}
+	return m;
+}
+
+/* The live peer whose activity differs from all the others', which
+ * agree, of three or more; its index in r->procs, or -1. */
+static ssize_t odd_one_out(const struct live_report *r, size_t first)
+{
+	char kinds[64][48];
+	size_t idx[64], m = peer_kinds(r, first, kinds, idx);
 	for (size_t i = 0; m >= 3 && i < m; i++) {
 		size_t o = (i + 1) % m, same = 0;
 		for (size_t k = 0; k < m; k++)
@@ -495,15 +503,8 @@ static void job_culprit(struct live_report *r, size_t first)
  * 1 sleeps"), or, of more, how many do what; and the odd one out. */
 static void describe_peers(struct live_report *r, struct buf *b, size_t first)
 {
-	const struct proc_info *g = &r->procs[first];
 	char kinds[64][48], act[96], name[32];
-	size_t m = 0, idx[64];
-	for (size_t k = first; k < r->nprocs && m < 64; k++)
-		if (live_peer(g, &r->procs[k])) {
-			idx[m] = k;
-			activity_kind(&r->procs[k], r->sample_s, kinds[m], sizeof(kinds[m]));
-			m++;
-		}
+	size_t idx[64], m = peer_kinds(r, first, kinds, idx);
 	/* A dead worker is the story (job_culprit): the live ones' small
 	 * differences then are no odd one out. */
 	ssize_t odd = r->dead_workers ? -1 : odd_one_out(r, first);
