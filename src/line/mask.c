@@ -619,6 +619,48 @@ static size_t typed_at(const struct scan *sc, size_t i, int *type)
 	return 0;
 }
 
+/* A progress bar, as tqdm and its kin draw it, is one template at any
+ * progress: its body between the '|' after the percentage and the next
+ * '|' (block glyphs, '#', '=', '>', spaces: "▏      ", "█████", "##  ")
+ * and its rate bracket ("[00:30<20:11,  2.53s/it]", "[00:00<?, ?it/s]")
+ * are values of their own.  The body's length at i (just after the
+ * first '|'), the closing '|' excluded, or SIZE_MAX when there is none. */
+static size_t bar_body_at(const struct scan *sc, size_t i)
+{
+	for (size_t j = i; j < sc->len && j - i <= 256;) {
+		unsigned char c = sc->s[j];
+		if (c == '|')
+			return j - i;
+		if (c == ' ' || c == '#' || c == '=' || c == '>' || c == '-')
+			j++;
+		else if (c == 0xe2 && AT(sc, j + 1) == 0x96 && AT(sc, j + 2) >= 0x80 && AT(sc, j + 2) <= 0x9f)
+			j += 3;   /* U+2580..U+259F, block elements */
+		else
+			return SIZE_MAX;
+	}
+	return SIZE_MAX;
+}
+
+/* The length of a rate bracket's content at i (just after its '['): an
+ * elapsed time, '<', what remains, ',', a rate in units/s or s/unit,
+ * then ']'; 0 for any other bracket. */
+static size_t rate_bracket_at(const struct scan *sc, size_t i)
+{
+	if (!is_digit(AT(sc, i)))
+		return 0;
+	int lt = 0, comma = 0, slash = 0;
+	for (size_t j = i; j < sc->len && j - i <= 64; j++) {
+		switch (sc->s[j]) {
+		case '<': lt = 1; break;
+		case ',': comma = lt; break;
+		case '/': slash = comma; break;
+		case '[': return 0;
+		case ']': return slash ? j - i : 0;
+		}
+	}
+	return 0;
+}
+
 /* The end of the balanced group opening at i (one past its closer), or 0
  * when it does not close on this line.  Quotes inside are skipped. */
 static size_t group_end(const struct scan *sc, size_t i)
@@ -813,6 +855,17 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 				n += 3 + k;
 			emit(&sc, i, n, type, 0, 0);
 			i += n;
+			continue;
+		}
+		if (c == '|' && i > 0 && sc.s[i - 1] == '%' && (n = bar_body_at(&sc, i + 1)) != SIZE_MAX) {
+			if (n)
+				emit(&sc, i + 1, n, V_KV, 0, 0);
+			i += n + 2;
+			continue;
+		}
+		if (c == '[' && (n = rate_bracket_at(&sc, i + 1))) {
+			emit(&sc, i + 1, n, V_DURATION, 0, 0);
+			i += n + 2;
 			continue;
 		}
 		if (!is_word(c)) {

@@ -67,9 +67,18 @@ static void test_units(void)
 	VALUE(0, V_SIZE, "512MiB", "");
 	MASK("Time elapsed: 12.68 s", "Time elapsed: <dur>");
 	VALUE(0, V_DURATION, "12.68 s", "");
-	MASK("[00:11<00:00,  3.1it/s]", "[<dur>,  <dur>]");
-	VALUE(0, V_DURATION, "00:11<00:00", "");
-	VALUE(1, V_DURATION, "3.1it/s", "");
+	/* tqdm's rate bracket is one value, whatever the rate's unit. */
+	MASK("[00:11<00:00,  3.1it/s]", "[<dur>]");
+	VALUE(0, V_DURATION, "00:11<00:00,  3.1it/s", "");
+	MASK("[00:00<?, ?it/s]", "[<dur>]");
+	MASK("[00:29<06:47, 29.12s/it]", "[<dur>]");
+	MASK("[00:01, 2/s]", "[<time>, <int>/s]");
+	/* ... and a bar's body: one bar at any progress is one template. */
+	MASK("  2%|\xe2\x96\x8f      | 11/489 [00:30<20:11,  2.53s/it]", "  <pct>|<*>| <int>/<int> [<dur>]");
+	MASK("100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 489/489 [20:21<00:00,  2.50s/it]", "<pct>|<*>| <int>/<int> [<dur>]");
+	MASK("Train:   0%|          | 0/30 [00:00<?, ?it/s]", "Train:   <pct>|<*>| <int>/<int> [<dur>]");
+	MASK("40%|####      | 4/10", "<pct>|<*>| <int>/<int>");
+	MASK("a 5%|x| b", "a <pct>|x| b");
 	MASK("after 5m0s, 1h2m3.5s", "after <dur>, <dur>");
 	VALUE(0, V_DURATION, "5m0s", "");
 	VALUE(1, V_DURATION, "1h2m3.5s", "");
