@@ -102,9 +102,10 @@ int shows_progress(const struct dx_state *st, uint32_t c)
  * furthest among d->ms[0..n): its last final milestone of another engine
  * (uvicorn's, when SGLang's own never came), else its last learned one
  * that is no warning, no continuation line (a resource_tracker warning at
- * exit is its tail, not its end) and no progress display
- * (shows_progress), else its last one that is no progress display; NULL
- * when every one is. */
+ * exit is its tail, not its end), no retry notice (which says the run
+ * had yet to get somewhere: "429 encountered, retrying request") and no
+ * progress display (shows_progress), else its last one that is no
+ * progress display and no retry notice; NULL when every one is. */
 static const struct dx_milestone *furthest_of(const struct dx_state *st, const struct diagnosis *d,
 					     size_t n)
 {
@@ -114,7 +115,7 @@ static const struct dx_milestone *furthest_of(const struct dx_state *st, const s
 	const struct dx_milestone *any = NULL;
 	for (size_t m = n; m-- > 0;) {
 		uint32_t c = d->ms[m].id;
-		if (shows_progress(st, c))
+		if (shows_progress(st, c) || st->retry[c])
 			continue;
 		if (st->sev[c] == DX_INFO && !isspace((unsigned char)st->ctext[c][0]))
 			return &d->ms[m];

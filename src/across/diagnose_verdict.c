@@ -515,21 +515,28 @@ static int stable_step(const struct dx_state *st, uint32_t c)
 /* A run whose end is learned (no rule says where the good run is up or
  * done) ends before the good run's end when, after the furthest line
  * bad's last attempt followed, the good run prints a step every good run
- * prints (stable_step) that bad never printed: whatever milestone was
- * learned last, bad's log ended before the stable part did. */
+ * prints (stable_step) that bad never printed after that line: whatever
+ * milestone was learned last, bad's log ended before the stable part
+ * did.  A loop's line counts too: a run that crashed in the second round
+ * of a loop the good run went round 300 times printed the loop's lines,
+ * but not after where it got. */
 static int ends_before_stable_part(const struct dx_state *st, const struct diagnosis *d)
 {
 	const struct log *bad = &st->logs[st->bad];
-	int64_t far = -1;
+	int64_t far = -1, at = -1;
 	for (size_t i = st->from; i < bad->nlines; i++)
 		if (st->w->follow[i] && (int64_t)st->w->b2g[i] > far)
-			far = st->w->b2g[i];
-	for (size_t j = (size_t)(far + 1); j < d->good_log->nlines; j++) {
+			far = st->w->b2g[i], at = (int64_t)i;
+	uint8_t *after = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t i = (size_t)(at + 1); i < bad->nlines; i++)
+		after[st->id[st->bad][i]] = 1;
+	int before = 0;
+	for (size_t j = (size_t)(far + 1); j < d->good_log->nlines && !before; j++) {
 		uint32_t c = st->id[d->good][j];
-		if (stable_step(st, c) && !st->cnt[st->bad * st->nc + c])
-			return 1;
+		before = stable_step(st, c) && !after[c];
 	}
-	return 0;
+	free(after);
+	return before;
 }
 
 /* Has bad reached the end of the good run (good_end): its final rule
@@ -600,6 +607,15 @@ static void further_stream(const struct dx_state *st, const struct following *w,
 	free(lastf);
 }
 
+/* The good line bad's line d->bad_line follows, and how far into the
+ * good run that is. */
+static void set_good_line(const struct dx_state *st, struct diagnosis *d)
+{
+	d->good_line = d->bad_line >= 0 ? (int64_t)st->w->b2g[d->bad_line] : DX_NONE;
+	size_t ng = d->good_log->nlines;
+	d->good_fraction = d->good_line >= 0 && ng ? (double)(d->good_line + 1) / (double)ng : 0.0;
+}
+
 void pass_reach(struct dx_state *st, struct diagnosis *d)
 {
 	st->done = reached_good_end(st, d);
@@ -610,9 +626,8 @@ void pass_reach(struct dx_state *st, struct diagnosis *d)
 		limit = d->novel[d->crash].line;
 	d->bad_line = last_following(st, limit);
 	further_stream(st, st->w, limit, &d->bad_line);
-	d->good_line = d->bad_line >= 0 ? (int64_t)st->w->b2g[d->bad_line] : DX_NONE;
-	size_t ng = d->good_log->nlines;
-	d->good_fraction = d->good_line >= 0 && ng ? (double)(d->good_line + 1) / (double)ng : 0.0;
+	d->end_line = d->bad_line;
+	set_good_line(st, d);
 }
 
 /* ---- the verdict ---- */
@@ -720,12 +735,55 @@ static int64_t failed_step(const struct dx_state *st, const struct diagnosis *d)
 	return first;
 }
 
+/* A run that failed a step and went on left the good run's path where
+ * it failed and came back to it after: it diverged at the first step of
+ * the good run it skipped on the way to its end (the good run's
+ * "Successfully completed." where bad printed its failure, a model the
+ * good run loaded where bad ran out of memory), or at its failure when
+ * it skipped none (a failed test among passing ones).  Where it diverged
+ * is bad's last line before that which follows the good run; the good
+ * run's next step is then the one it skipped.  A step is skipped when
+ * bad, following the good run past it, never printed its template.  The
+ * failure's own line may come before (a shell's "Killed" written ahead
+ * of the batch system's report that says the job did not complete). */
+static void failed_departure(const struct dx_state *st, struct diagnosis *d)
+{
+	const struct following *w = st->w;
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *gid = st->id[d->good];
+	uint8_t *printed = xcalloc(st->nc ? st->nc : 1, 1);
+	int64_t far = DX_NONE;
+	for (size_t i = st->from; i < bad->nlines; i++)
+		if (w->follow[i]) {
+			printed[st->id[st->bad][i]] = 1;
+			if ((int64_t)w->b2g[i] > far)
+				far = w->b2g[i];
+		}
+	int64_t skip = DX_NONE;
+	for (int64_t j = 0; j < far && skip == DX_NONE; j++)
+		if (st->step[gid[j]] && is_step(st, gid[j]) && !printed[gid[j]])
+			skip = j;
+	free(printed);
+	int64_t limit = skip != DX_NONE ? (int64_t)bad->nlines : d->novel[d->crash].line, at = DX_NONE;
+	for (int64_t i = st->from; i < limit; i++) {
+		if (!w->follow[i])
+			continue;
+		if (skip != DX_NONE && (int64_t)w->b2g[i] > skip)
+			break;
+		if (at == DX_NONE || !is_blank(st->ctext[st->id[st->bad][i]]))
+			at = i;
+	}
+	d->bad_line = at;
+	set_good_line(st, d);
+}
+
 void pass_verdict(struct dx_state *st, struct diagnosis *d)
 {
 	int64_t at;
 	if (st->done && (at = failed_step(st, d)) != DX_NONE) {
 		d->verdict = DX_FAILED;
 		d->crash = at;
+		failed_departure(st, d);
 	} else if (st->done) {
 		d->verdict = clean_match(d) ? DX_SAME : DX_DIFFERENT;
 	} else if (d->crash != DX_NONE) {

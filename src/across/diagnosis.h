@@ -198,8 +198,12 @@ struct diagnosis {
 	size_t attempt;       /* which attempt that is, from 1: attempts, or
 			       * the one before when the last printed no more
 			       * than its start banner */
-	int64_t bad_line;     /* last line of bad that follows the good run */
+	int64_t bad_line;     /* last line of bad that follows the good run;
+			       * FAILED: the last before it left the good
+			       * run's path (see end_line) */
 	int64_t good_line;    /* the good line it corresponds to */
+	int64_t end_line;     /* last line of bad that follows the good run,
+			       * wherever it left it on the way */
 	double good_fraction;
 	int64_t crash;        /* index into novel of the crash; FAILED: of the
 			       * failed step's error; INTERRUPTED: of the

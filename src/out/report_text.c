@@ -274,10 +274,10 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 			put_duration(f, d->waiting.span_s);
 		}
 	}
-	if (d->verdict == DX_FAILED && d->bad_line >= 0) {
+	if (d->verdict == DX_FAILED && d->end_line >= 0) {
 		/* It went on to the end: quote where, as bad printed it -- the
 		 * good run's end, unless bad reached that before the failure. */
-		int64_t to = fin && fin->bad_line > d->novel[d->crash].summary ? fin->bad_line : d->bad_line;
+		int64_t to = fin && fin->bad_line > d->novel[d->crash].summary ? fin->bad_line : d->end_line;
 		fprintf(f, "; it went on to \"");
 		put_msg(f, bad, to, q);
 		fprintf(f, "\" (line %lld)", (long long)to + 1);

@@ -845,6 +845,34 @@ static void test_failed_step(void)
 	dx_free(&x);
 }
 
+/* failed_departure: a run that failed and went on diverged where it
+ * left the good run's path: before the first good step it skipped (the
+ * good run's "application fully initialized" where bad said its job was
+ * killed), even when its failure's line came before that (a worker's
+ * stderr written ahead of the job's report); before its failure when it skipped none.  It
+ * still went on to its end (end_line). */
+static void test_failed_departure(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD "INFO the batch job report follows\n",
+		 L00 "|fatal: the worker ran out of memory\n" L01 L02 L03 L04 L05 L06 L07 L08 L09 L10 L11 L12 L13
+		 L14 L15 L16 L17 L18 L19 L20 "INFO job killed after reaching the memory limit\n"
+		 "INFO the batch job report follows\n");
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 1);
+	CHECK_INT(x.d.good_line, 20);
+	CHECK_INT(x.d.bad_line, 21);
+	CHECK_INT(x.d.end_line, 23);
+	CHECK(x.d.nnext > 0 && x.d.next[0] == 21);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "ERROR test_upload failed: expected 200, got 500\n" L10 L11 L12 L13 L14 FROM15);
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(x.d.bad_line, 9);
+	CHECK_INT(x.d.good_line, 9);
+	CHECK_INT(x.d.end_line, 22);
+	dx_free(&x);
+}
+
 /* find_non_finite: a number that became nan or inf where the good run
  * printed a number is an error, though the run went on to its end; not
  * when a good run printed nan there too. */
@@ -1109,8 +1137,9 @@ static void test_steps_other_config(void)
 		 ROUTE("/metrics") FROM15,
 		 UPTO14 "ERROR flash attention 2 is not supported here\n" ROUTE("/metrics") ROUTE("/docs") FROM15);
 	CHECK_INT(x.d.verdict, DX_FAILED);
-	CHECK_INT(x.d.bad_line, 24);
-	CHECK_INT(x.d.good_line, 26);
+	CHECK_INT(x.d.end_line, 24);
+	CHECK_INT(x.d.bad_line, 14);
+	CHECK_INT(x.d.good_line, 14);
 	dx_free(&x);
 }
 
@@ -1649,6 +1678,7 @@ int main(void)
 	test_diverged();
 	test_killed_after();
 	test_failed_step();
+	test_failed_departure();
 	test_non_finite();
 	test_recovered_before_up();
 	test_stable_part();
