@@ -361,6 +361,30 @@ struct match {
 
 /* ---- the walk's rules ---- */
 
+/* The template of the bar frame on good log g's line j: its own text's,
+ * else the one in front of it; ALIGN_NONE for a line without one. */
+static uint32_t bar_of(const struct dx_state *st, size_t g, size_t j)
+{
+	if (st->is_bar[st->id[g][j]])
+		return st->id[g][j];
+	return st->bar[g] ? st->bar[g][j] : ALIGN_NONE;
+}
+
+/* A progress bar's frame follows the good run only at a frame of the
+ * good run's bar that counts no further than bad's: a run that crashed
+ * at step 17 of its loop reached the good run's step 17, not whatever
+ * frame (step 23) the aligner paired with its last one.  Frames are
+ * compared by their position, whatever their totals (a debug run of 300
+ * steps and a full one of 485,461 count their steps alike). */
+static int bar_ahead(const struct walk *k, const struct match *m, uint32_t j)
+{
+	const struct dx_state *st = k->st;
+	uint64_t pos, gpos, total;
+	return st->is_bar[m->c] && bar_of(st, k->g, j) == m->c &&
+	       dx_bar_count(st, st->bad, m->i, m->c, &pos, &total) &&
+	       dx_bar_count(st, k->g, j, m->c, &gpos, &total) && gpos > pos;
+}
+
 /* A heartbeat follows the good run only where the good run beats too and
  * bad gets there in order, from where its stream was, over nothing the
  * good run did meanwhile: a run that waits ("Waiting for shard to be
@@ -445,7 +469,7 @@ static int match_follows(const struct walk *k, const struct match *m)
 		return 0;
 	if (skipped && jumps_coming_step(k->st, &k->pend, &k->bx, k->g, k->nextsame, m->i, since, m->j, m->order))
 		return 0;
-	if (trouble_jumps(k, m, skipped))
+	if (trouble_jumps(k, m, skipped) || bar_ahead(k, m, m->j))
 		return 0;
 	return teardown_follows(k, m, skipped);
 }
@@ -501,7 +525,8 @@ static int rematch_follows(const struct walk *k, const struct match *m, uint32_t
 		return 0;
 	if (pk && passes_end(st, &k->pend, k->g, k->gend, last, j, m->order))
 		return 0;
-	if (pk && jumps_coming_step(st, &k->pend, &k->bx, k->g, k->nextsame, m->i, last, j, m->order))
+	if ((pk && jumps_coming_step(st, &k->pend, &k->bx, k->g, k->nextsame, m->i, last, j, m->order)) ||
+	    bar_ahead(k, m, j))
 		return 0;
 	return k->lasterr <= k->lastb[m->s] || (!pk && !leaps(&k->pend, last, j, k->own[m->s], m->order));
 }
@@ -559,6 +584,79 @@ static size_t failed_job_end(const struct dx_state *st)
 	return end;
 }
 
+/* A log as aligning sees it when some of its lines carry a progress bar
+ * in front of their text: such a line is two entries, the bar, then the
+ * text, each a line of its own for the aligner; line[] maps them back. */
+struct bar_entries {
+	uint32_t *id;
+	uint16_t *stream;
+	uint32_t *line;
+	uint8_t *is_bar;
+	size_t n;
+};
+
+static void bar_entries_init(struct bar_entries *e, const struct dx_state *st, size_t l, size_t from)
+{
+	size_t nl = st->logs[l].nlines, cap = 2 * (nl - from) + 1;
+	const uint32_t *bar = st->bar[l];
+	e->id = xmalloc(cap * sizeof(*e->id));
+	e->stream = xmalloc(cap * sizeof(*e->stream));
+	e->line = xmalloc(cap * sizeof(*e->line));
+	e->is_bar = xmalloc(cap);
+	e->n = 0;
+	for (size_t i = from; i < nl; i++)
+		for (int part = bar && bar[i] != ALIGN_NONE ? 0 : 1; part < 2; part++) {
+			e->id[e->n] = part ? st->id[l][i] : bar[i];
+			e->stream[e->n] = st->stream[l][i];
+			e->line[e->n] = (uint32_t)i;
+			e->is_bar[e->n++] = (uint8_t)!part;
+		}
+}
+
+static void bar_entries_free(struct bar_entries *e)
+{
+	free(e->id);
+	free(e->stream);
+	free(e->line);
+	free(e->is_bar);
+}
+
+/* Align bad's lines from `from` on with good log g into b2g (indexed by
+ * bad line), as align_logs does.  A bar drawn in front of a line's text
+ * (a log whose CRs were lost: "  0%| | 0/300 [00:00<?, ?it/s]Traceback
+ * (most recent call last):") is progress of its own: the line follows
+ * the good run by its text, else by its bar (by_bar), so that a run that
+ * crashed as its loop began got as far as that loop's first bar. */
+static void align_runs(const struct dx_state *st, size_t g, size_t from, const uint32_t *smap,
+		       uint32_t *b2g, uint8_t *by_bar)
+{
+	size_t nb = st->logs[st->bad].nlines, ns = st->nstreams;
+	if (!st->bar[st->bad] && !st->bar[g]) {
+		struct align_log a = { st->id[st->bad] + from, st->stream[st->bad] + from, nb - from, ns };
+		struct align_log b = { st->id[g], st->stream[g], st->logs[g].nlines, ns };
+		align_logs(&a, &b, smap, st->weight, b2g + from);
+		return;
+	}
+	struct bar_entries ea, eb;
+	bar_entries_init(&ea, st, st->bad, from);
+	bar_entries_init(&eb, st, g, 0);
+	struct align_log a = { ea.id, ea.stream, ea.n, ns }, b = { eb.id, eb.stream, eb.n, ns };
+	uint32_t *a2b = xmalloc((ea.n ? ea.n : 1) * sizeof(*a2b));
+	align_logs(&a, &b, smap, st->weight, a2b);
+	for (size_t i = from; i < nb; i++)
+		b2g[i] = ALIGN_NONE;
+	for (size_t k = 0; k < ea.n; k++) {
+		uint32_t i = ea.line[k];
+		if (a2b[k] == ALIGN_NONE || (ea.is_bar[k] && b2g[i] != ALIGN_NONE))
+			continue;
+		b2g[i] = eb.line[a2b[k]];
+		by_bar[i] = ea.is_bar[k];
+	}
+	free(a2b);
+	bar_entries_free(&ea);
+	bar_entries_free(&eb);
+}
+
 /* Align bad with good log g into k->w->b2g and set the walk up. */
 static void walk_init(struct walk *k, const struct dx_state *st, size_t g, struct following *w)
 {
@@ -574,9 +672,10 @@ static void walk_init(struct walk *k, const struct dx_state *st, size_t g, struc
 	w->b2g = xmalloc((nb ? nb : 1) * sizeof(*w->b2g));
 	w->follow = xcalloc(nb ? nb : 1, 1);
 	w->steady = xcalloc(nb ? nb : 1, 1);
+	w->by_bar = xcalloc(nb ? nb : 1, 1);
 	for (size_t i = 0; i < from; i++)
 		w->b2g[i] = ALIGN_NONE;
-	align_logs(&a, &b, k->smap, st->weight, w->b2g + from);
+	align_runs(st, g, from, k->smap, w->b2g, w->by_bar);
 	pending_init(&k->pend, st, g);
 	bad_index_init(&k->bx, st);
 	k->lastg = xmalloc(ns * sizeof(*k->lastg));
@@ -627,7 +726,8 @@ static int walk_match(const struct walk *k, size_t i, struct match *m)
 	const struct dx_state *st = k->st;
 	uint16_t s = st->stream[st->bad][i];
 	int64_t last = k->lastg[s];
-	*m = (struct match){ .i = i, .s = s, .c = st->id[st->bad][i], .j = k->w->b2g[i] };
+	uint32_t c = k->w->by_bar[i] ? st->bar[st->bad][i] : st->id[st->bad][i];
+	*m = (struct match){ .i = i, .s = s, .c = c, .j = k->w->b2g[i] };
 	m->all = k->smap[s] == ALIGN_ALL;
 	m->order = m->all || (last >= 0 && st->stream[k->g][last] != k->smap[s]);
 	return m->j != ALIGN_NONE &&
@@ -688,6 +788,46 @@ static void walk_on(struct walk *k, const struct match *m)
 	pending_reach(&k->pend, st, k->g, m->j);
 }
 
+/* A loop's line that bad printed fewer times than the good run, after
+ * which bad's stream followed the good run no further, is the loop's
+ * first rounds, not rounds spread over all of the good run's (the
+ * aligner maps a run of one line first to first and last to last): a
+ * run that crashed at step 2 of its loop reached the good run's step 2.
+ * The stream's last following line and the lines of its template that
+ * followed right before it, heartbeats and other streams aside, map to
+ * the good run's lines of that template one after another from the
+ * first, never further than the aligner put them. */
+static void cut_short_runs(const struct walk *k)
+{
+	const struct dx_state *st = k->st;
+	const struct following *w = k->w;
+	const uint32_t *id = st->id[st->bad];
+	const uint16_t *bs = st->stream[st->bad];
+	for (size_t s = 0; s < st->nstreams; s++) {
+		int64_t last = k->lastb[s];
+		if (last < 0 || w->by_bar[last])
+			continue;
+		uint32_t c = id[last];
+		int64_t first = last;
+		for (int64_t i = last - 1; i >= (int64_t)st->from; i--) {
+			if (bs[i] != s || st->hb[id[i]])
+				continue;
+			if (id[i] != c || !w->follow[i] || w->by_bar[i])
+				break;
+			first = i;
+		}
+		uint32_t j = w->b2g[first];
+		for (int64_t i = first + 1; i <= last; i++) {
+			if (bs[i] != s || id[i] != c)
+				continue;
+			uint32_t next = k->nextsame[j];
+			if (next == ALIGN_NONE || next >= w->b2g[i])
+				break;
+			w->b2g[i] = j = next;
+		}
+	}
+}
+
 /* Which lines of bad follow good log g, into w (followings_free frees it):
  * bad's last attempt, aligned with g, then walked line by line, each
  * match judged by the walk's rules. */
@@ -715,6 +855,7 @@ static void follow_good_run(const struct dx_state *st, size_t g, struct followin
 		if (!reordered(&k, &m))
 			walk_on(&k, &m);
 	}
+	cut_short_runs(&k);
 	walk_free(&k);
 }
 
@@ -740,6 +881,7 @@ void followings_free(struct dx_state *st)
 		free(st->ws[g].b2g);
 		free(st->ws[g].follow);
 		free(st->ws[g].steady);
+		free(st->ws[g].by_bar);
 	}
 	free(st->ws);
 	st->ws = NULL;

@@ -28,6 +28,8 @@ struct following {
 	uint8_t *follow;        /* bad line follows the good run */
 	uint8_t *steady;        /* ... and got there from its stream's last
 				 * step without a leap */
+	uint8_t *by_bar;        /* ... by the progress bar drawn in front of
+				 * its text (st->bar), not by the text */
 	size_t score;           /* following lines */
 	int64_t last;           /* last following line */
 };
@@ -43,6 +45,10 @@ struct dx_state {
 	const char **ctext;     /* per template: its text */
 	uint8_t *clevel;        /* ... the level its header gave (LV_*) */
 	uint32_t **id;          /* per log, per line: its template */
+	uint32_t **bar;         /* per log, per line: the template of a bar
+				 * drawn in front of its text (log.bar),
+				 * ALIGN_NONE for none; NULL for a log with
+				 * no such line */
 	uint16_t **stream;      /* per log, per line: its stream (0: untagged) */
 	size_t nstreams;
 	char **snames;          /* per stream: its name */
@@ -53,7 +59,8 @@ struct dx_state {
 	uint8_t *tb;            /* ... traceback role (CLASSIFY_TB_*) */
 	uint8_t *hb;            /* ... a heartbeat: says nothing of progress */
 	uint8_t *ms;            /* ... a milestone (learned, or a rule's) */
-	uint8_t *bars;          /* a progress bar drawn at several places */
+	uint8_t *bars;          /* a progress bar drawn anew (several bars) */
+	uint8_t *is_bar;        /* a progress bar's frame (mask_is_progress_bar) */
 	uint8_t *counter;       /* recurs at a steady pace, counting ("step 41") */
 	uint8_t *new_error;     /* an error no good log printed */
 	uint8_t *retry;         /* announces a retry */
@@ -93,6 +100,11 @@ static inline int is_blank(const char *t)
  * learned milestones, heartbeats, counted steps and bad's attempts.
  * Fills d's ngood, bad_log, attempts, attempt, attempt_line, stream_names and
  * nstreams.  skeleton_free frees st and what it holds. */
+/* The count of template c's progress-bar frame on log l's line i (its
+ * own text, or the bar in front of it) as position and total; 0 when the
+ * line has no such frame or it shows no count. */
+int dx_bar_count(const struct dx_state *st, size_t l, size_t i, uint32_t c, uint64_t *pos, uint64_t *total);
+
 void pass_skeleton(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,
 		   const struct ruleset *rs, struct diagnosis *d);
 void skeleton_free(struct dx_state *st);

@@ -409,30 +409,76 @@ static void learn_heartbeats(struct dx_state *st)
 	free(beats);
 }
 
-/* A progress bar that some log draws at several places (a bar per
- * request, per epoch, per retry) shows how far something got there, like
- * a heartbeat, and is no step: matching one of its drawings would tie bad
- * to whichever drawing came first.  A drawing is a run of bar lines, so
- * the frames of one bar redrawn on new lines ("shards: 33% | 1/3" ...
- * "100% | 3/3") stay the steps they are, as does a bar every run draws
- * once. */
+/* How many of a bar's frames learn_progress_bars reads in a log, at most:
+ * a bar drawn again shows itself early. */
+#define BAR_SAMPLE 64
+
+int dx_bar_count(const struct dx_state *st, size_t l, size_t i, uint32_t c, uint64_t *pos, uint64_t *total)
+{
+	const struct log *lg = &st->logs[l];
+	int own = st->id[l][i] == c;
+	if (!own && !(st->bar[l] && st->bar[l][i] == c))
+		return 0;
+	struct buf scratch = { 0 };
+	struct masked m = { 0 };
+	struct line ln;
+	struct header h;
+	log_line(lg, i, &ln, &h, &scratch);
+	if (!own)
+		prefix_parse_in(&lg->order, ln.bar, ln.bar_len, &h);
+	const char *t = (own ? ln.text : ln.bar) + h.msg_off;
+	size_t n = (own ? ln.len : ln.bar_len) - h.msg_off;
+	mask_message(t, n, &m);
+	int ok = mask_bar_count(&m, t, pos, total);
+	masked_free(&m);
+	buf_free(&scratch);
+	return ok;
+}
+
+/* How many of a bar's frames learn_progress_bars reads in a log, at most:
+ * a bar drawn again shows itself early. */
+#define BAR_SAMPLE 64
+
+/* Whether bar template c is drawn anew in log l: a frame's count starts
+ * over (its position goes back), counts to another total, or a bar that
+ * was complete is complete again on a later line that does not follow
+ * it (a bar drawn whole each time, its frames pasted on one line).
+ * Frames of one bar come as lines of their own or in front of a line's
+ * text (st->bar), however many other lines come between them. */
+static int bar_drawn_again(const struct dx_state *st, size_t l, uint32_t c)
+{
+	uint64_t lastpos = 0, lasttotal = 0, pos, total;
+	size_t seen = 0, last = 0;
+	for (size_t i = 0; i < st->logs[l].nlines && seen < BAR_SAMPLE; i++) {
+		if (!dx_bar_count(st, l, i, c, &pos, &total))
+			continue;
+		int whole_again = pos == total && lastpos == lasttotal && i > last + 1;
+		if (seen++ && (pos < lastpos || total != lasttotal || whole_again))
+			return 1;
+		lastpos = pos;
+		lasttotal = total;
+		last = i;
+	}
+	return 0;
+}
+
+/* A progress bar that some log draws anew (a bar per request, per epoch,
+ * per retry: bar_drawn_again) shows how far something got there, like a
+ * heartbeat, and is no step: matching one of its drawings would tie bad
+ * to whichever drawing came first.  One bar redrawn as it counts on, on
+ * new lines or between the lines a loop prints ("shards: 33% | 1/3" ...
+ * "100% | 3/3", a training bar between its loss reports) stays the
+ * progress it is, as does a bar every run draws once. */
 static void learn_progress_bars(struct dx_state *st)
 {
-	size_t nc = st->nc ? st->nc : 1;
-	uint8_t *bar = xcalloc(nc, 1);
-	uint32_t *drawn = xmalloc(nc * sizeof(*drawn));
-	for (size_t c = 0; c < st->nc; c++)
-		bar[c] = (uint8_t)mask_is_progress_bar(st->ctext[c]);
-	for (size_t l = 0; l < st->nlogs; l++) {
-		memset(drawn, 0, nc * sizeof(*drawn));
-		for (size_t i = 0; i < st->logs[l].nlines; i++) {
-			uint32_t c = st->id[l][i];
-			if (bar[c] && (i == 0 || !bar[st->id[l][i - 1]]) && ++drawn[c] == 2)
-				st->hb[c] = st->bars[c] = 1;
-		}
+	for (size_t c = 0; c < st->nc; c++) {
+		if (!(st->is_bar[c] = (uint8_t)mask_is_progress_bar(st->ctext[c])))
+			continue;
+		for (size_t l = 0; l < st->nlogs && !st->bars[c]; l++)
+			if (st->cnt[l * st->nc + c] || st->bar[l])
+				if (bar_drawn_again(st, l, (uint32_t)c))
+					st->hb[c] = st->bars[c] = 1;
 	}
-	free(drawn);
-	free(bar);
 }
 
 /* Whether a template announces a retry. */
@@ -615,6 +661,7 @@ static uint32_t *canonical_ids(struct dx_state *st, struct tmpl_table *tt)
 static void line_ids(struct dx_state *st, const uint32_t *canon)
 {
 	st->id = xcalloc(st->nlogs, sizeof(*st->id));
+	st->bar = xcalloc(st->nlogs, sizeof(*st->bar));
 	st->stream = xcalloc(st->nlogs, sizeof(*st->stream));
 	streams_intern(&st->snames, &st->nstreams, "");
 	for (size_t l = 0; l < st->nlogs; l++) {
@@ -625,6 +672,11 @@ static void line_ids(struct dx_state *st, const uint32_t *canon)
 			char *n = streams_norm_tag(lg->tags[t]);
 			tagmap[t] = streams_intern(&st->snames, &st->nstreams, n);
 			free(n);
+		}
+		if (lg->bar) {
+			st->bar[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->bar));
+			for (size_t i = 0; i < lg->nlines; i++)
+				st->bar[l][i] = lg->bar[i] == TMPL_NONE ? ALIGN_NONE : canon[lg->bar[i]];
 		}
 		st->id[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->id));
 		st->stream[l] = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(**st->stream));
@@ -666,6 +718,7 @@ static void template_facts(struct dx_state *st)
 	st->hb = xcalloc(nc, 1);
 	st->ms = xcalloc(nc, 1);
 	st->bars = xcalloc(nc, 1);
+	st->is_bar = xcalloc(nc, 1);
 	st->counter = xcalloc(nc, 1);
 	for (size_t c = 0; c < st->nc; c++) {
 		st->sev[c] = (uint8_t)classify_severity(st->rs, st->ctext[c], st->clevel[c]);
@@ -747,9 +800,11 @@ void skeleton_free(struct dx_state *st)
 		return;
 	for (size_t l = 0; l < st->nlogs; l++) {
 		free(st->id[l]);
+		free(st->bar[l]);
 		free(st->stream[l]);
 	}
 	free(st->id);
+	free(st->bar);
 	free(st->stream);
 	strv_free(st->snames, st->nstreams);
 	free(st->ctext);
@@ -765,6 +820,7 @@ void skeleton_free(struct dx_state *st)
 	free(st->hb);
 	free(st->ms);
 	free(st->bars);
+	free(st->is_bar);
 	free(st->counter);
 	free(st->weight);
 	free(st->step);

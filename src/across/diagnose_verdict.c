@@ -97,12 +97,23 @@ static void crash_lines_init(struct crash_lines *cl, const struct dx_state *st, 
 	cl->fbefore = xmalloc((nb + 1) * sizeof(*cl->fbefore));
 	cl->familiar = xmalloc((nb + 1) * sizeof(*cl->familiar));
 	cl->fbefore[0] = cl->familiar[0] = 0;
+	/* Frames of a bar a process draws as it exits (tqdm closes its bars
+	 * after the traceback) are no going on: a frame counts only when a
+	 * line of its stream that is none follows the good run after it. */
+	int64_t *lastline = xmalloc(st->nstreams * sizeof(*lastline));
+	for (size_t s = 0; s < st->nstreams; s++)
+		lastline[s] = DX_NONE;
+	for (size_t i = 0; i < nb; i++)
+		if (follow[i] && !st->is_bar[id[i]])
+			lastline[st->stream[st->bad][i]] = (int64_t)i;
 	for (size_t i = 0; i < nb; i++) {
-		if (follow[i])
+		int on = follow[i] && (!st->is_bar[id[i]] || (int64_t)i < lastline[st->stream[st->bad][i]]);
+		if (on)
 			cl->lastf[st->stream[st->bad][i]] = (int64_t)i;
-		cl->fbefore[i + 1] = cl->fbefore[i] + follow[i];
+		cl->fbefore[i + 1] = cl->fbefore[i] + on;
 		cl->familiar[i + 1] = cl->familiar[i] + (!st->hb[id[i]] && !is_novel_template(st, id[i]));
 	}
+	free(lastline);
 	cl->retry_after = xmalloc((nb ? nb : 1) * sizeof(*cl->retry_after));
 	for (int64_t i = (int64_t)nb, r = -1; i-- > 0;) {
 		if (st->retry[id[i]])
@@ -607,11 +618,31 @@ static void further_stream(const struct dx_state *st, const struct following *w,
 	free(lastf);
 }
 
+/* A progress bar drawn after the crash is its loop's state as the
+ * process exited (tqdm closes its bars then): where such a frame
+ * follows the good run further than *at, the run got that far before it
+ * crashed.  A frame follows only where it counts no further than the
+ * good run's (bar_ahead, diagnose_follow.c). */
+static void bar_at_exit(const struct dx_state *st, int64_t limit, int64_t *at)
+{
+	const struct following *w = st->w;
+	for (int64_t i = limit; i < (int64_t)st->logs[st->bad].nlines; i++)
+		if (w->follow[i] && st->is_bar[st->id[st->bad][i]] && (*at < 0 || w->b2g[i] > w->b2g[*at]))
+			*at = i;
+}
+
 /* The good line bad's line d->bad_line follows, and how far into the
  * good run that is. */
 static void set_good_line(const struct dx_state *st, struct diagnosis *d)
 {
 	d->good_line = d->bad_line >= 0 ? (int64_t)st->w->b2g[d->bad_line] : DX_NONE;
+	d->bad_by_bar = d->good_by_bar = 0;
+	if (d->good_line >= 0) {
+		d->bad_by_bar = st->w->by_bar[d->bad_line];
+		uint32_t c = d->bad_by_bar ? st->bar[st->bad][d->bad_line] : st->id[st->bad][d->bad_line];
+		const uint32_t *gbar = st->bar[d->good];
+		d->good_by_bar = st->id[d->good][d->good_line] != c && gbar && gbar[d->good_line] == c;
+	}
 	size_t ng = d->good_log->nlines;
 	d->good_fraction = d->good_line >= 0 && ng ? (double)(d->good_line + 1) / (double)ng : 0.0;
 }
@@ -620,12 +651,16 @@ void pass_reach(struct dx_state *st, struct diagnosis *d)
 {
 	st->done = reached_good_end(st, d);
 	/* A crashed run got no further than its crash, but for the output it
-	 * printed before it, flushed after it (flushed_after). */
+	 * printed before it, flushed after it (flushed_after), and a bar it
+	 * drew on the crash's first line before the crash (by_bar). */
 	int64_t limit = (int64_t)st->logs[st->bad].nlines;
-	if (d->crash != DX_NONE && !st->done && !flushed_after(st, &d->novel[d->crash]))
+	if (d->crash != DX_NONE && !st->done && !flushed_after(st, &d->novel[d->crash])) {
 		limit = d->novel[d->crash].line;
+		limit += st->w->follow[limit] && st->w->by_bar[limit];
+	}
 	d->bad_line = last_following(st, limit);
 	further_stream(st, st->w, limit, &d->bad_line);
+	bar_at_exit(st, limit, &d->bad_line);
 	d->end_line = d->bad_line;
 	set_good_line(st, d);
 }

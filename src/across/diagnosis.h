@@ -202,6 +202,9 @@ struct diagnosis {
 			       * FAILED: the last before it left the good
 			       * run's path (see end_line) */
 	int64_t good_line;    /* the good line it corresponds to */
+	int bad_by_bar, good_by_bar;  /* bad_line, good_line correspond by
+				       * the progress bar drawn in front of
+				       * their text (log.bar): quote that */
 	int64_t end_line;     /* last line of bad that follows the good run,
 			       * wherever it left it on the way */
 	double good_fraction;

@@ -114,6 +114,10 @@ struct line {
 	uint32_t flags;
 	uint64_t offset;     /* byte offset of the raw line in input.data */
 	uint64_t raw_len;    /* length of the raw line, without its newline */
+	/* A progress bar pasted in front of the text, its last frame (see
+	 * input_clean_line), in the same memory as text; NULL, 0 for none. */
+	const char *bar;
+	uint32_t bar_len;
 };
 
 /* Split off the line that starts at *pos in data[0..size), clean it, and
@@ -130,7 +134,8 @@ int input_next_line(const char *data, size_t size, size_t *pos,
  *   before it, since it names the writer;
  * - frames pasted without a CR, each ending in a rate bracket such as
  *   "[00:29<06:47, 29.12s/it]", are dropped up to the last one that more
- *   text follows (often a log line glued on);
+ *   text follows (often a log line glued on); the last one dropped is
+ *   kept in bar, for the bar is progress the run made;
  * - ANSI escape sequences (CSI, OSC, DCS, ...; unterminated ones too) are
  *   removed;
  * - the kept text is cut at INPUT_LINE_MAX bytes (LINE_CUT).

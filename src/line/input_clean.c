@@ -145,19 +145,24 @@ static int rate_bracket_end(const char *s, size_t e)
 
 /* Progress frames can also be glued to each other, or to the next log
  * line, without a CR between them (a bar redrawn while another process
- * wrote to the same file).  Returns where the text after the last frame
- * that is followed by anything but blanks starts, or 0 if there is none,
- * and adds the frames dropped before it to *frames. */
-static size_t pasted_frames_end(const char *s, size_t n, uint32_t *frames)
+ * wrote to the same file, or a log whose CRs were stripped).  Returns
+ * where the text after the last frame that is followed by anything but
+ * blanks starts, or 0 if there is none, adds the frames dropped before it
+ * to *frames, and puts the last of them into [*bar, *bar_end): the bar as
+ * the terminal last drew it before that text. */
+static size_t pasted_frames_end(const char *s, size_t n, uint32_t *frames, size_t *bar, size_t *bar_end)
 {
 	size_t cut = 0;
 	for (const char *p = s; (p = memchr(p, ']', (size_t)(s + n - p))); p++) {
 		size_t k = (size_t)(p - s);
 		if (!rate_bracket_end(s, k))
 			continue;
+		size_t end = k + 1;
 		for (k++; k < n && (s[k] == ' ' || s[k] == '\t'); k++)
 			;
 		if (k < n) {
+			*bar = cut;
+			*bar_end = end;
 			cut = k;
 			(*frames)++;
 		}
@@ -237,6 +242,8 @@ static int unwrap_record(const char *raw, size_t raw_len, struct line *ln, struc
 	ln->frames = sub.frames;
 	ln->flags = sub.flags | LINE_CLEANED;
 	ln->raw_len = raw_len;
+	ln->bar = NULL;
+	ln->bar_len = 0;
 	return 1;
 }
 
@@ -250,6 +257,8 @@ static void clean_line(const char *raw, size_t raw_len, int special,
 	int in_scratch = 0;
 	ln->flags = 0;
 	ln->frames = 1;
+	ln->bar = NULL;
+	ln->bar_len = 0;
 	ln->raw_len = raw_len;
 	while (e > 0 && raw[e - 1] == '\r')
 		e--;
@@ -284,8 +293,10 @@ static void clean_line(const char *raw, size_t raw_len, int special,
 		ln->flags |= LINE_CLEANED;
 	}
 	if (n && special && memchr(s, '|', n)) {
-		size_t cut = pasted_frames_end(s, n, &ln->frames);
+		size_t bar = 0, bar_end = 0, cut = pasted_frames_end(s, n, &ln->frames, &bar, &bar_end);
 		if (cut) {
+			ln->bar = s + bar;
+			ln->bar_len = (uint32_t)(bar_end - bar);
 			s += cut;
 			n -= cut;
 			ln->flags |= LINE_CLEANED;
@@ -293,6 +304,8 @@ static void clean_line(const char *raw, size_t raw_len, int special,
 	}
 	if (label) {
 		if (in_scratch) {
+			ln->bar = NULL;   /* the move below writes over it */
+			ln->bar_len = 0;
 			memmove(scratch->p + label, s, n);
 			scratch->len = label + n;
 			scratch->p[scratch->len] = '\0';

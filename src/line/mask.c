@@ -30,6 +30,23 @@ int mask_is_progress_bar(const char *t)
 	return pct && strstr(pct, "<int>/<int>");
 }
 
+int mask_bar_count(const struct masked *m, const char *msg, uint64_t *pos, uint64_t *total)
+{
+	for (size_t k = 0; k + 1 < m->nv; k++) {
+		const struct value *a = &m->v[k], *b = &m->v[k + 1];
+		if (a->type != V_INT || b->type != V_INT || b->off != a->off + a->len + 1 ||
+		    msg[a->off + a->len] != '/' || a->len > 18 || b->len > 18)
+			continue;
+		*pos = *total = 0;
+		for (uint32_t d = 0; d < a->len; d++)
+			*pos = *pos * 10 + (uint64_t)(msg[a->off + d] - '0');
+		for (uint32_t d = 0; d < b->len; d++)
+			*total = *total * 10 + (uint64_t)(msg[b->off + d] - '0');
+		return 1;
+	}
+	return 0;
+}
+
 /* Byte classes: one table look-up per byte on the hot path. */
 enum { K_DIGIT = 1, K_ALPHA = 2, K_HEX = 4, K_WORD = 8, K_IDENT = 16, K_SPACE = 32 };
 /* Word bytes are letters, digits, "_-." and every non-ASCII byte (so

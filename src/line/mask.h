@@ -58,6 +58,10 @@ void masked_free(struct masked *m);
  * draw them.  A bar that is redrawn on new lines shows how far a step
  * got, not a step of its own. */
 int mask_is_progress_bar(const char *t);
+/* A progress bar's count, from its masked line m of text msg: the first
+ * "<int>/<int>", as position and total ("11/489").  0 when there is
+ * none. */
+int mask_bar_count(const struct masked *m, const char *msg, uint64_t *pos, uint64_t *total);
 
 /* The exit status a template states ("exited with code 1", "exit status
  * 137", "exitcode: 0", "Exited with status 3", "shutting down with

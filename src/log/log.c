@@ -105,6 +105,7 @@ struct piece {
 	size_t key_cap;
 	size_t n, cap;
 	uint32_t *tid;
+	uint32_t *bar;         /* LOG_FULL: as lg->bar, NULL until a line has one */
 	uint64_t *offset;
 	int64_t *ts;
 	uint8_t *level;
@@ -121,13 +122,15 @@ static uint16_t piece_tag(struct piece *pc, const char *s, size_t n)
 	return tagset_index(&pc->tags, s, n);
 }
 
-static void piece_push(struct piece *pc, uint32_t tid, const struct line *ln,
+static void piece_push(struct piece *pc, uint32_t tid, uint32_t bar, const struct line *ln,
 		       const struct header *h)
 {
 	if (pc->n == pc->cap) {
 		size_t cap = pc->cap;
 		GROW(pc->tid, cap, pc->n + 1);
 		if (pc->flags & LOG_FULL) {
+			if (pc->bar)
+				pc->bar = xrealloc(pc->bar, cap * sizeof(*pc->bar));
 			pc->offset = xrealloc(pc->offset, cap * sizeof(*pc->offset));
 			pc->ts = xrealloc(pc->ts, cap * sizeof(*pc->ts));
 			pc->level = xrealloc(pc->level, cap * sizeof(*pc->level));
@@ -137,6 +140,13 @@ static void piece_push(struct piece *pc, uint32_t tid, const struct line *ln,
 	}
 	size_t i = pc->n++;
 	pc->tid[i] = tid;
+	if (bar != TMPL_NONE && !pc->bar) {
+		pc->bar = xmalloc(pc->cap * sizeof(*pc->bar));
+		for (size_t k = 0; k < i; k++)
+			pc->bar[k] = TMPL_NONE;
+	}
+	if (pc->bar)
+		pc->bar[i] = bar;
 	if (pc->flags & LOG_FULL) {
 		pc->offset[i] = ln->offset;
 		pc->ts[i] = h->ts_ms != TS_NONE && h->ts_no_year ? h->ts_ms + pc->year_ms : h->ts_ms;
@@ -185,13 +195,22 @@ static void *piece_run(void *arg)
 	tmpl_init(&pc->tt);
 	tmpl_init(&pc->keys);
 	while (input_next_line(data, pc->end, &pos, &ln, &scratch)) {
+		uint32_t bar = TMPL_NONE;
+		if (ln.bar_len && (pc->flags & LOG_FULL)) {
+			/* Masked before the line: both live in scratch. */
+			prefix_parse_in(&lg->order, ln.bar, ln.bar_len, &h);
+			bar = piece_template(pc, ln.bar + h.msg_off, ln.bar_len - h.msg_off, h.level, &m, &key);
+			struct tmpl *t = &pc->tt.t[bar];
+			if (t->count++ == 0)
+				t->first_line = pc->n;
+		}
 		prefix_parse_in(&lg->order, ln.text, ln.len, &h);
 		uint32_t id = piece_template(pc, ln.text + h.msg_off, ln.len - h.msg_off, h.level,
 					     &m, &key);
 		struct tmpl *t = &pc->tt.t[id];
 		if (t->count++ == 0)
 			t->first_line = pc->n;
-		piece_push(pc, id, &ln, &h);
+		piece_push(pc, id, bar, &ln, &h);
 		if (pc->show_progress && (pc->n & 0xffff) == 0)
 			progress_update(pos - pc->begin, pc->end - pc->begin);
 	}
@@ -644,11 +663,27 @@ static void piece_free(struct piece *pc)
 {
 	tmpl_free(&pc->tt);
 	free(pc->tid);
+	free(pc->bar);
 	free(pc->offset);
 	free(pc->ts);
 	free(pc->level);
 	free(pc->tag);
 	tagset_free(&pc->tags, 1);
+}
+
+/* Append piece pc's bars (ids already tt's) to lg's, which exist once a
+ * piece has one: TMPL_NONE for the lines of those that have none. */
+static void merge_bars(struct log *lg, const struct piece *pc)
+{
+	size_t n = lg->nlines;
+	if (!pc->bar && !lg->bar)
+		return;
+	int fresh = !lg->bar;
+	lg->bar = xrealloc(lg->bar, (n + pc->n ? n + pc->n : 1) * sizeof(*lg->bar));
+	for (size_t i = 0; fresh && i < n; i++)
+		lg->bar[i] = TMPL_NONE;
+	for (size_t i = 0; i < pc->n; i++)
+		lg->bar[n + i] = pc->bar ? pc->bar[i] : TMPL_NONE;
 }
 
 /* Append piece pc's lines to lg, translating local ids into tt's and
@@ -674,6 +709,10 @@ static void merge(struct log *lg, struct piece *pc, struct tmpl_table *tt,
 		tagmap[i] = tagset_index(tags, pc->tags.tags[i], strlen(pc->tags.tags[i]));
 	for (size_t i = 0; i < pc->n; i++)
 		pc->tid[i] = remap[pc->tid[i]];
+	for (size_t i = 0; pc->bar && i < pc->n; i++)
+		if (pc->bar[i] != TMPL_NONE)
+			pc->bar[i] = remap[pc->bar[i]];
+	merge_bars(lg, pc);
 	if (pc->flags & LOG_FULL)
 		for (size_t i = 0; i < pc->n; i++)
 			pc->tag[i] = tagmap[pc->tag[i]];
@@ -775,6 +814,7 @@ void log_free(struct log *lg)
 		return;
 	input_close(&lg->in);
 	free(lg->tid);
+	free(lg->bar);
 	free(lg->offset);
 	free(lg->ts);
 	free(lg->when);

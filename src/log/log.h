@@ -26,6 +26,9 @@ struct log {
 	size_t nlines;
 	uint32_t *tid;      /* interned template id per line */
 	/* LOG_FULL only: */
+	uint32_t *bar;      /* per line, the template id of a progress bar
+			       drawn in front of its text (struct line.bar),
+			       TMPL_NONE for none; NULL when no line has one */
 	uint64_t *offset;   /* raw line start in in.data */
 	int64_t *ts;        /* ms, TS_NONE when the line has no timestamp */
 	int64_t *when;      /* ms, for timing: ts or, for a line without one,

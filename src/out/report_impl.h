@@ -23,6 +23,19 @@ static inline void quote_line(struct quote *q, const struct log *lg, int64_t i)
 	log_line(lg, (size_t)i, &q->ln, &q->h, &q->scratch);
 }
 
+/* Where bad diverged, its line (good: the good run's line there) as
+ * quote_line reads it; where the two lines correspond by the progress
+ * bar drawn in front of their text, the bar is the text quoted. */
+static inline void quote_divergence(struct quote *q, const struct diagnosis *d, int good)
+{
+	quote_line(q, good ? d->good_log : d->bad_log, good ? d->good_line : d->bad_line);
+	if (good ? d->good_by_bar : d->bad_by_bar) {
+		q->ln.text = q->ln.bar;
+		q->ln.len = q->ln.bar_len;
+		q->h.msg_off = 0;
+	}
+}
+
 /* Seconds from line from to line to of lg; NaN when either is none. */
 static inline double offset(const struct log *lg, int64_t from, int64_t to)
 {

@@ -97,6 +97,20 @@ static void json_good(struct jw *jw, const struct diagnosis *d, const struct log
 	jw_end(jw);
 }
 
+/* The message of where bad diverged (good: the good line there); see
+ * quote_divergence. */
+static void json_divergence_msg(struct jw *jw, const char *key, const struct diagnosis *d, int good)
+{
+	if ((good ? d->good_line : d->bad_line) < 0) {
+		jw_object_null(jw, key);
+		return;
+	}
+	struct quote q = { 0 };
+	quote_divergence(&q, d, good);
+	jw_object_string_n(jw, key, q.ln.text + q.h.msg_off, q.ln.len - q.h.msg_off);
+	buf_free(&q.scratch);
+}
+
 /* Where bad diverged, and the good run's next steps from there. */
 static void json_divergence(struct jw *jw, const struct diagnosis *d, const struct ms_key *ix)
 {
@@ -110,9 +124,9 @@ static void json_divergence(struct jw *jw, const struct diagnosis *d, const stru
 	jw_object_line(jw, "good_line", d->good_line);
 	jw_object_double(jw, "good_fraction", d->good_fraction, 3);
 	jw_newline(jw);
-	json_msg(jw, "last_common", good, d->good_line);
+	json_divergence_msg(jw, "last_common", d, 1);
 	jw_newline(jw);
-	json_msg(jw, "bad_text", bad, d->bad_line);
+	json_divergence_msg(jw, "bad_text", d, 0);
 	jw_newline(jw);
 	jw_object_array(jw, "next_expected", &next);
 	for (size_t k = 0; k < d->nnext; k++) {

@@ -130,6 +130,17 @@ static void put_line(FILE *f, const struct log *lg, int64_t i, size_t width)
 	buf_free(&q.scratch);
 }
 
+/* Where bad diverged (good: the good run's line there), its message or,
+ * with whole, its whole line; see quote_divergence. */
+static void put_divergence(FILE *f, const struct diagnosis *d, int good, int whole, size_t width)
+{
+	struct quote q = { 0 };
+	quote_divergence(&q, d, good);
+	size_t off = whole ? 0 : q.h.msg_off;
+	put_short(f, q.ln.text + off, q.ln.len - off, width);
+	buf_free(&q.scratch);
+}
+
 static void put_path(FILE *f, const struct log *lg)
 {
 	put_text(f, lg->in.path, strlen(lg->in.path));
@@ -242,7 +253,7 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 		/* A failed step's run went on: where it got is said after. */
 		if (d->bad_line >= 0 && d->verdict != DX_FAILED) {
 			fprintf(f, " (after \"");
-			put_msg(f, bad, d->bad_line, q);
+			put_divergence(f, d, 0, 0, q);
 			fprintf(f, "\", line %lld)", (long long)d->bad_line + 1);
 		}
 	} else if (bad->nlines == 0) {
@@ -251,7 +262,7 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 		fprintf(f, " from its first line: nothing in it follows the good run");
 	} else {
 		fprintf(f, d->verdict == DX_RUNNING ? ", still in step \"" : " after \"");
-		put_msg(f, bad, d->bad_line, q);
+		put_divergence(f, d, 0, 0, q);
 		fprintf(f, "\" (line %lld of %zu", (long long)d->bad_line + 1, bad->nlines);
 		put_origin(f, bad, d->bad_line, ", ", "");
 		fputc(')', f);
@@ -667,9 +678,9 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 		fprintf(f, ":%lld (%.0f%% of the good run)\n", (long long)d->good_line + 1,
 			100.0 * d->good_fraction);
 		fprintf(f, "    %sbad  %5lld%s │ ", SGR_RED(o), (long long)d->bad_line + 1, SGR_RESET(o));
-		put_line(f, bad, d->bad_line, left(o, 17));
+		put_divergence(f, d, 0, 1, left(o, 17));
 		fprintf(f, "\n    %sgood %5lld%s │ ", SGR_GREEN(o), (long long)d->good_line + 1, SGR_RESET(o));
-		put_line(f, good, d->good_line, left(o, 17));
+		put_divergence(f, d, 1, 1, left(o, 17));
 		fputc('\n', f);
 	}
 	if (d->nnext && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT && d->verdict != DX_FAILED) {

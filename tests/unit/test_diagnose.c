@@ -845,6 +845,45 @@ static void test_failed_step(void)
 	dx_free(&x);
 }
 
+/* align_runs, bar_ahead, bar_at_exit: a progress bar is progress of its
+ * own, also where a log whose CRs were lost glued the next output to it.
+ * A run that crashed as its loop began reached the loop's first frame
+ * (by the bar in front of its traceback, quoted as the bar); one that
+ * crashed at step 2 reached the good run's step 2, not the good run's
+ * later frame that the aligner paired with its bar; a bar closed after
+ * the traceback says how far the loop got. */
+#define LOOP_START "INFO model loaded, starting the training loop\n"
+#define BAR(n, total) "|  2%|#      | " #n "/" #total " [00:08<1:45:11,  3.02s/it]"
+#define LOSS(x) "|{'loss': " #x ", 'epoch': 0.01}\n"
+#define GLUED_TRACEBACK(exc) "Traceback (most recent call last):\n" "|  File \"/app/main.py\", line 5, in <module>\n" \
+	"|    start()\n" "|" exc "\n"
+static void test_glued_bar(void)
+{
+	struct dx x;
+	const char *good = LOOP_START BAR(0, 300) "/opt/torch/checkpoint.py:90: UserWarning: None of the inputs\n"
+		LOSS(35.0) LOSS(33.5) LOSS(32.5) LOSS(28.6) BAR(4, 300) "\n" LOSS(23.0) LOSS(18.7)
+		BAR(8, 300) "\n" LOSS(12.0);
+	DIAGNOSE(&x, NULL, good, LOOP_START BAR(0, 242731) GLUED_TRACEBACK("TypeError: 'Model' object is not subscriptable"));
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(x.d.bad_line, 1);
+	CHECK_INT(x.d.good_line, 1);
+	CHECK(x.d.bad_by_bar && x.d.good_by_bar);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, good, LOOP_START BAR(0, 242731) "/opt/torch/checkpoint.py:90: UserWarning: None of the inputs\n"
+		 LOSS(35.0) LOSS(35.0) BAR(2, 242731) GLUED_TRACEBACK("torch.OutOfMemoryError: CUDA out of memory"));
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(x.d.bad_line, 3);
+	CHECK_INT(x.d.good_line, 3);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, BAR(0, 30) "[INFO:trainer] use_logits_to_keep: False\n"
+		 BAR(1, 30) "{'loss': 1.9, 'epoch': 0.01}\n" BAR(2, 30) "{'loss': 1.7, 'epoch': 0.02}\n",
+		 TRACEBACK("AttributeError: 'dict' object has no attribute 'shape'") BAR(0, 30) "\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(x.d.bad_line, 4);
+	CHECK_INT(x.d.good_line, 0);
+	dx_free(&x);
+}
+
 /* failed_departure: a run that failed and went on diverged where it
  * left the good run's path: before the first good step it skipped (the
  * good run's "application fully initialized" where bad said its job was
@@ -1679,6 +1718,7 @@ int main(void)
 	test_killed_after();
 	test_failed_step();
 	test_failed_departure();
+	test_glued_bar();
 	test_non_finite();
 	test_recovered_before_up();
 	test_stable_part();

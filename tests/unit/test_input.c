@@ -104,6 +104,8 @@ static void test_pasted_frames(void)
 	CHECK_MEM(ln.text, ln.len, "Capturing batches (bs=4 avail_mem=2.60 GB):   0%|");
 	CHECK_INT(ln.frames, 2);
 	CHECK(ln.flags & LINE_CLEANED);
+	/* The bar drawn before the glued text is progress: it is kept. */
+	CHECK_MEM(ln.bar, ln.bar_len, "  0%|          | 0/58 [00:00<?, ?it/s]");
 
 	/* A frame with a log line glued on: the log line is what counts. */
 	ln = clean("\rMulti-thread loading shards:   7% Completed | 1/15 [00:29<06:47, 29.12s/it]"
@@ -118,6 +120,7 @@ static void test_pasted_frames(void)
 		   "a: 10%| | 2/21 [00:02<00:20, 1.11profile/s]2026-08-01 21:21:53,817 - INFO - done");
 	CHECK_MEM(ln.text, ln.len, "2026-08-01 21:21:53,817 - INFO - done");
 	CHECK_INT(ln.frames, 4);
+	CHECK_MEM(ln.bar, ln.bar_len, "a: 10%| | 2/21 [00:02<00:20, 1.11profile/s]");
 
 	/* The last frame, followed by blanks only, is kept whole. */
 	ln = clean("b: 1/2 | [00:01<00:01, 1.0it/s]b: 2/2 | [00:02<00:00, 1.0it/s]   ");
@@ -127,6 +130,7 @@ static void test_pasted_frames(void)
 	CHECK_MEM(ln.text, ln.len, "c: 100%|#| 8/8 [00:02<00:00,  3.04it/s]");
 	CHECK_INT(ln.frames, 1);
 	CHECK_INT(ln.flags, 0);
+	CHECK(ln.bar == NULL && ln.bar_len == 0);
 
 	/* Brackets that are not rate brackets are left alone. */
 	const char *raw = "x | [00:01<00:02, done] [a/s] [1/it]tail [<, s]more";
