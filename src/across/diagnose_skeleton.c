@@ -481,10 +481,13 @@ static void learn_progress_bars(struct dx_state *st)
 	}
 }
 
-/* Whether a template announces a retry. */
+/* Whether a template announces a retry: "Retrying in 5s", "will retry",
+ * "retry in 2 s", Celery's "Trying again in 2.00 seconds...", "try again
+ * in 10s". */
 static int is_retry(const char *t)
 {
-	return strcasestr(t, "retrying") || strcasestr(t, "will retry") || strcasestr(t, "retry in");
+	return strcasestr(t, "retrying") || strcasestr(t, "will retry") || strcasestr(t, "retry in") ||
+	       strcasestr(t, "trying again") || strcasestr(t, "try again in");
 }
 
 /* Whether no good log printed template c. */

@@ -432,6 +432,12 @@ static void test_retried_error(void)
 	CHECK_INT(x.d.crash, DX_NONE);
 	CHECK_INT(x.d.verdict, DX_STOPPED);
 	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR consumer: cannot connect to amqp://127.0.0.1:5672: refused\n"
+		 "|Trying again in 2.00 seconds...\n+2 ERROR consumer: cannot connect to amqp://127.0.0.1:5672: refused\n"
+		 "|Trying again in 4.00 seconds...\n");
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
 }
 
 /* retried_error: an error of its own after the last retry notice is the
