@@ -222,16 +222,32 @@ static int unwrap_record(const char *raw, size_t raw_len, struct line *ln, struc
 	if (e < 2 || raw_len > INPUT_LINE_MAX)
 		return 0;
 	size_t b = raw[0] == '{' ? 0 : prefix_capture_len(raw, e);
-	if (b >= e || (raw[b] == '{' ? raw[e - 1] != '}' : raw[b] < 'a' || raw[b] > 'z'))
-		return 0;   /* the cheap tests: a record starts with "{" or a key */
+	if (b >= e)
+		return 0;
+	/* The cheap tests: a JSON record is the rest of the line; a logfmt
+	 * one holds a quoted value, and starts at a word before it (behind
+	 * a syslog or journal header too, which the input stage does not
+	 * parse). */
+	const char *quoted = NULL;
+	if (raw[b] == '{' ? raw[e - 1] != '}' : !(quoted = memmem(raw + b, e - b, "=\"", 2)))
+		return 0;
 	struct buf rec = { 0 }, out = { 0 };
-	buf_append(&rec, raw, b);
-	size_t msg = record_unwrap(raw + b, e - b, &rec);
+	size_t msg = 0;
+	for (size_t w = b; !msg && w < e && (!quoted || raw + w < quoted); w++) {
+		if (w > b && raw[w - 1] != ' ')
+			continue;
+		buf_reset(&rec);
+		buf_append(&rec, raw, w);
+		msg = record_unwrap(raw + w, e - w, &rec);
+		if (msg)
+			msg += w;
+		else if (!quoted)
+			break;
+	}
 	if (!msg) {
 		buf_free(&rec);
 		return 0;
 	}
-	msg += b;
 	struct line sub;
 	int special;
 	scan_line(rec.p + msg, rec.len - msg, &special);

@@ -1198,9 +1198,10 @@ static inline __attribute__((always_inline)) void program_prefixes(struct cur *c
  * ", DeepSpeed's), a level and its source location ("INFO file.py:12: ",
  * "INFO [file.py:12] "), or a level and tracing targets (" INFO router:
  * msg rank=0", Rust's tracing without time, whose rank field is the
- * tag).  The tag goes to h unless it has one, the level too.  Returns
- * where the message starts, or 0 when none of it is there. */
-static size_t timeless_header(struct cur c, struct header *h)
+ * tag); with bare_level, a level word alone (see below).  The tag goes
+ * to h unless it has one, the level too.  Returns where the message
+ * starts, or 0 when none of it is there. */
+static size_t timeless_header(struct cur c, struct header *h, int bare_level)
 {
 	size_t start = c.i, e = c.i;
 	for (;;) {
@@ -1269,9 +1270,12 @@ static size_t timeless_header(struct cur c, struct header *h)
 	 * text, and a word run on ("ERRORS", "INFO=1") is none.  The text
 	 * must start as words do, with a letter, a quote or a bracket: a
 	 * number or a sign after the word is more often the rest of a
-	 * header cut short (vLLM's "INFO 03-07 12:29:02") or a table. */
+	 * header cut short (vLLM's "INFO 03-07 12:29:02") or a table.
+	 * Not in a line a syslog or journal header wraps: a program there
+	 * writes such a word as its text (logrotate's "ALERT exited
+	 * abnormally"), and Loghub's messages keep it. */
 	c.i = msg;
-	lv = level_word(&c, 0);
+	lv = bare_level ? level_word(&c, 0) : LV_NONE;
 	if (lv && (eat(&c, ' ') || eat_str(&c, ": "))) {
 		spaces(&c);
 		if (c.i < c.n && (is_alpha(c.s[c.i]) || in_set(c.s[c.i], "\"'([{<`"))) {
@@ -1302,7 +1306,7 @@ static size_t inner_header(struct cur body, struct header *h)
 	size_t plain = body.i > start ? body.i : 0;
 	int k = byte_class(&body);
 	if (k < 0) {
-		size_t rest = timeless_header(body, h);
+		size_t rest = timeless_header(body, h, 0);
 		return rest ? rest : plain;
 	}
 	int64_t ts = h->ts_ms;
@@ -1320,7 +1324,7 @@ static size_t inner_header(struct cur body, struct header *h)
 			return off;   /* tabs then a time: no program's text */
 		h->level = LV_NONE;
 	}
-	size_t rest = timeless_header(body, h);
+	size_t rest = timeless_header(body, h, 0);
 	return rest ? rest : plain;
 }
 
@@ -1526,7 +1530,7 @@ static __attribute__((noinline, cold)) void parse_stamped(const struct prefix_or
 	h->ts_ms = stamp;
 	h->level = LV_NONE;
 	h->format = PREFIX_NONE;
-	size_t rest = timeless_header(c, h);
+	size_t rest = timeless_header(c, h, 1);
 	if (rest)
 		c.i = rest;
 	/* The runner's annotation after its own time ("##[error]") is the
@@ -1550,7 +1554,7 @@ void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
 			return;
 	/* A program that writes no time ("INFO file.py:12: msg", Rust's
 	 * tracing without time) still writes the rest of its header. */
-	size_t rest = timeless_header(c, h);
+	size_t rest = timeless_header(c, h, 1);
 	if (rest)
 		h->msg_off = (uint32_t)rest;
 }

@@ -9,15 +9,15 @@
  * A logfmt line (time=... level=info msg="..." err="...") or a JSON
  * object ({"ts": ..., "level": ..., "msg": ...}) names its fields, so
  * the header is found by key name, whatever the system: one small table
- * of names per role, not one format per logger.  In a line as written
- * the message starts at the message value and runs to the end of the
- * line.  Input rewrites a record whose message is not its last field, or
- * is quoted (record_unwrap): the other fields, the time and level among
- * them, go before the message as its header and stay there, fields of
- * the line rather than words of its message, and the message value goes
- * last, unquoted, so that the message is that value alone.  A line
- * without a message key has its message from its first field of no
- * role. */
+ * of names per role, not one format per logger.  The message starts at
+ * the message value and runs to the end of the line, so the fields after
+ * it (Go's err="exit status 1", attributes) stay with the message and
+ * differences in them show in diffs (a cause's line keeps its error's
+ * detail), while the time, level and source location, usually written
+ * before it, are header.  A message that is a quoted or JSON string is
+ * unquoted and unescaped by input first (record_unwrap), so that it
+ * reads as text, with no stray quote.  A line without a message key has
+ * its message from its first field of no role. */
 
 enum role { R_NONE, R_TIME, R_LEVEL, R_MSG, R_RANK, R_FIELDS };
 
@@ -67,8 +67,8 @@ struct record {
 	int has_msg, has_plain;
 	/* JSON: the message string member, from its key's quote to past
 	 * its value's closing quote (0, 0: none, or the value is no
-	 * closed string).  logfmt: the message pair, from its key to past
-	 * its value (and closing quote). */
+	 * closed string).  logfmt: msg_member_end only, past the message
+	 * value (and its closing quote). */
 	size_t msg_member, msg_member_end;
 	int msg_top;            /* the member is the object's own */
 	int msg_quoted;         /* logfmt: the value was quoted */
@@ -236,7 +236,6 @@ static int logfmt_record(struct cur *c, struct record *r)
 		int had_msg = r->has_msg;
 		record_value(r, role, c->s, v, vn, quoted, key, key_end);
 		if (r->has_msg && !had_msg) {
-			r->msg_member = key;
 			r->msg_member_end = c->i;
 			r->msg_quoted = quoted;
 		}
@@ -455,8 +454,40 @@ static void json_unescape(const char *s, size_t n, struct buf *out)
 	}
 }
 
+/* Append the members of s[b, e) (an object's, without its braces) that
+ * have no role (see role_keys) to out, each after a blank: an error's
+ * detail after slog's "msg", not the time, the level or docker's
+ * "stream". */
+static void append_plain_members(const char *s, size_t b, size_t e, struct buf *out)
+{
+	struct cur c = { s, e, b };
+	for (;;) {
+		json_space(&c);
+		size_t m = c.i, key = c.i + 1;
+		if (!json_string(&c))
+			return;
+		size_t key_end = c.i - 1;
+		json_space(&c);
+		if (!eat(&c, ':'))
+			return;
+		json_space(&c);
+		if (at(&c, '"') ? !json_string(&c) : at(&c, '{') || at(&c, '[') ? !json_skip_nested(&c) : 0)
+			return;
+		while (c.i < c.n && !in_set(c.s[c.i], ",}] \t"))
+			c.i++;
+		if (key_role(s + key, key_end - key) == R_NONE &&
+		    !(key_end - key == 6 && memcmp(s + key, "stream", 6) == 0)) {
+			buf_putc(out, ' ');
+			buf_append(out, s + m, c.i - m);
+		}
+		json_space(&c);
+		if (!eat(&c, ','))
+			return;
+	}
+}
+
 /* A JSON record: the object without the message member, a blank, the
- * message unescaped. */
+ * message unescaped, then the members of no role that followed it. */
 static size_t json_unwrap(const char *s, size_t n, struct buf *out)
 {
 	struct cur c = { s, n, 0 };
@@ -487,59 +518,36 @@ static size_t json_unwrap(const char *s, size_t n, struct buf *out)
 	buf_putc(out, ' ');
 	size_t msg = out->len - from;
 	json_unescape(s + r.msg, r.msg_member_end - 1 - r.msg, out);
+	/* The members after the message stay after it, as logfmt's do,
+	 * so that differences in them (an error's detail) show. */
+	if (r.msg_top && q < n && s[q] == ',')
+		append_plain_members(s, q + 1, end - 1, out);
 	return msg;
 }
 
-/* A logfmt record: the pairs but the message's, in their order, then
- * the message pair last with its value unquoted and unescaped
- * ('msg="a b" k=v' gives 'k=v msg=a b'), which record_logfmt reads as
- * running to the end of the line.  Words after the pairs follow the
- * message.  A message pair already last and bare is left as it is, as
- * is a message that starts with a quote (it would read as quoted). */
+/* A logfmt record whose message is quoted: the message pair's value
+ * unquoted and unescaped ('msg="a \\"b\\"" k=v' gives 'msg=a "b" k=v'),
+ * which record_logfmt reads as running to the end of the line, the
+ * pairs before and after it as they were.  A message that starts with
+ * a quote is left as it is (it would read as quoted again). */
 static size_t logfmt_unwrap(const char *s, size_t n, struct buf *out)
 {
 	struct cur c = { s, n, 0 };
 	struct record r;
 	record_init(&r);
-	if (!logfmt_start(&c) || !logfmt_record(&c, &r) || !r.has_msg)
+	if (!logfmt_start(&c) || !logfmt_record(&c, &r) || !r.has_msg || !r.msg_quoted ||
+	    (r.msg + 1 < n && s[r.msg] == '\\' && s[r.msg + 1] == '"'))
 		return 0;
-	size_t pairs_end = c.i;
-	while (pairs_end > r.msg_member_end && is_space(s[pairs_end - 1]))
-		pairs_end--;
-	if (!r.msg_quoted ? r.msg_member_end == pairs_end :
-	    r.msg + 1 < n && s[r.msg] == '\\' && s[r.msg + 1] == '"')
-		return 0;
-	size_t end = r.msg_member_end - (size_t)r.msg_quoted;
-	if (r.msg_quoted && (end < r.msg || s[end] != '"'))
+	size_t end = r.msg_member_end - 1;
+	if (end < r.msg || s[end] != '"')
 		end = r.msg_member_end;   /* unclosed: the line was cut */
-	size_t from = out->len, b = r.msg_member, e = r.msg_member_end;
-	while (e < n && is_space(s[e]))
-		e++;
-	while (b > 0 && is_space(s[b - 1]))
-		b--;
-	buf_append(out, s, b);
-	if (b && e < pairs_end)
-		buf_putc(out, ' ');
-	if (e < pairs_end)
-		buf_append(out, s + e, pairs_end - e);
-	if (out->len > from)
-		buf_putc(out, ' ');
-	buf_append(out, s + r.msg_member, r.msg - (size_t)r.msg_quoted - r.msg_member);
+	size_t from = out->len;
+	buf_append(out, s, r.msg - 1);   /* up to the key's '=' */
 	size_t msg = out->len - from;
-	if (r.msg_quoted)
-		json_unescape(s + r.msg, end - r.msg, out);
-	else
-		buf_append(out, s + r.msg, r.msg_member_end - r.msg);
-	size_t rest = c.i;
-	while (rest < n && is_space(s[rest]))
-		rest++;
-	if (rest < n) {
-		buf_putc(out, ' ');
-		buf_append(out, s + rest, n - rest);
-	}
+	json_unescape(s + r.msg, end - r.msg, out);
+	buf_append(out, s + r.msg_member_end, n - r.msg_member_end);
 	/* The rewritten line must read as the same record, its message
-	 * where it was put (not so when the message pair was the only
-	 * field of a role among the first three). */
+	 * where it was put. */
 	struct cur w = { out->p + from, out->len - from, 0 };
 	struct record rw;
 	record_init(&rw);

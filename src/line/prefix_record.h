@@ -16,12 +16,15 @@
 size_t record_logfmt(struct cur *c, struct header *h);
 /* A JSON object line: as record_logfmt. */
 size_t record_json(struct cur *c, struct header *h);
-/* A JSON-lines record whose message is a string member, s[0, n) (one
- * whole object), rewritten into out (appended) so that the message reads
- * as text: the object without that member, a blank, and the message
- * unescaped ({"ts": 1, "msg": "a \"b\""} gives {"ts": 1} a "b"), CRs
- * and escapes kept for input to clean.  record_json reads such a line as
- * the record it was.  Returns where the message starts in what was
+/* A record whose message is a string, s[0, n) (one whole JSON object,
+ * or a logfmt line whose message value is quoted), rewritten into out
+ * (appended) so that the message reads as text, unquoted and unescaped:
+ * a JSON object without that member, a blank, the message, then the
+ * members of no role that followed it ({"ts": 1, "msg": "a \"b\"", "k":
+ * 2} gives {"ts": 1} a "b" "k": 2); a logfmt line with the value bare
+ * (msg="a b" k=v gives msg=a b k=v).  CRs and escapes are kept for input
+ * to clean.  record_json and record_logfmt read such a line as the
+ * record it was.  Returns where the message starts in what was
  * appended, or 0, with nothing appended, for any other line. */
 size_t record_unwrap(const char *s, size_t n, struct buf *out);
 /* The message of a line whose header gave no level, when it is itself a
