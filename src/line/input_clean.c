@@ -225,33 +225,28 @@ static int unwrap_record(const char *raw, size_t raw_len, struct line *ln, struc
 	if (b >= e)
 		return 0;
 	/* The cheap tests: a JSON record is the rest of the line; a logfmt
-	 * one holds a quoted value, and starts at a word before it (behind
-	 * a syslog or journal header too, which the input stage does not
-	 * parse). */
+	 * one starts with a key in lower case, or holds a quoted value and
+	 * starts at a word before it (behind a syslog or journal header,
+	 * which the input stage does not parse). */
 	const char *quoted = NULL;
-	if (raw[b] == '{' ? raw[e - 1] != '}' : !(quoted = memmem(raw + b, e - b, "=\"", 2)))
+	int key = raw[b] >= 'a' && raw[b] <= 'z';
+	if (raw[b] == '{' ? raw[e - 1] != '}' :
+	    !(quoted = memmem(raw + b, e - b, "=\"", 2)) && !key)
 		return 0;
-	struct buf rec = { 0 }, out = { 0 };
-	size_t msg = 0;
-	for (size_t w = b; !msg && w < e && (!quoted || raw + w < quoted); w++) {
-		if (w > b && raw[w - 1] != ' ')
-			continue;
-		buf_reset(&rec);
-		buf_append(&rec, raw, w);
-		msg = record_unwrap(raw + w, e - w, &rec);
-		if (msg)
-			msg += w;
-		else if (!quoted)
+	struct buf rec = { 0 }, out = { 0 };   /* rec is allocated only for a record */
+	size_t msg = 0, w = b;
+	for (; w < e && (w == b || (quoted && raw + w < quoted)); w++)
+		if ((w == b || raw[w - 1] == ' ') && (msg = record_unwrap(raw + w, e - w, &rec)))
 			break;
-	}
 	if (!msg) {
-		buf_free(&rec);
+		buf_free(&rec);   /* a record that did not read as one again */
 		return 0;
 	}
 	struct line sub;
 	int special;
 	scan_line(rec.p + msg, rec.len - msg, &special);
 	clean_text(rec.p + msg, rec.len - msg, special, &sub, scratch);   /* once: no record in it */
+	buf_append(&out, raw, w);
 	buf_append(&out, rec.p, msg);
 	buf_append(&out, sub.text, sub.len);
 	buf_reset(scratch);

@@ -202,11 +202,12 @@ static void test_nul_and_bad_utf8(void)
 	CHECK_CLEAN("\r\xff\r\xfe\x80", "\xfe\x80");
 }
 
-/* Records are read as their header and their message: a JSON line's or
- * a logfmt line's quoted message is rewritten as text, unquoted and
- * unescaped, the fields before it header, those of no role after it
- * kept after it (an error's detail), whatever a capture put before the
- * record kept in front of it. */
+/* Records are read as their fields and their message: a JSON or logfmt
+ * line is rewritten so that its message is the message value alone, as
+ * text (unquoted, unescaped), with the fields that say what failed
+ * (err=...) after it; the other fields go before it as header, kept,
+ * not glued into the message.  Whatever a capture put before the record
+ * is kept in front of it. */
 static void test_records(void)
 {
 	static const struct {
@@ -215,44 +216,61 @@ static void test_records(void)
 	} cases[] = {
 		/* logfmt: a quoted message, fields after it */
 		{ "time=2024-05-01T10:00:00Z level=info msg=\"a b\" k=v",
-		  "time=2024-05-01T10:00:00Z level=info msg=a b k=v",
-		  "2024-05-01T10:00:00.000Z", "a b k=v", LV_INFO },
-		/* Ollama's slog: escapes undone, the error's detail kept */
+		  "time=2024-05-01T10:00:00Z level=info k=v msg=a b",
+		  "2024-05-01T10:00:00.000Z", "a b", LV_INFO },
+		/* Ollama's slog: escapes undone, the error's detail kept with it */
 		{ "time=2025-01-02T10:00:00.123Z level=ERROR source=server.go:123 msg=\"llama "
-		  "\\\"runner\\\" terminated\" err=\"exit status 1\"",
-		  "time=2025-01-02T10:00:00.123Z level=ERROR source=server.go:123 msg=llama \"runner\" "
-		  "terminated err=\"exit status 1\"",
+		  "\\\"runner\\\" terminated\" err=\"exit status 1\" port=1",
+		  "time=2025-01-02T10:00:00.123Z level=ERROR source=server.go:123 port=1 msg=llama "
+		  "\"runner\" terminated err=\"exit status 1\"",
 		  "2025-01-02T10:00:00.123Z", "llama \"runner\" terminated err=\"exit status 1\"", LV_ERROR },
-		/* a bare message: as written */
-		{ "level=warn msg=slow dur=3s", "level=warn msg=slow dur=3s", NULL, "slow dur=3s", LV_WARN },
+		/* a bare message before other fields */
+		{ "level=warn msg=slow dur=3s", "level=warn dur=3s msg=slow", NULL, "slow", LV_WARN },
+		/* already last and bare: as written */
+		{ "level=warn dur=3s msg=slow down", "level=warn dur=3s msg=slow down", NULL,
+		  "slow down", LV_WARN },
+		/* an error field before the message goes after it */
+		{ "level=error error=EOF msg=read", "level=error msg=read error=EOF", NULL,
+		  "read error=EOF", LV_ERROR },
 		/* an empty message */
-		{ "level=info msg=\"\" k=1", "level=info msg= k=1", NULL, " k=1", LV_INFO },
+		{ "level=info msg=\"\" k=1", "level=info k=1 msg=", NULL, "", LV_INFO },
 		/* a message that starts with a quote reads as written */
 		{ "level=info msg=\"\\\"q\\\" said\" k=1", "level=info msg=\"\\\"q\\\" said\" k=1", NULL,
 		  "\\\"q\\\" said\" k=1", LV_INFO },
-		/* JSON lines: the message by name; members of no role after it
-		 * stay after it, those before it and of a role are header */
-		{ "{\"@timestamp\":\"2024-05-01T10:00:00.123Z\",\"log.level\":\"error\","
+		/* the message pair was the only field of a role among the first
+		 * three: moved last, the record would not read as one */
+		{ "msg=\"x y\" a=1 b=2 c=3 level=info", "msg=\"x y\" a=1 b=2 c=3 level=info", NULL,
+		  "x y\" a=1 b=2 c=3 level=info", LV_INFO },
+		/* JSON lines: the message by name, other members kept as fields */
+		{ "{\"@timestamp\":\"2024-05-01T10:00:00.123Z\", \"log.level\":\"error\","
 		  "\"message\":\"boom x\",\"service\":\"api\"}",
 		  "{\"@timestamp\":\"2024-05-01T10:00:00.123Z\",\"log.level\":\"error\","
-		  "\"service\":\"api\"} boom x \"service\":\"api\"", "2024-05-01T10:00:00.123Z",
-		  "boom x \"service\":\"api\"", LV_ERROR },
-		{ "{\"ts\":1714557600.5,\"lvl\":\"warn\",\"msg\":\"slow\",\"level\":\"x\"}",
-		  "{\"ts\":1714557600.5,\"lvl\":\"warn\",\"level\":\"x\"} slow",
+		  "\"service\":\"api\"} boom x", "2024-05-01T10:00:00.123Z", "boom x", LV_ERROR },
+		{ "{\"ts\":1714557600.5,\"lvl\":\"warn\",\"msg\":\"slow\",\"dur\":3}",
+		  "{\"ts\":1714557600.5,\"lvl\":\"warn\",\"dur\":3} slow",
 		  "2024-05-01T10:00:00.500Z", "slow", LV_WARN },
-		{ "{\"ts\":\"2024-05-01T10:00:02Z\",\"k\":1,\"severity\":\"INFO\",\"MESSAGE\":\"hi\"}",
-		  "{\"ts\":\"2024-05-01T10:00:02Z\",\"k\":1,\"severity\":\"INFO\"} hi",
+		{ "{\"ts\":\"2024-05-01T10:00:02Z\",\"severity\":\"INFO\",\"MESSAGE\":\"hi\",\"k\":1}",
+		  "{\"ts\":\"2024-05-01T10:00:02Z\",\"severity\":\"INFO\",\"k\":1} hi",
 		  "2024-05-01T10:00:02.000Z", "hi", LV_INFO },
+		/* logrus sorts its keys: the error before the message */
+		{ "{\"error\":\"EOF\",\"level\":\"error\",\"msg\":\"read\",\"time\":\"2024-05-01T10:00:03Z\"}",
+		  "{\"level\":\"error\",\"time\":\"2024-05-01T10:00:03Z\"} read \"error\":\"EOF\"",
+		  "2024-05-01T10:00:03.000Z", "read \"error\":\"EOF\"", LV_ERROR },
 		{ "{\"timestamp\":\"2024-05-01T10:00:03Z\",\"level\":\"debug\",\"log\":\"x\\n\"}",
 		  "{\"timestamp\":\"2024-05-01T10:00:03Z\",\"level\":\"debug\"} x",
 		  "2024-05-01T10:00:03.000Z", "x", LV_DEBUG },
 		/* behind the CRI prefix: the capture's stream and tag are header */
-		{ "2024-05-01T10:00:00.123456789Z stdout F {\"level\":\"info\",\"msg\":\"up\"}",
-		  "2024-05-01T10:00:00.123456789Z stdout F {\"level\":\"info\"} up",
+		{ "2024-05-01T10:00:00.123456789Z stdout F {\"level\":\"info\",\"msg\":\"up\",\"port\":80}",
+		  "2024-05-01T10:00:00.123456789Z stdout F {\"level\":\"info\",\"port\":80} up",
 		  "2024-05-01T10:00:00.123Z", "up", LV_INFO },
 		{ "2024-05-01T10:00:00.5Z stderr F level=error msg=\"dial tcp: refused\" addr=x:1",
-		  "2024-05-01T10:00:00.5Z stderr F level=error msg=dial tcp: refused addr=x:1",
-		  "2024-05-01T10:00:00.500Z", "dial tcp: refused addr=x:1", LV_ERROR },
+		  "2024-05-01T10:00:00.5Z stderr F level=error addr=x:1 msg=dial tcp: refused",
+		  "2024-05-01T10:00:00.500Z", "dial tcp: refused", LV_ERROR },
+		/* behind a journal header, which input does not parse */
+		{ "May 17 19:43:06 h containerd[1]: time=\"2021-05-17T19:43:06Z\" level=info "
+		  "msg=\"Stop CRI service\" k=v",
+		  "May 17 19:43:06 h containerd[1]: time=\"2021-05-17T19:43:06Z\" level=info k=v "
+		  "msg=Stop CRI service", "1970-05-17T19:43:06.000Z", "Stop CRI service", LV_INFO },
 		/* not records */
 		{ "Loading x=1 y=2", "Loading x=1 y=2", NULL, "Loading x=1 y=2", LV_NONE },
 		{ "a=b c=\"d e\" no time or level", "a=b c=\"d e\" no time or level", NULL,
