@@ -70,6 +70,40 @@ static void on_signal(int sig)
 	raise(sig);   /* SA_RESETHAND | SA_NODEFER: the default action, now */
 }
 
+/* A broken pipe on standard output (`ddx phases --html p.html LOG |
+ * head`) ends ddx as it would have, but not before the file it is
+ * writing is done: while a temporary file is pending, SIGPIPE is only
+ * noted (the write fails with EPIPE, and the rest of that output is
+ * lost as it would be), and the page is still written whole; ddx dies
+ * of it once the file is in place (outfile_commit).  With none pending
+ * it dies at once. */
+static volatile sig_atomic_t pipe_broke;
+
+static int temps_pending(void)
+{
+	for (int i = 0; i < TEMPS; i++)
+		if (atomic_load(&temps[i]))
+			return 1;
+	return 0;
+}
+
+static void die_of_sigpipe(void)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGPIPE, &dfl, NULL);
+	raise(SIGPIPE);
+}
+
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+	if (temps_pending())
+		pipe_broke = 1;
+	else
+		die_of_sigpipe();
+}
+
 /* The signals that end ddx from outside. */
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
 #define NCAUGHT (sizeof(caught) / sizeof(caught[0]))
@@ -89,6 +123,10 @@ static void catch_signals(void)
 		if (sigaction(caught[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
 			sigaction(caught[i], &sa, NULL);
 	}
+	struct sigaction old, sa = { .sa_handler = on_sigpipe, .sa_flags = SA_NODEFER };
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGPIPE, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+		sigaction(SIGPIPE, &sa, NULL);
 	/* die() and exit() in the middle of a write leave nothing either. */
 	atexit(remove_temps);
 }
@@ -297,6 +335,8 @@ int outfile_commit(struct outfile *o)
 	if (e)
 		return refuse(o, "%s", strerror(e));
 	release(o);
+	if (pipe_broke && !temps_pending())
+		die_of_sigpipe();   /* the file is in place: end as the pipe said */
 	return 0;
 }
 

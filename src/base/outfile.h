@@ -14,7 +14,9 @@
  * beside it, renamed over it once complete.  Temporary files (and the
  * files beside them a writer names, such as an SQLite journal) are removed
  * when ddx is interrupted (SIGINT, SIGTERM, SIGHUP) or exits before it is
- * done with them.
+ * done with them.  A broken pipe on standard output (`... --html p.html
+ * LOG | head`) waits until the file is written whole and in place, then
+ * ends ddx as SIGPIPE does.
  *
  * Every refusal is an error naming the option and the file, as
  * "--html run-0221.log: is one of the inputs". */

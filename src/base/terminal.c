@@ -1,6 +1,8 @@
 /* terminal.c — the terminal's width and the pager (see terminal.h). */
 #include "terminal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -182,6 +184,26 @@ static void pager_signal(int sig)
 	raise(sig);
 }
 
+/* The pager's words, when it is plain words that need no shell: run
+ * straight, a pager that cannot start is known before any output goes
+ * to it (see pager_start).  argv holds PAGER_WORDS + 1 entries; the
+ * words are cut out of buf.  0 when the command needs a shell. */
+#define PAGER_WORDS 16
+static int pager_words(const char *cmd, char *buf, size_t size, char **argv)
+{
+	if (strlen(cmd) >= size || strpbrk(cmd, "|&;<>()$`\\\"'*?[#~=%\n"))
+		return 0;
+	strcpy(buf, cmd);
+	int n = 0;
+	for (char *w = strtok(buf, " \t"); w; w = strtok(NULL, " \t")) {
+		if (n == PAGER_WORDS)
+			return 0;
+		argv[n++] = w;
+	}
+	argv[n] = NULL;
+	return n;
+}
+
 void pager_start(void)
 {
 	if (!pager_allowed || pager_pid || !isatty(STDOUT_FILENO))
@@ -189,31 +211,64 @@ void pager_start(void)
 	const char *pager = getenv("DDX_PAGER");
 	if (!pager)
 		pager = getenv("PAGER");
+	int named = pager != NULL;
 	if (!pager)
 		pager = "less -FRX";
 	if (*pager == '\0' || strcmp(pager, "cat") == 0)
 		return;
+	char buf[1024], *argv[PAGER_WORDS + 1];
+	int direct = pager_words(pager, buf, sizeof(buf), argv);
 	term_width(); /* of the terminal, before stdout becomes the pipe */
-	int fd[2];
+	/* The child tells through status, closed on exec, that its exec
+	 * failed: then the output stays on the terminal, unpaged, as git
+	 * does when its pager is missing (a container without less). */
+	int fd[2], status[2];
 	if (pipe(fd) < 0)
 		return; /* unpaged output is still output */
+	if (pipe2(status, O_CLOEXEC) < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return;
+	}
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(fd[0]);
 		close(fd[1]);
+		close(status[0]);
+		close(status[1]);
 		return;
 	}
 	if (pid == 0) {
 		dup2(fd[0], STDIN_FILENO);
 		close(fd[0]);
 		close(fd[1]);
-		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
-		error("cannot run the pager '%s'", pager);
-		_exit(127);
+		close(status[0]);
+		if (direct)
+			execvp(argv[0], argv);
+		else
+			execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
+		int e = errno;
+		ssize_t told = write(status[1], &e, sizeof(e));
+		_exit(told < 0 ? 126 : 127);   /* the parent reads what was told */
+	}
+	close(fd[0]);
+	close(status[1]);
+	int e;
+	ssize_t got;
+	while ((got = read(status[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(status[0]);
+	if (got > 0) {
+		close(fd[1]);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		if (named)
+			error("cannot run the pager '%s': %s; not paging", pager,
+			      strerror(got == sizeof(e) ? e : EIO));
+		return;
 	}
 	dup2(fd[1], STDOUT_FILENO);
-	close(fd[0]);
 	close(fd[1]);
 	pager_pid = pid;
 	atexit(pager_wait);

@@ -46,8 +46,14 @@ void pager_init(int allowed);
 /* Send the rest of stdout through a pager when stdout is a terminal:
  * $DDX_PAGER, else $PAGER, else "less -FRX" (which quits when the output
  * fits one screen and keeps colours); an empty one or "cat" pages
- * nothing.  ddx waits for the pager before it exits, also on SIGINT,
- * SIGTERM or SIGHUP, so the shell's prompt never comes back under it. */
+ * nothing.  A pager of plain words is run straight (PATH searched),
+ * others through sh.  One that cannot start (no less on a plain
+ * container) pages nothing: the output goes to the terminal as it
+ * would unpaged, as git does, with a warning on stderr when the pager
+ * was named by the environment.  (Through sh, a missing program is
+ * sh's failure, after the output went to it.)  ddx waits for the
+ * pager before it exits, also on SIGINT, SIGTERM or SIGHUP, so the
+ * shell's prompt never comes back under it. */
 void pager_start(void);
 
 #endif

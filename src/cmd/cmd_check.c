@@ -18,7 +18,7 @@ static int check(int argc, char **argv, const struct out *out)
 	struct diff_args a;
 	diff_args_init(&a, default_jobs(), out);
 	int c, rc = EXIT_TROUBLE;
-	while ((c = cmd_getopt(argc, argv, "b:j:", opts, &cmd_check_entry)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "b:j:q", opts, &cmd_check_entry)) != -1) {
 		switch (c) {
 		case 'S': store_opt = optarg; break;
 		case 'b': name = optarg; break;
@@ -54,7 +54,7 @@ const struct cmd cmd_check_entry = {
 	"\n"
 	"  --baseline NAME  compare with this baseline\n"
 	"  --store PATH     the store (as for learn)\n"
-	"  --json, --now TIME, --rules FILE, --sample T, --no-proc, --html FILE\n"
+	"  --json, -q, --now TIME, --rules FILE, --sample T, --no-proc, --html FILE\n"
 	"                   as for `ddx diff`\n"
 	"  -j, --jobs N     use N threads (default: the CPUs, at most 8)\n",
 	.status = "0 when the bad log matches the baseline's runs, 1 when\nit does not",

@@ -39,7 +39,7 @@ static int diff(int argc, char **argv, const struct out *out)
 	char **labels = xcalloc((size_t)argc, sizeof(*labels));
 	size_t nlabels = 0;
 	int c, rc = EXIT_TROUBLE;
-	while ((c = cmd_getopt(argc, argv, "j:", opts, &cmd_diff_entry)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "j:q", opts, &cmd_diff_entry)) != -1) {
 		if (c == 'j')
 			a.jobs = parse_jobs(optarg);
 		else if (c == 'b')
@@ -91,7 +91,7 @@ out:
 const struct cmd cmd_diff_entry = {
 	.name = "diff",
 	.run = diff,
-	.usage = "[--json] [--now TIME] [--rules FILE] [-j N] [--sample T | --no-proc] [--label NAME]... GOOD... BAD | --baseline NAME BAD",
+	.usage = "[--json | -q] [--now TIME] [--rules FILE] [-j N] [--sample T | --no-proc] [--label NAME]... GOOD... BAD | --baseline NAME BAD",
 	.help =
 	"Compare the log of a failed or silent run (the last argument) with logs\n"
 	"of good runs: say whether it stopped, crashed or went another way, or\n"
@@ -107,6 +107,8 @@ const struct cmd cmd_diff_entry = {
 	"says the order looks swapped (BAD goes last).\n"
 	"\n"
 	"  --json        print the report as JSON (schema 1)\n"
+	"  -q, --quiet   print no report: the exit status says it (errors\n"
+	"                still go to stderr; --html FILE is still written)\n"
 	"  --now TIME    take TIME as now for \"silent for\": +SECONDS after the\n"
 	"                bad log's last line, or YYYY-MM-DD HH:MM:SS in the logs'\n"
 	"                clock (default: the wall clock against the file's mtime)\n"

@@ -3,6 +3,7 @@
  * and invalid UTF-8 are kept, for output to escape.  See input.h. */
 #include "input.h"
 
+#include "prefix.h"
 #include "prefix_record.h"
 
 #include <stdint.h>
@@ -207,30 +208,50 @@ static size_t scan_line(const char *s, size_t n, int *special)
 	return i;
 }
 
-static void clean_line(const char *raw, size_t raw_len, int special,
+static void clean_text(const char *raw, size_t raw_len, int special,
 		       struct line *ln, struct buf *scratch);
 
-/* A JSON-lines record's message is a JSON string: escaped quotes,
- * \uXXXX for every non-ASCII character, "\r" between a bar's frames, a
- * "\n" at its end.  The line is read as the record with its message as
- * text (see record_unwrap), the message cleaned as any line is.  Returns
- * 0 for a line that is no such record.  Costs two allocations, for the
- * few logs written as records. */
+/* A record's message is a string of it: in JSON lines with escaped
+ * quotes, \uXXXX for every non-ASCII character, "\r" between a bar's
+ * frames, a "\n" at its end; in logfmt quoted, other fields after it.
+ * The line is read as the record with its message as text, last (see
+ * record_unwrap), what a capture put before the record (a CRI or docker
+ * time) kept in front, the message cleaned as any line is.  Returns 0
+ * for a line that is no such record.  Costs two allocations, for the few
+ * logs written as records. */
 static int unwrap_record(const char *raw, size_t raw_len, struct line *ln, struct buf *scratch)
 {
 	size_t e = raw_len;
 	while (e > 0 && (raw[e - 1] == ' ' || raw[e - 1] == '\r'))
 		e--;
-	if (e < 2 || raw[e - 1] != '}' || raw_len > INPUT_LINE_MAX)
+	if (e < 2 || raw_len > INPUT_LINE_MAX)
 		return 0;
-	struct buf rec = { 0 }, out = { 0 };
-	size_t msg = record_unwrap(raw, e, &rec);
+	size_t b = raw[0] == '{' ? 0 : prefix_capture_len(raw, e);
+	if (b >= e)
+		return 0;
+	/* The cheap tests: a JSON record is the rest of the line; a logfmt
+	 * one starts with a key in lower case, or holds a quoted value and
+	 * starts at a word before it (behind a syslog or journal header,
+	 * which the input stage does not parse). */
+	const char *quoted = NULL;
+	int key = raw[b] >= 'a' && raw[b] <= 'z';
+	if (raw[b] == '{' ? raw[e - 1] != '}' :
+	    !(quoted = memmem(raw + b, e - b, "=\"", 2)) && !key)
+		return 0;
+	struct buf rec = { 0 }, out = { 0 };   /* rec is allocated only for a record */
+	size_t msg = 0, w = b;
+	for (; w < e && (w == b || (quoted && raw + w < quoted)); w++)
+		if ((w == b || raw[w - 1] == ' ') && (msg = record_unwrap(raw + w, e - w, &rec)))
+			break;
 	if (!msg) {
-		buf_free(&rec);
+		buf_free(&rec);   /* a record that did not read as one again */
 		return 0;
 	}
 	struct line sub;
-	input_clean_line(rec.p + msg, rec.len - msg, &sub, scratch);
+	int special;
+	scan_line(rec.p + msg, rec.len - msg, &special);
+	clean_text(rec.p + msg, rec.len - msg, special, &sub, scratch);   /* once: no record in it */
+	buf_append(&out, raw, w);
 	buf_append(&out, rec.p, msg);
 	buf_append(&out, sub.text, sub.len);
 	buf_reset(scratch);
@@ -247,12 +268,11 @@ static int unwrap_record(const char *raw, size_t raw_len, struct line *ln, struc
 	return 1;
 }
 
-/* input_clean_line, told by scan_line whether raw holds special bytes. */
-static void clean_line(const char *raw, size_t raw_len, int special,
+/* input_clean_line but for records, told by scan_line whether raw holds
+ * special bytes. */
+static void clean_text(const char *raw, size_t raw_len, int special,
 		       struct line *ln, struct buf *scratch)
 {
-	if (raw_len > 1 && raw[0] == '{' && unwrap_record(raw, raw_len, ln, scratch))
-		return;
 	size_t b = 0, e = raw_len, label = 0;
 	int in_scratch = 0;
 	ln->flags = 0;
@@ -317,6 +337,14 @@ static void clean_line(const char *raw, size_t raw_len, int special,
 	}
 	ln->text = s;
 	ln->len = (uint32_t)n;
+}
+
+/* input_clean_line, told by scan_line whether raw holds special bytes. */
+static void clean_line(const char *raw, size_t raw_len, int special,
+		       struct line *ln, struct buf *scratch)
+{
+	if (raw_len <= 1 || !unwrap_record(raw, raw_len, ln, scratch))
+		clean_text(raw, raw_len, special, ln, scratch);
 }
 
 void input_clean_line(const char *raw, size_t raw_len, struct line *ln, struct buf *scratch)

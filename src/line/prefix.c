@@ -1198,9 +1198,10 @@ static inline __attribute__((always_inline)) void program_prefixes(struct cur *c
  * ", DeepSpeed's), a level and its source location ("INFO file.py:12: ",
  * "INFO [file.py:12] "), or a level and tracing targets (" INFO router:
  * msg rank=0", Rust's tracing without time, whose rank field is the
- * tag).  The tag goes to h unless it has one, the level too.  Returns
- * where the message starts, or 0 when none of it is there. */
-static size_t timeless_header(struct cur c, struct header *h)
+ * tag); with bare_level, a level word alone (see below).  The tag goes
+ * to h unless it has one, the level too.  Returns where the message
+ * starts, or 0 when none of it is there. */
+static size_t timeless_header(struct cur c, struct header *h, int bare_level)
 {
 	size_t start = c.i, e = c.i;
 	for (;;) {
@@ -1262,6 +1263,27 @@ static size_t timeless_header(struct cur c, struct header *h)
 			return c.i;
 		}
 	}
+	/* A level word in capitals first, then a blank or ": " and text
+	 * ("ERROR boom", pip's "ERROR: No matching distribution"), is a
+	 * level wherever the program wrote no time.  Prose capitalises
+	 * only the first letter ("Error: x" of a traceback), so it stays
+	 * text, and a word run on ("ERRORS", "INFO=1") is none.  The text
+	 * must start as words do, with a letter, a quote or a bracket: a
+	 * number or a sign after the word is more often the rest of a
+	 * header cut short (vLLM's "INFO 03-07 12:29:02") or a table.
+	 * Not in a line a syslog or journal header wraps: a program there
+	 * writes such a word as its text (logrotate's "ALERT exited
+	 * abnormally"), and Loghub's messages keep it. */
+	c.i = msg;
+	lv = bare_level ? level_word(&c, 0) : LV_NONE;
+	if (lv && (eat(&c, ' ') || eat_str(&c, ": "))) {
+		spaces(&c);
+		if (c.i < c.n && (is_alpha(c.s[c.i]) || in_set(c.s[c.i], "\"'([{<`"))) {
+			if (!h->level)
+				h->level = (uint8_t)lv;
+			return c.i;
+		}
+	}
 	return msg > start ? msg : 0;
 }
 
@@ -1284,7 +1306,7 @@ static size_t inner_header(struct cur body, struct header *h)
 	size_t plain = body.i > start ? body.i : 0;
 	int k = byte_class(&body);
 	if (k < 0) {
-		size_t rest = timeless_header(body, h);
+		size_t rest = timeless_header(body, h, 0);
 		return rest ? rest : plain;
 	}
 	int64_t ts = h->ts_ms;
@@ -1302,7 +1324,7 @@ static size_t inner_header(struct cur body, struct header *h)
 			return off;   /* tabs then a time: no program's text */
 		h->level = LV_NONE;
 	}
-	size_t rest = timeless_header(body, h);
+	size_t rest = timeless_header(body, h, 0);
 	return rest ? rest : plain;
 }
 
@@ -1352,6 +1374,18 @@ static inline __attribute__((always_inline)) int try_format(int f, struct cur c,
 	return 1;
 }
 
+/* The stream and tag the CRI log format (containerd's and CRI-O's files
+ * under /var/log/pods) writes after its time, "stdout F " or "stderr P
+ * ", at s[i..n): their length, 0 for none.  A partial line (P, the
+ * runtime's cut of a long one) reads as a line of its own. */
+static size_t cri_stream(const char *s, size_t n, size_t i)
+{
+	if (n - i < 8 || (memcmp(s + i, "stdout ", 7) != 0 && memcmp(s + i, "stderr ", 7) != 0) ||
+	    (s[i + 7] != 'F' && s[i + 7] != 'P'))
+		return 0;
+	return i + 8 == n ? 8 : s[i + 8] == ' ' ? 9 : 0;
+}
+
 /* A time a capture put before each line: RFC 3339 in UTC finer than
  * the microseconds programs write, `docker logs -t`'s and `kubectl logs
  * --timestamps`'s nanoseconds ("2025-05-01T10:00:00.123456789Z "), GitHub
@@ -1370,13 +1404,14 @@ static __attribute__((noinline, cold)) size_t capture_stamp(const char *s, size_
 	struct header x;
 	if (!iso(&d, &t) || d.i + 1 >= n || s[d.i] != ' ' || !stamp_set(&t, &x))
 		return i;
-	int weak = !(d.i >= i + 28 && d.i <= i + 30 && s[i + 10] == 'T' && s[i + 19] == '.' &&
-		     s[d.i - 1] == 'Z');
+	size_t cri = cri_stream(s, n, d.i + 1);
+	int weak = !cri && !(d.i >= i + 28 && d.i <= i + 30 && s[i + 10] == 'T' && s[i + 19] == '.' &&
+			     s[d.i - 1] == 'Z');
 	if (weak && s[d.i + 1] == ' ')
 		return i;   /* "2024-05-01T10:00:00Z  INFO": TGI's own header */
 	h->ts_ms = x.ts_ms;
 	h->ts_no_year = (uint8_t)weak;
-	return d.i + 1;
+	return d.i + 1 + cri;
 }
 
 /* A time since the epoch a capture put before each line, as a collector
@@ -1426,17 +1461,32 @@ static inline __attribute__((always_inline)) struct cur capture_prefixes(const c
 	return c;
 }
 
-/* Reset h and take off the process prefixes, outermost first (compose's
- * or kubectl's may carry a capture stamp, which may carry vLLM's, which
- * may carry torchrun's); the outermost that has one gives the tag.  A
- * capture stamp's time goes to h->ts_ms. */
-static struct cur process_prefixes(const char *line, size_t len, struct header *h)
+/* Reset h and take off what a capture put before the line: its
+ * prefixes, then a capture stamp, whose time goes to h->ts_ms. */
+static inline __attribute__((always_inline)) struct cur captures(const char *line, size_t len,
+								  struct header *h)
 {
 	struct cur c = capture_prefixes(line, len, h);
 	if (__builtin_expect(c.n - c.i > 20 && c.s[c.i + 4] == '-' && c.s[c.i + 13] == ':', 0))
 		c.i = capture_stamp(c.s, c.n, c.i, h);
 	else if (__builtin_expect(epoch_start(c.s, c.n, c.i), 0))
 		c.i = epoch_stamp(c.s, c.n, c.i, h);
+	return c;
+}
+
+size_t prefix_capture_len(const char *line, size_t len)
+{
+	struct header h;
+	return captures(line, len, &h).i;
+}
+
+/* Reset h and take off the process prefixes, outermost first (compose's
+ * or kubectl's may carry a capture stamp, which may carry vLLM's, which
+ * may carry torchrun's); the outermost that has one gives the tag.  A
+ * capture stamp's time goes to h->ts_ms. */
+static struct cur process_prefixes(const char *line, size_t len, struct header *h)
+{
+	struct cur c = captures(line, len, h);
 	program_prefixes(&c, h);
 	h->msg_off = (uint32_t)c.i;
 	return c;
@@ -1480,7 +1530,7 @@ static __attribute__((noinline, cold)) void parse_stamped(const struct prefix_or
 	h->ts_ms = stamp;
 	h->level = LV_NONE;
 	h->format = PREFIX_NONE;
-	size_t rest = timeless_header(c, h);
+	size_t rest = timeless_header(c, h, 1);
 	if (rest)
 		c.i = rest;
 	/* The runner's annotation after its own time ("##[error]") is the
@@ -1504,7 +1554,7 @@ void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
 			return;
 	/* A program that writes no time ("INFO file.py:12: msg", Rust's
 	 * tracing without time) still writes the rest of its header. */
-	size_t rest = timeless_header(c, h);
+	size_t rest = timeless_header(c, h, 1);
 	if (rest)
 		h->msg_off = (uint32_t)rest;
 }

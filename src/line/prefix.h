@@ -59,6 +59,11 @@ void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
  * the line need not be NUL-terminated and may hold any bytes. */
 void prefix_parse(int fmt, const char *line, size_t len, struct header *h);
 
+/* The length of what a capture put before the line as its program wrote
+ * it: compose's or kubectl's prefix, a capture's time (docker's,
+ * kubectl's, the CRI format's with its stream and tag), 0 for none. */
+size_t prefix_capture_len(const char *line, size_t len);
+
 /* The offset to add to a ts_no_year timestamp (parsed as 1970) to move it
  * to the same month and day of `year`.  Exact for common years; for a leap
  * year it is exact from March 1 on, while January and February come out

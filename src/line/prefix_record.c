@@ -9,14 +9,19 @@
  * A logfmt line (time=... level=info msg="..." err="...") or a JSON
  * object ({"ts": ..., "level": ..., "msg": ...}) names its fields, so
  * the header is found by key name, whatever the system: one small table
- * of names per role, not one format per logger.  The message starts at
- * the message value and runs to the end of the line, so the fields after
- * it (Go's err="exit status 1", attributes) stay in the message and
- * differences in them show in diffs, while the time, level and source
- * location, usually written before it, are header.  A line without a
- * message key has its message from its first field of no role. */
+ * of names per role, not one format per logger.  In a line as written
+ * the message starts at the message value and runs to the end of the
+ * line.  Input rewrites records first (record_unwrap) so that the
+ * message is the message value alone, as text (unquoted, unescaped),
+ * followed by the fields that say what failed (err="exit status 1": a
+ * cause's line keeps its detail, and differences in it show in diffs);
+ * the other fields, the time, level and source among them, go before
+ * it as the line's header, kept as fields rather than glued into the
+ * message (ids, hosts and thread names there would make every line its
+ * own template).  A line without a message key has its message from
+ * its first field of no role. */
 
-enum role { R_NONE, R_TIME, R_LEVEL, R_MSG, R_RANK, R_FIELDS };
+enum role { R_NONE, R_TIME, R_LEVEL, R_MSG, R_RANK, R_FIELDS, R_ERROR };
 
 /* Matched without regard to case.  pid is not a rank: it differs between
  * runs, so streams keyed by it would never line up (see prefix.h). */
@@ -36,6 +41,11 @@ static const struct {
 	{ "node_rank", R_RANK }, { "worker", R_RANK }, { "worker_id", R_RANK },
 	{ "shard", R_RANK }, { "tp_rank", R_RANK }, { "dp_rank", R_RANK },
 	{ "fields", R_FIELDS },   /* tracing's JSON: "fields": {"message": ...} */
+	/* What failed: said with the message (see record_unwrap) */
+	{ "err", R_ERROR }, { "error", R_ERROR }, { "errors", R_ERROR },
+	{ "exception", R_ERROR }, { "exc_info", R_ERROR }, { "stack", R_ERROR },
+	{ "stacktrace", R_ERROR }, { "stack_trace", R_ERROR }, { "reason", R_ERROR },
+	{ "cause", R_ERROR }, { "panic", R_ERROR },
 };
 
 static int key_role(const char *k, size_t n)
@@ -44,7 +54,8 @@ static int key_role(const char *k, size_t n)
 		return R_NONE;
 	for (size_t r = 0; r < sizeof(role_keys) / sizeof(role_keys[0]); r++) {
 		const char *w = role_keys[r].key;
-		if ((k[0] | 32) != w[0] || w[n - 1] == 0 || w[n] != 0)   /* w is NUL-padded */
+		if ((is_alpha(k[0]) ? k[0] | 32 : k[0]) != w[0] || w[n - 1] == 0 ||
+		    w[n] != 0)   /* w is NUL-padded; "@timestamp" is no letter's */
 			continue;
 		size_t j = 1;
 		while (j < n && (is_alpha(k[j]) ? k[j] | 32 : k[j]) == w[j])
@@ -56,6 +67,7 @@ static int key_role(const char *k, size_t n)
 }
 
 /* What a record's keys gave; each role's first usable value wins. */
+#define RECORD_MEMBERS 32
 struct record {
 	int64_t ts_ms;
 	int level;
@@ -63,10 +75,23 @@ struct record {
 	int has_msg, has_plain;
 	/* JSON: the message string member, from its key's quote to past
 	 * its value's closing quote (0, 0: none, or the value is no
-	 * closed string). */
+	 * closed string).  logfmt: the message pair, from its key to past
+	 * its value (and closing quote). */
 	size_t msg_member, msg_member_end;
 	int msg_top;            /* the member is the object's own */
+	int msg_quoted;         /* logfmt: the value was quoted */
+	/* The object's own members (logfmt: the pairs), up to
+	 * RECORD_MEMBERS; nmem counts them all. */
+	struct member { uint32_t b, e; uint8_t role; } mem[RECORD_MEMBERS];
+	size_t nmem;
 };
+
+static void record_member(struct record *r, size_t b, size_t e, int role)
+{
+	if (r->nmem < RECORD_MEMBERS)
+		r->mem[r->nmem] = (struct member){ (uint32_t)b, (uint32_t)e, (uint8_t)role };
+	r->nmem++;
+}
 
 /* Seconds (with or without a fraction), milliseconds, microseconds or
  * nanoseconds since the epoch, told apart by their 10, 13, 16 or 19
@@ -145,7 +170,7 @@ static void record_value(struct record *r, int role, const char *line, size_t v,
 		break;
 	case R_FIELDS:
 		break;
-	default:
+	default:   /* R_NONE, R_ERROR */
 		if (!r->has_plain) {
 			r->first_plain = key;
 			r->has_plain = 1;
@@ -227,8 +252,15 @@ static int logfmt_record(struct cur *c, struct record *r)
 			vn = c->i - v;
 		}
 		int role = key_role(c->s + key, key_end - key);
+		int had_msg = r->has_msg;
 		record_value(r, role, c->s, v, vn, quoted, key, key_end);
-		roles += role != R_NONE;
+		if (r->has_msg && !had_msg) {
+			r->msg_member = key;
+			r->msg_member_end = c->i;
+			r->msg_quoted = quoted;
+		}
+		record_member(r, key, c->i, role);
+		roles += role != R_NONE && role != R_ERROR;
 		pairs++;
 		if (!spaces(c) && c->i < c->n)
 			return 0;   /* "a=b=c" or a="x"y: not logfmt */
@@ -321,6 +353,8 @@ static int json_object(struct cur *c, int depth, int in_fields, struct record *r
 			if (depth == 1 || role == R_RANK)
 				record_value(r, role, c->s, v, c->i - v, 0, key - 1, 0);
 		}
+		if (depth == 1)
+			record_member(r, key - 1, c->i, role);
 		json_space(c);
 		if (eat(c, '}'))
 			return 1;
@@ -443,39 +477,28 @@ static void json_unescape(const char *s, size_t n, struct buf *out)
 	}
 }
 
-/* Append the members of s[b, e) (an object's, without its braces) that
- * have no role (see role_keys) to out, each after a blank: an error's
- * detail after slog's "msg", not the time, the level or docker's
- * "stream". */
-static void append_plain_members(const char *s, size_t b, size_t e, struct buf *out)
+/* Append the members (pairs) of r over s whose role is R_ERROR, or all
+ * others but the message's, each after sep but the first (*first). */
+static void append_members(const char *s, const struct record *r, int errors, const char *sep,
+			   int *first, struct buf *out)
 {
-	struct cur c = { s, e, b };
-	for (;;) {
-		json_space(&c);
-		size_t m = c.i, key = c.i + 1;
-		if (!json_string(&c))
-			return;
-		size_t key_end = c.i - 1;
-		json_space(&c);
-		if (!eat(&c, ':'))
-			return;
-		json_space(&c);
-		if (at(&c, '"') ? !json_string(&c) : at(&c, '{') || at(&c, '[') ? !json_skip_nested(&c) : 0)
-			return;
-		while (c.i < c.n && !in_set(c.s[c.i], ",}] \t"))
-			c.i++;
-		if (key_role(s + key, key_end - key) == R_NONE &&
-		    !(key_end - key == 6 && memcmp(s + key, "stream", 6) == 0)) {
-			buf_putc(out, ' ');
-			buf_append(out, s + m, c.i - m);
-		}
-		json_space(&c);
-		if (!eat(&c, ','))
-			return;
+	for (size_t k = 0; k < r->nmem; k++) {
+		const struct member *m = &r->mem[k];
+		if (m->b == r->msg_member || (m->role == R_ERROR) != errors)
+			continue;
+		if (!*first)
+			buf_append(out, sep, strlen(sep));
+		buf_append(out, s + m->b, m->e - m->b);
+		*first = 0;
 	}
 }
 
-size_t record_unwrap(const char *s, size_t n, struct buf *out)
+/* A JSON record: the object without the message member nor those that
+ * say what failed, a blank, the message unescaped, then those members
+ * ({"ts": 1, "msg": "a \"b\"", "k": 2, "err": "x"} gives {"ts": 1,"k":
+ * 2} a "b" "err": "x").  A message in a member's object (tracing's
+ * "fields") is taken out of it, and the rest left as it is. */
+static size_t json_unwrap(const char *s, size_t n, struct buf *out)
 {
 	struct cur c = { s, n, 0 };
 	struct record r;
@@ -485,6 +508,21 @@ size_t record_unwrap(const char *s, size_t n, struct buf *out)
 	json_space(&c);
 	if (c.i < c.n)
 		return 0;
+	size_t end = n;
+	while (end > 0 && is_space(s[end - 1]))
+		end--;
+	size_t from = out->len, msg;
+	if (r.msg_top && r.nmem <= RECORD_MEMBERS) {
+		int first = 1;
+		buf_putc(out, '{');
+		append_members(s, &r, 0, ",", &first, out);
+		buf_append(out, "} ", 2);
+		msg = out->len - from;
+		json_unescape(s + r.msg, r.msg_member_end - 1 - r.msg, out);
+		first = 0;
+		append_members(s, &r, 1, " ", &first, out);
+		return msg;
+	}
 	/* The member goes with one comma: the one before it, else after. */
 	size_t b = r.msg_member, e = r.msg_member_end, p = b, q = e;
 	while (p > 0 && (is_space(s[p - 1]) || s[p - 1] == '\r'))
@@ -496,20 +534,75 @@ size_t record_unwrap(const char *s, size_t n, struct buf *out)
 	else if (q < n && s[q] == ',')
 		for (e = q + 1; e < n && is_space(s[e]); e++)
 			;
-	size_t end = n;
-	while (end > 0 && is_space(s[end - 1]))
-		end--;
-	size_t from = out->len;
 	buf_append(out, s, b);
 	buf_append(out, s + e, end - e);
 	buf_putc(out, ' ');
-	size_t msg = out->len - from;
+	msg = out->len - from;
 	json_unescape(s + r.msg, r.msg_member_end - 1 - r.msg, out);
-	/* The members after the message stay after it, as logfmt's do,
-	 * so that differences in them (an error's detail) show. */
-	if (r.msg_top && q < n && s[q] == ',')
-		append_plain_members(s, q + 1, end - 1, out);
 	return msg;
+}
+
+/* A logfmt record: the pairs but the message's and those that say what
+ * failed, then the message pair with its value unquoted and unescaped,
+ * which record_logfmt reads as running to the end of the line, then
+ * those pairs and any words after the pairs ('msg="a b" k=v err=x'
+ * gives 'k=v msg=a b err=x').  A bare message pair already last, with
+ * no such pair, is left as it is, as is a message that starts with a
+ * quote (it would read as quoted again). */
+static size_t logfmt_unwrap(const char *s, size_t n, struct buf *out)
+{
+	struct cur c = { s, n, 0 };
+	struct record r;
+	record_init(&r);
+	if (!logfmt_start(&c) || !logfmt_record(&c, &r) || !r.has_msg || r.nmem > RECORD_MEMBERS ||
+	    (r.msg_quoted && r.msg + 1 < n && s[r.msg] == '\\' && s[r.msg + 1] == '"'))
+		return 0;
+	int errors = 0;
+	for (size_t k = 0; k < r.nmem; k++)
+		errors |= r.mem[k].role == R_ERROR;
+	if (!r.msg_quoted && !errors && r.mem[r.nmem - 1].b == r.msg_member)
+		return 0;
+	size_t end = r.msg_member_end;
+	if (r.msg_quoted && end > r.msg && s[end - 1] == '"')
+		end--;   /* else unclosed: the line was cut */
+	size_t from = out->len;
+	int first = 1;
+	append_members(s, &r, 0, " ", &first, out);
+	if (!first)
+		buf_putc(out, ' ');
+	buf_append(out, s + r.msg_member, r.msg - (size_t)r.msg_quoted - r.msg_member);
+	size_t msg = out->len - from;
+	if (r.msg_quoted)
+		json_unescape(s + r.msg, end - r.msg, out);
+	else
+		buf_append(out, s + r.msg, end - r.msg);
+	first = 0;
+	append_members(s, &r, 1, " ", &first, out);
+	size_t rest = c.i;
+	while (rest < n && is_space(s[rest]))
+		rest++;
+	if (rest < n) {
+		buf_putc(out, ' ');
+		buf_append(out, s + rest, n - rest);
+	}
+	/* The rewritten line must read as the same record, its message
+	 * where it was put (not so when the message pair was the only
+	 * field of a role among the first three). */
+	struct cur w = { out->p + from, out->len - from, 0 };
+	struct record rw;
+	record_init(&rw);
+	if (!logfmt_record(&w, &rw) || !rw.has_msg || rw.msg != msg) {
+		out->len = from;
+		return 0;
+	}
+	return msg;
+}
+
+size_t record_unwrap(const char *s, size_t n, struct buf *out)
+{
+	if (n > 1 && s[0] == '{' && s[n - 1] == '}')
+		return json_unwrap(s, n, out);
+	return logfmt_unwrap(s, n, out);
 }
 
 /* The message of a line whose header gave no level may be a structured

@@ -16,13 +16,17 @@
 size_t record_logfmt(struct cur *c, struct header *h);
 /* A JSON object line: as record_logfmt. */
 size_t record_json(struct cur *c, struct header *h);
-/* A JSON-lines record whose message is a string member, s[0, n) (one
- * whole object), rewritten into out (appended) so that the message reads
- * as text: the object without that member, a blank, and the message
- * unescaped ({"ts": 1, "msg": "a \"b\""} gives {"ts": 1} a "b"), CRs
- * and escapes kept for input to clean.  record_json reads such a line as
- * the record it was.  Returns where the message starts in what was
- * appended, or 0, with nothing appended, for any other line. */
+/* A record, s[0, n) (one whole JSON object, or a logfmt line), rewritten
+ * into out (appended) so that its message reads as text, alone: the
+ * fields but the message and those that say what failed (err, error,
+ * exception, ...), then the message unquoted and unescaped, then those
+ * fields ({"ts": 1, "msg": "a \"b\"", "k": 2, "err": "x"} gives
+ * {"ts": 1,"k": 2} a "b" "err": "x"; msg="a b" k=v gives k=v msg=a b).
+ * CRs and escapes are kept for input to clean.  record_json and
+ * record_logfmt read such a line as the record it was.  Returns where
+ * the message starts in what was appended, or 0, with nothing appended,
+ * for any other line, or one that needs no rewriting (a bare logfmt
+ * message already last). */
 size_t record_unwrap(const char *s, size_t n, struct buf *out);
 /* The message of a line whose header gave no level, when it is itself a
  * logfmt or JSON record: fills in h from its fields. */

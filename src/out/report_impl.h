@@ -56,6 +56,11 @@ struct ms_key *ms_index(const struct diagnosis *d);
 /* The milestone of template id (ids are unique in d->ms), or NULL. */
 const struct dx_milestone *milestone_of(const struct diagnosis *d, const struct ms_key *ix,
 					uint32_t id);
+/* The report's first sentence, the verdict, as the text report writes
+ * it off a terminal (no colour, quotes cut for 120 columns), without its
+ * newline: the JSON report's "summary".  malloc'd; NULL when out of
+ * memory. */
+char *report_summary(const struct diagnosis *d);
 /* What the culprit's peers did: "; TP0, TP1 then timed out waiting for it". */
 void culprit_peers(FILE *f, const struct dx_culprit *c);
 

@@ -447,6 +447,9 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	json_bad(&jw, d);
 	json_good(&jw, d, logs, nlogs);
 	jw_object_string(&jw, "verdict", dx_verdict_name(d->verdict));
+	char *summary = report_summary(d);
+	jw_object_string(&jw, "summary", summary);
+	free(summary);
 	json_divergence(&jw, d, ix);
 	json_waiting(&jw, d);
 	json_crash(&jw, d);

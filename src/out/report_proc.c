@@ -194,6 +194,12 @@ void report_proc_json(FILE *f, const struct live_report *r)
 	jw_object_double(&jw, "sample_s", r->sample_s, 3);
 	jw_object_string(&jw, "liveness", r->liveness);
 	jw_object_string(&jw, "verdict", r->verdict);
+	/* The text report's first sentence, as there. */
+	char *summary = r->log_path ? xasprintf("%s%s%s", r->log_path,
+						r->log_deleted ? " (deleted): " : ": ", r->verdict)
+				    : xstrdup(r->verdict);
+	jw_object_string(&jw, "summary", summary);
+	free(summary);
 	jw_object_strings(&jw, "notes", r->notes, r->nnotes);
 	jw_end(&jw);
 }

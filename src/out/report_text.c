@@ -639,6 +639,26 @@ static void coll_row(const struct out *o, const struct row *row, size_t q)
 	fputc('\n', f);
 }
 
+char *report_summary(const struct diagnosis *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct out o = { open_memstream(&text, &len), 0, 120, 0 };
+	if (!o.f)
+		return NULL;
+	struct ms_key *ix = ms_index(d);
+	struct row r = { .d = d, .ix = ix };
+	verdict_sentence(&o, &r, 60);   /* as report_lines quotes at 120 columns */
+	free(ix);
+	if (fclose(o.f) != 0) {
+		free(text);
+		return NULL;
+	}
+	if (len && text[len - 1] == '\n')
+		text[len - 1] = '\0';
+	return text;
+}
+
 /* The report, its lines not yet fitted to o's width. */
 static void report_lines(const struct out *o, const struct diagnosis *d, const struct log *logs,
 			 size_t nlogs, const struct live_report *live)

@@ -54,6 +54,7 @@ int diff_option(int c, char *arg, struct diff_args *a)
 {
 	switch (c) {
 	case 'J': a->json = 1; return 1;
+	case 'q': a->quiet = 1; return 1;
 	case 'N': return parse_now(arg, &a->o) < 0 ? -1 : 1;
 	case 'r':
 		a->rules = xrealloc(a->rules, (a->nrules + 1) * sizeof(*a->rules));
@@ -280,7 +281,9 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	for (size_t i = 0; live && live->culprit_pid && i < live->nprocs; i++)
 		if (live->procs[i].pid == live->culprit_pid && live->procs[i].rank[0])
 			culprit_from_live(&d, strtol(live->procs[i].rank, NULL, 10));
-	if (a->json)
+	if (a->quiet)
+		;   /* the exit status says it */
+	else if (a->json)
 		report_json(stdout, &d, ref, nref, live);
 	else if (report_stream(a) == a->out->f)
 		report_text(a->out, &d, ref, nref, live);
@@ -436,7 +439,8 @@ int diff_baseline(const char *store_opt, const char *name, const char *badpath,
 			error("no baselines yet (see 'ddx help learn')");
 		goto out;
 	}
-	say_pick(a->json ? stderr : report_stream(a), cs, nc, engine, name != NULL);
+	if (!a->quiet)
+		say_pick(a->json ? stderr : report_stream(a), cs, nc, engine, name != NULL);
 	if (baseline_open_runs(st, &cs[0], DIFF_MAX_LOGS - 1, 1, &ins, &n) < 0)
 		goto out;
 	/* bad as it was read (a pipe cannot be read twice) follows the runs. */

@@ -18,7 +18,7 @@
 
 /* What a report takes besides its logs. */
 struct diff_args {
-	int json, jobs, no_proc;
+	int json, quiet, jobs, no_proc;   /* quiet: -q, the exit status only */
 	struct live_opts po;     /* --sample */
 	struct dx_options o;     /* --now */
 	char **rules;            /* --rules files, a malloc'd array */
@@ -37,6 +37,7 @@ struct diff_args {
 /* The getopt_long entries of the report's options (<getopt.h>). */
 #define DIFF_OPTIONS \
 	{ "json", no_argument, NULL, 'J' }, \
+	{ "quiet", no_argument, NULL, 'q' }, \
 	{ "now", required_argument, NULL, 'N' }, \
 	{ "rules", required_argument, NULL, 'r' }, \
 	{ "sample", required_argument, NULL, 's' }, \

@@ -9,6 +9,7 @@
 #include <zstd.h>
 
 #include "input.h"
+#include "prefix.h"
 #include "test.h"
 
 static struct buf scratch;
@@ -203,6 +204,99 @@ static void test_nul_and_bad_utf8(void)
 
 	CHECK_CLEAN("\xff\xfe bad \xc3\x28 utf8 \xe2\x82", "\xff\xfe bad \xc3\x28 utf8 \xe2\x82");
 	CHECK_CLEAN("\r\xff\r\xfe\x80", "\xfe\x80");
+}
+
+/* Records are read as their fields and their message: a JSON or logfmt
+ * line is rewritten so that its message is the message value alone, as
+ * text (unquoted, unescaped), with the fields that say what failed
+ * (err=...) after it; the other fields go before it as header, kept,
+ * not glued into the message.  Whatever a capture put before the record
+ * is kept in front of it. */
+static void test_records(void)
+{
+	static const struct {
+		const char *raw, *text, *ts, *msg;
+		int level;
+	} cases[] = {
+		/* logfmt: a quoted message, fields after it */
+		{ "time=2024-05-01T10:00:00Z level=info msg=\"a b\" k=v",
+		  "time=2024-05-01T10:00:00Z level=info k=v msg=a b",
+		  "2024-05-01T10:00:00.000Z", "a b", LV_INFO },
+		/* Ollama's slog: escapes undone, the error's detail kept with it */
+		{ "time=2025-01-02T10:00:00.123Z level=ERROR source=server.go:123 msg=\"llama "
+		  "\\\"runner\\\" terminated\" err=\"exit status 1\" port=1",
+		  "time=2025-01-02T10:00:00.123Z level=ERROR source=server.go:123 port=1 msg=llama "
+		  "\"runner\" terminated err=\"exit status 1\"",
+		  "2025-01-02T10:00:00.123Z", "llama \"runner\" terminated err=\"exit status 1\"", LV_ERROR },
+		/* a bare message before other fields */
+		{ "level=warn msg=slow dur=3s", "level=warn dur=3s msg=slow", NULL, "slow", LV_WARN },
+		/* already last and bare: as written */
+		{ "level=warn dur=3s msg=slow down", "level=warn dur=3s msg=slow down", NULL,
+		  "slow down", LV_WARN },
+		/* an error field before the message goes after it */
+		{ "level=error error=EOF msg=read", "level=error msg=read error=EOF", NULL,
+		  "read error=EOF", LV_ERROR },
+		/* an empty message */
+		{ "level=info msg=\"\" k=1", "level=info k=1 msg=", NULL, "", LV_INFO },
+		/* a message that starts with a quote reads as written */
+		{ "level=info msg=\"\\\"q\\\" said\" k=1", "level=info msg=\"\\\"q\\\" said\" k=1", NULL,
+		  "\\\"q\\\" said\" k=1", LV_INFO },
+		/* the message pair was the only field of a role among the first
+		 * three: moved last, the record would not read as one */
+		{ "msg=\"x y\" a=1 b=2 c=3 level=info", "msg=\"x y\" a=1 b=2 c=3 level=info", NULL,
+		  "x y\" a=1 b=2 c=3 level=info", LV_INFO },
+		/* JSON lines: the message by name, other members kept as fields */
+		{ "{\"@timestamp\":\"2024-05-01T10:00:00.123Z\", \"log.level\":\"error\","
+		  "\"message\":\"boom x\",\"service\":\"api\"}",
+		  "{\"@timestamp\":\"2024-05-01T10:00:00.123Z\",\"log.level\":\"error\","
+		  "\"service\":\"api\"} boom x", "2024-05-01T10:00:00.123Z", "boom x", LV_ERROR },
+		{ "{\"ts\":1714557600.5,\"lvl\":\"warn\",\"msg\":\"slow\",\"dur\":3}",
+		  "{\"ts\":1714557600.5,\"lvl\":\"warn\",\"dur\":3} slow",
+		  "2024-05-01T10:00:00.500Z", "slow", LV_WARN },
+		{ "{\"ts\":\"2024-05-01T10:00:02Z\",\"severity\":\"INFO\",\"MESSAGE\":\"hi\",\"k\":1}",
+		  "{\"ts\":\"2024-05-01T10:00:02Z\",\"severity\":\"INFO\",\"k\":1} hi",
+		  "2024-05-01T10:00:02.000Z", "hi", LV_INFO },
+		/* logrus sorts its keys: the error before the message */
+		{ "{\"error\":\"EOF\",\"level\":\"error\",\"msg\":\"read\",\"time\":\"2024-05-01T10:00:03Z\"}",
+		  "{\"level\":\"error\",\"time\":\"2024-05-01T10:00:03Z\"} read \"error\":\"EOF\"",
+		  "2024-05-01T10:00:03.000Z", "read \"error\":\"EOF\"", LV_ERROR },
+		{ "{\"timestamp\":\"2024-05-01T10:00:03Z\",\"level\":\"debug\",\"log\":\"x\\n\"}",
+		  "{\"timestamp\":\"2024-05-01T10:00:03Z\",\"level\":\"debug\"} x",
+		  "2024-05-01T10:00:03.000Z", "x", LV_DEBUG },
+		/* behind the CRI prefix: the capture's stream and tag are header */
+		{ "2024-05-01T10:00:00.123456789Z stdout F {\"level\":\"info\",\"msg\":\"up\",\"port\":80}",
+		  "2024-05-01T10:00:00.123456789Z stdout F {\"level\":\"info\",\"port\":80} up",
+		  "2024-05-01T10:00:00.123Z", "up", LV_INFO },
+		{ "2024-05-01T10:00:00.5Z stderr F level=error msg=\"dial tcp: refused\" addr=x:1",
+		  "2024-05-01T10:00:00.5Z stderr F level=error addr=x:1 msg=dial tcp: refused",
+		  "2024-05-01T10:00:00.500Z", "dial tcp: refused", LV_ERROR },
+		/* behind a journal header, which input does not parse */
+		{ "May 17 19:43:06 h containerd[1]: time=\"2021-05-17T19:43:06Z\" level=info "
+		  "msg=\"Stop CRI service\" k=v",
+		  "May 17 19:43:06 h containerd[1]: time=\"2021-05-17T19:43:06Z\" level=info k=v "
+		  "msg=Stop CRI service", "1970-05-17T19:43:06.000Z", "Stop CRI service", LV_INFO },
+		/* not records */
+		{ "Loading x=1 y=2", "Loading x=1 y=2", NULL, "Loading x=1 y=2", LV_NONE },
+		{ "a=b c=\"d e\" no time or level", "a=b c=\"d e\" no time or level", NULL,
+		  "a=b c=\"d e\" no time or level", LV_NONE },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct line ln = clean(cases[k].raw);
+		struct header h;
+		char ts[PREFIX_TS_SIZE] = "";
+		prefix_parse(-1, ln.text, ln.len, &h);
+		if (h.ts_ms != TS_NONE)
+			prefix_format_ts(h.ts_ms, ts);
+		int ok = ln.len == strlen(cases[k].text) && memcmp(ln.text, cases[k].text, ln.len) == 0 &&
+			 strcmp(ts, cases[k].ts ? cases[k].ts : "") == 0 && h.level == cases[k].level &&
+			 ln.len - h.msg_off == strlen(cases[k].msg) &&
+			 memcmp(ln.text + h.msg_off, cases[k].msg, ln.len - h.msg_off) == 0;
+		CHECK(ok);
+		if (!ok)
+			fprintf(stderr, "  case %zu: text \"%.*s\" ts %s level %d msg \"%.*s\"\n", k,
+				(int)ln.len, ln.text, ts, h.level, (int)(ln.len - h.msg_off),
+				ln.text + h.msg_off);
+	}
 }
 
 static void test_long_lines(void)
@@ -777,6 +871,7 @@ int main(void)
 	test_labels();
 	test_escapes();
 	test_nul_and_bad_utf8();
+	test_records();
 	test_long_lines();
 	test_random_lines();
 	test_next_line();

@@ -106,7 +106,17 @@ static const struct want cases[] = {
 	{ "ERROR:    Exception in ASGI application", "uvicorn",
 	  NULL, LV_ERROR, "", "Exception in ASGI application" },
 	{ "CRITICAL: x", "uvicorn", NULL, LV_FATAL, "", "x" },
-	{ "ERROR: not uvicorn's padding", "none", NULL, LV_NONE, "", "ERROR: not uvicorn's padding" },
+	{ "ERROR: not uvicorn's padding", "none", NULL, LV_ERROR, "", "not uvicorn's padding" },
+	/* A level word in capitals with no time before it; prose's "Error"
+	 * and a word run on are no level */
+	{ "ERROR boom", "none", NULL, LV_ERROR, "", "boom" },
+	{ "WARN  [main] slow", "none", NULL, LV_WARN, "", "[main] slow" },
+	{ "Error: CUDA out of memory", "none", NULL, LV_NONE, "", "Error: CUDA out of memory" },
+	{ "ERRORS found", "none", NULL, LV_NONE, "", "ERRORS found" },
+	{ "INFO=1 python x.py", "none", NULL, LV_NONE, "", "INFO=1 python x.py" },
+	{ "ERROR", "none", NULL, LV_NONE, "", "ERROR" },
+	{ "Traceback (most recent call last):", "none", NULL, LV_NONE, "",
+	  "Traceback (most recent call last):" },
 	{ "2024-01-02 03:04:05.678 | INFO     | mod:fn:12 - msg", "loguru",
 	  "2024-01-02T03:04:05.678Z", LV_INFO, "", "msg" },
 	/* ISO-8601 with fractions and zones, journalctl, syslog */
@@ -209,6 +219,10 @@ static const struct want cases[] = {
 	  "failed\"},\"target\":\"launcher\",\"span\":{\"rank\":1,\"name\":\"shard-manager\"}}" },
 	{ "{\"level\":\"debug\",\"ts\":1704189600.25,\"msg\":\"tick\",\"n\":1}", "json",
 	  "2024-01-02T10:00:00.250Z", LV_DEBUG, "", "tick\",\"n\":1}" },
+	{ "{\"@timestamp\":\"2024-05-01T10:00:00.123Z\",\"log.level\":\"warn\",\"message\":\"m\"}",
+	  "json", "2024-05-01T10:00:00.123Z", LV_WARN, "", "m\"}" },
+	{ "{\"@t\":\"2024-05-01T10:00:00Z\",\"@l\":\"Error\",\"@m\":\"serilog\"}", "json",
+	  "2024-05-01T10:00:00.000Z", LV_ERROR, "", "serilog\"}" },
 	{ "{\"level\":50,\"time\":1752516971543,\"pid\":10104,\"msg\":\"boom\"}", "json",
 	  "2025-07-14T18:16:11.543Z", LV_ERROR, "", "boom\"}" },
 	{ "{\"event\": \"node lost\", \"severity\": \"crit\", \"local_rank\": \"3\"}", "json",
@@ -258,6 +272,18 @@ static const struct want cases[] = {
 	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "Traceback (most recent call last):" },
 	{ "svc-1  | 2025-05-01T10:00:00.123456789Z   File \"x.py\", line 1", "none",
 	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "  File \"x.py\", line 1" },
+	/* The CRI format (containerd, CRI-O): time, stream, tag, line */
+	{ "2024-05-01T10:00:00.123Z stdout F hello world", "none",
+	  "2024-05-01T10:00:00.123Z", LV_NONE, "", "hello world" },
+	{ "2024-05-01T10:00:00.123456789+00:00 stderr P part of a long ", "none",
+	  "2024-05-01T10:00:00.123Z", LV_NONE, "", "part of a long " },
+	{ "2024-05-01T10:00:00.1Z stdout F ERROR boom", "none",
+	  "2024-05-01T10:00:00.100Z", LV_ERROR, "", "boom" },
+	{ "2024-05-01T10:00:00.1Z stdout F INFO 04-16 11:18:41 [core.py:1] up", "vllm",
+	  "2024-05-01T10:00:00.100Z", LV_INFO, "", "up" },
+	{ "2024-05-01T10:00:00Z stdout F", "none", "2024-05-01T10:00:00.000Z", LV_NONE, "", "" },
+	{ "2024-05-01T10:00:00Z stdout X y", "iso", "2024-05-01T10:00:00.000Z", LV_NONE, "",
+	  "stdout X y" },
 	/* GitHub Actions' 100 ns stamp is a capture's as docker's is */
 	{ "2025-05-01T10:00:00.1234567Z 2025-04-14T15:51:31.134585Z  INFO text_generation_launcher: "
 	  "Args {", "tracing", "2025-05-01T10:00:00.123Z", LV_INFO, "", "Args {" },
