@@ -51,8 +51,9 @@ struct search {
 	struct buf scratch;
 };
 
-/* Try line i of bad: the first cause that names it, if not named yet. */
-static void try_line(struct search *s, int64_t i)
+/* Try line i of bad (one of the crash's when crash): the first cause
+ * that names it, if not named yet. */
+static void try_line(struct search *s, int64_t i, int crash)
 {
 	if (i < 0 || (size_t)i >= s->d->bad_log->nlines || s->tried[i])
 		return;
@@ -63,7 +64,8 @@ static void try_line(struct search *s, int64_t i)
 	const char *t = dx_template_text(s->d, dx_bad_id(s->d, i));
 	for (size_t k = 0; k < s->cs->n; k++) {
 		const struct cause *c = &s->cs->c[k];
-		if (!cause_matches(c, ln.text, ln.len, t, strlen(t), s->engine, s->step))
+		if (!cause_matches(c, ln.text, ln.len, t, strlen(t), s->engine, s->step,
+				   crash))
 			continue;
 		if (!s->named[k]) {
 			s->named[k] = 1;
@@ -76,13 +78,13 @@ static void try_line(struct search *s, int64_t i)
 
 /* A finding's lines: what it says, where it starts, then a traceback's
  * lines between. */
-static void try_novel(struct search *s, const struct dx_novel *v)
+static void try_novel(struct search *s, const struct dx_novel *v, int crash)
 {
-	try_line(s, v->summary);
-	try_line(s, v->line);
+	try_line(s, v->summary, crash);
+	try_line(s, v->line, crash);
 	if (v->traceback)
 		for (int64_t i = v->line + 1; i < v->summary; i++)
-			try_line(s, i);
+			try_line(s, i, crash);
 }
 
 size_t causes_find(const struct causeset *cs, const struct diagnosis *d,
@@ -98,9 +100,9 @@ size_t causes_find(const struct causeset *cs, const struct diagnosis *d,
 	s.named = xcalloc(cs->n, 1);
 	s.tried = xcalloc(d->bad_log->nlines ? d->bad_log->nlines : 1, 1);
 	if (d->crash != DX_NONE)
-		try_novel(&s, &d->novel[d->crash]);
+		try_novel(&s, &d->novel[d->crash], 1);
 	for (size_t k = 0; k < d->nnovel; k++)
-		try_novel(&s, &d->novel[k]);
+		try_novel(&s, &d->novel[k], 0);
 	free(s.named);
 	free(s.tried);
 	buf_free(&s.scratch);

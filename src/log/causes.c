@@ -111,7 +111,7 @@ static int parse_line(void *ctx, const char *s, size_t n, size_t lineno)
 	const char *colon = memchr(s, ':', n);
 	size_t kl = colon ? (size_t)(colon - s) : 0;
 	if (!colon || kl == 0 || memchr(s, ' ', kl) || memchr(s, '\t', kl))
-		return error("%s:%zu: expected 'KEY: VALUE' (KEY: title, line, template, engine, step, explain, fix, url) or '[CAUSE]'",
+		return error("%s:%zu: expected 'KEY: VALUE' (KEY: title, line, template, engine, step, where, explain, fix, url) or '[CAUSE]'",
 			     p->path, lineno);
 	if (!p->add.n)
 		return error("%s:%zu: '%.*s:' before the first [CAUSE] line", p->path, lineno,
@@ -141,6 +141,12 @@ static int parse_line(void *ctx, const char *s, size_t n, size_t lineno)
 			return error("%s:%zu: a second 'step:' in one cause", p->path, lineno);
 		return (c->step = rules_compile(v, vn, p->path, lineno)) ? 0 : -1;
 	}
+	if (KEY("where")) {
+		if (vn != 5 || memcmp(v, "crash", 5) != 0)
+			return error("%s:%zu: 'where:' takes only 'crash'", p->path, lineno);
+		c->crash_only = 1;
+		return 0;
+	}
 	if (KEY("explain")) {
 		/* Lines of one paragraph, joined by a blank. */
 		struct buf b = { 0 };
@@ -152,7 +158,7 @@ static int parse_line(void *ctx, const char *s, size_t n, size_t lineno)
 		return 0;
 	}
 #undef KEY
-	return error("%s:%zu: unknown key '%.*s' (expected title, line, template, engine, step, explain, fix or url)",
+	return error("%s:%zu: unknown key '%.*s' (expected title, line, template, engine, step, where, explain, fix or url)",
 		     p->path, lineno, (int)kl, s);
 }
 
@@ -227,8 +233,10 @@ static int any_match(void *const *res, size_t n, const char *s, size_t len,
 }
 
 int cause_matches(const struct cause *c, const char *line, size_t len, const char *tmpl,
-		  size_t tlen, const char *engine, const char *step)
+		  size_t tlen, const char *engine, const char *step, int crash)
 {
+	if (c->crash_only && !crash)
+		return 0;
 	if (c->engine && (!engine || strcmp(c->engine, engine) != 0))
 		return 0;
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);

@@ -24,7 +24,9 @@
  * either repeatable, and matches a line when any of them does.  "engine:
  * NAME" (optional) restricts it to logs that engine wrote (rules_engine);
  * "step: PATTERN" (optional) to runs whose last milestone reached has a
- * name PATTERN matches ("" when none was).  "title:", "fix:" and "url:"
+ * name PATTERN matches ("" when none was); "where: crash" (optional) to
+ * the lines of the error that ended the run, for words that healthy runs
+ * also print on their way (an optional plugin's import error).  "title:", "fix:" and "url:"
  * are required, one line each; "explain:" is required and may repeat,
  * its lines joined by a blank into one paragraph. */
 #ifndef DDX_CAUSES_H
@@ -43,6 +45,7 @@ struct cause {
 	size_t nline;
 	void **tmpl;          /* pcre2_code * on the template */
 	size_t ntmpl;
+	int crash_only;       /* "where: crash" */
 	const char *path;     /* the file it came from (its text is static or
 			       * outlives the set: only for messages) */
 };
@@ -67,10 +70,11 @@ void causes_free(struct causeset *cs);
 
 /* Whether cause c names a line: clean text line[0..len) of template
  * tmpl[0..tlen), in a log of engine (NULL: unknown) whose last milestone
- * reached is step ("" for none).  Context (engine, step) a cause asks
- * for and the log does not give fails it. */
+ * reached is step ("" for none); crash says whether the line is one of
+ * the error that ended the run.  Context (engine, step, where) a cause
+ * asks for and the log does not give fails it. */
 int cause_matches(const struct cause *c, const char *line, size_t len, const char *tmpl,
-		  size_t tlen, const char *engine, const char *step);
+		  size_t tlen, const char *engine, const char *step, int crash);
 
 /* The built-in cause files, generated from causes/TOPIC.rules. */
 extern const struct rules_file causes_builtin_files[];
