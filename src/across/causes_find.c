@@ -77,13 +77,14 @@ static void try_line(struct search *s, int64_t i, int crash)
 }
 
 /* A finding's lines: what it says, where it starts, then a traceback's
- * lines between. */
+ * other lines (a chained traceback's "During handling..." part runs past
+ * its summary: the exception that explains it often comes last). */
 static void try_novel(struct search *s, const struct dx_novel *v, int crash)
 {
 	try_line(s, v->summary, crash);
 	try_line(s, v->line, crash);
 	if (v->traceback)
-		for (int64_t i = v->line + 1; i < v->summary; i++)
+		for (int64_t i = v->line + 1; i < v->line + (int64_t)v->nlines; i++)
 			try_line(s, i, crash);
 }
 
