@@ -64,10 +64,10 @@ static int check_cause(const struct parse_ctx *p)
 		return 0;
 	const struct cause *c = &p->add.c[p->add.n - 1];
 	size_t at = p->lines[p->add.n - 1];
-	const char *missing = !c->title ? "title" : !c->explain ? "explain" : !c->fix ? "fix"
-		: !c->url ? "url" : !c->nline && !c->ntmpl ? "line or template" : NULL;
+	const char *missing = !c->title ? "'title:'" : !c->explain ? "'explain:'" : !c->fix ? "'fix:'"
+		: !c->url ? "'url:'" : !c->nline && !c->ntmpl ? "'line:' or 'template:'" : NULL;
 	if (missing)
-		return error("%s:%zu: cause '%s' has no '%s:'", p->path, at, c->id, missing);
+		return error("%s:%zu: cause '%s' has no %s", p->path, at, c->id, missing);
 	return 0;
 }
 
