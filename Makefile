@@ -33,7 +33,9 @@ SRCS    := $(wildcard $(LAYERS:%=src/%/*.c))
 HDRS    := $(wildcard $(LAYERS:%=src/%/*.h))
 INCS    := $(LAYERS:%=-Isrc/%)
 RULES   := $(sort $(wildcard rules/*.rules))
-OBJS    := $(patsubst src/%.c,$(BUILD)/%.o,$(SRCS)) $(BUILD)/rules_builtin.o
+CAUSES  := $(sort $(wildcard causes/*.rules))
+OBJS    := $(patsubst src/%.c,$(BUILD)/%.o,$(SRCS)) $(BUILD)/rules_builtin.o \
+           $(BUILD)/causes_builtin.o
 # Unit tests link the stages, not the command layer (src/cmd/).
 LIBOBJS := $(filter-out $(BUILD)/cmd/%,$(OBJS))
 UNITS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -55,6 +57,13 @@ $(BUILD)/rules_builtin.c: $(RULES) rules/embed.awk | $(BUILD)
 	awk -f rules/embed.awk $(RULES) >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/rules_builtin.o: $(BUILD)/rules_builtin.c $(HDRS)
+	$(CC) $(CFLAGS) $(INCS) -c -o $@ $<
+
+# The catalogue of known causes, compiled in the same way (causes.h).
+$(BUILD)/causes_builtin.c: $(CAUSES) rules/embed.awk | $(BUILD)
+	awk -v name=causes -v header=causes.h -f rules/embed.awk $(CAUSES) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/causes_builtin.o: $(BUILD)/causes_builtin.c $(HDRS)
 	$(CC) $(CFLAGS) $(INCS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(LIBOBJS) | $(BUILD)
@@ -101,6 +110,7 @@ BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 INSTALLED := $(BINDIR)/ddx $(MANDIR)/man1/ddx.1 $(MANDIR)/man5/ddx-json.5 \
+	$(MANDIR)/man5/ddx-causes.5 \
 	$(DATADIR)/bash-completion/completions/ddx $(DATADIR)/zsh/site-functions/_ddx \
 	$(DATADIR)/fish/vendor_completions.d/ddx.fish
 
@@ -111,6 +121,7 @@ install: $(BUILD)/ddx
 	install -m 755 $(BUILD)/ddx $(DESTDIR)$(BINDIR)/ddx
 	install -m 644 docs/ddx.1 $(DESTDIR)$(MANDIR)/man1/ddx.1
 	install -m 644 docs/ddx-json.5 $(DESTDIR)$(MANDIR)/man5/ddx-json.5
+	install -m 644 docs/ddx-causes.5 $(DESTDIR)$(MANDIR)/man5/ddx-causes.5
 	install -m 644 completions/ddx.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/ddx
 	install -m 644 completions/_ddx $(DESTDIR)$(DATADIR)/zsh/site-functions/_ddx
 	install -m 644 completions/ddx.fish $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/ddx.fish

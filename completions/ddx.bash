@@ -33,7 +33,7 @@ _ddx()
 	case $prev in
 	--baseline) names=1 ;;
 	show | cat | rm | export) [ "$cmd" = baselines ] && names=1 ;;
-	--store | --rules | --html | --ref | --proc-root)
+	--store | --rules | --causes | --html | --ref | --proc-root)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--label | --now | -j | --jobs | --sample | --factor | --min-silence | --timeout | \

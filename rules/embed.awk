@@ -1,5 +1,7 @@
 # embed.awk — turn the rule files given as arguments into a C source that
-# holds their text (rules_builtin_files[], declared in src/rules.h).
+# holds their text (rules_builtin_files[], declared in src/log/rules.h;
+# with -v name=causes -v header=causes.h, causes_builtin_files[] of
+# src/log/causes.h).
 # Plain POSIX awk: every byte passes through except '\', '"' and '?'
 # (trigraphs), which are escaped one character at a time, because awks
 # disagree on backslashes in gsub() replacements.
@@ -15,10 +17,14 @@ function cstr(s,    out, i, c) {
 }
 
 BEGIN {
+	if (name == "")
+		name = "rules"
+	if (header == "")
+		header = "rules.h"
 	print "/* Generated from the rule files by rules/embed.awk: do not edit. */"
-	print "#include \"rules.h\""
+	printf "#include \"%s\"\n", header
 	print ""
-	print "const struct rules_file rules_builtin_files[] = {"
+	printf "const struct rules_file %s_builtin_files[] = {\n", name
 	n = 0
 }
 FNR == 1 {
@@ -34,5 +40,5 @@ END {
 		print "\t},"
 	print "};"
 	print ""
-	printf "const size_t rules_builtin_count = %d;\n", n
+	printf "const size_t %s_builtin_count = %d;\n", name, n
 }

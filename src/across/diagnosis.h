@@ -15,6 +15,7 @@
 
 #define DX_NONE (-1)
 
+struct cause;
 struct failure_seen;
 struct frdump;
 
@@ -185,6 +186,13 @@ struct dx_warning {
 	char *text;           /* the sentence; may quote log text */
 };
 
+/* A known cause (causes.h) the failure matches, and the line of bad that
+ * says so (causes_find.h). */
+struct dx_cause_hit {
+	const struct cause *cause;
+	int64_t line;
+};
+
 struct diagnosis {
 	int verdict;
 	size_t ngood;
@@ -248,6 +256,10 @@ struct diagnosis {
 	const struct failure_seen *seen;  /* set by the caller, who owns it: the
 					   * failure memory on this failure
 					   * (signature.h), or NULL */
+	const struct dx_cause_hit *causes;  /* set by the caller, who owns
+					     * them: the known causes the
+					     * failure matches, likeliest first */
+	size_t ncauses;
 };
 
 struct dx_options {

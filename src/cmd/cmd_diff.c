@@ -91,7 +91,7 @@ out:
 const struct cmd cmd_diff_entry = {
 	.name = "diff",
 	.run = diff,
-	.usage = "[--json | -q] [--now TIME] [--rules FILE] [-j N] [--sample T | --no-proc] [--label NAME]... GOOD... BAD | --baseline NAME BAD",
+	.usage = "[--json | -q] [--now TIME] [--rules FILE] [--causes FILE] [-j N] [--sample T | --no-proc] [--label NAME]... GOOD... BAD | --baseline NAME BAD",
 	.help =
 	"Compare the log of a failed or silent run (the last argument) with logs\n"
 	"of good runs: say whether it stopped, crashed or went another way, or\n"
@@ -117,6 +117,9 @@ const struct cmd cmd_diff_entry = {
 	"                built-in rules only the generic words.  Without rules,\n"
 	"                milestones are learned: lines every good log prints\n"
 	"                once per rank\n"
+	"  --causes FILE add or replace known causes (repeatable; see\n"
+	"                ddx-causes(5)): a failure that matches one is named\n"
+	"                with its fix (\"likely cause: ...\")\n"
 	"  -j, --jobs N  use N threads to read each log\n"
 	"  --sample T    sample the CPU time of the processes that hold the bad\n"
 	"                log over T (default 1s; 500ms; 0); nobody holding it\n"

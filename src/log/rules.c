@@ -15,8 +15,6 @@
 #include "input.h"
 #include "prefix.h"
 
-/* Rule files are small; this only bounds a mistaken --rules huge.log. */
-#define RULES_MAX_SIZE ((size_t)16 << 20)
 
 static void rule_free(struct rule *r)
 {
@@ -66,21 +64,60 @@ static int has_control(const char *s, size_t n)
 	return 0;
 }
 
-/* Parse "[engine]" into *engine (replacing the previous one). */
-static int parse_section(const char *s, size_t n, char **engine, const char *path, size_t lineno)
+int rules_section(const char *s, size_t n, const char *what, char **name, const char *path,
+		  size_t lineno)
 {
 	if (n < 3 || s[n - 1] != ']')
-		return error("%s:%zu: expected '[ENGINE]'", path, lineno);
+		return error("%s:%zu: expected '[%s]'", path, lineno, what);
 	s++, n -= 2;
 	trim(&s, &n);
 	for (size_t i = 0; i < n; i++)
 		if (is_blank(s[i]) || s[i] == '[' || s[i] == ']' || (unsigned char)s[i] < 0x20)
-			return error("%s:%zu: engine names are one word, like [sglang]", path, lineno);
+			return error("%s:%zu: a [%s] name is one word, like [sglang]", path, lineno,
+				     what);
 	if (n == 0)
-		return error("%s:%zu: empty engine name", path, lineno);
-	free(*engine);
-	*engine = xstrndup(s, n);
+		return error("%s:%zu: empty [%s] name", path, lineno, what);
+	free(*name);
+	*name = xstrndup(s, n);
 	return 0;
+}
+
+void *rules_compile(const char *pat, size_t len, const char *path, size_t lineno)
+{
+	int errcode;
+	PCRE2_SIZE erroff;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, len, 0, &errcode, &erroff, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(errcode, msg, sizeof(msg));
+		error("%s:%zu: bad pattern: %s at offset %zu", path, lineno, (const char *)msg,
+		      (size_t)erroff);
+		return NULL;
+	}
+	/* Without JIT support this fails and matching is interpreted. */
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	return re;
+}
+
+int rules_each_line(const char *path, const char *text, size_t len,
+		    int (*fn)(void *ctx, const char *s, size_t n, size_t lineno), void *ctx)
+{
+	size_t pos = 0, lineno = 0;
+	int rc = 0;
+	while (pos < len && rc == 0) {
+		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+		pos += n + 1;
+		lineno++;
+		trim(&s, &n);
+		if (n == 0 || s[0] == '#')
+			continue;
+		if (memchr(s, '\0', n))
+			rc = error("%s:%zu: NUL byte in a rule file", path, lineno);
+		else
+			rc = fn(ctx, s, n, lineno);
+	}
+	return rc;
 }
 
 /* The kinds of rules (rules.h): milestones (step, final, done, fail)
@@ -163,17 +200,9 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	} else if (pat_len == 0) {
 		return error("%s:%zu: empty pattern", path, lineno);
 	}
-	int errcode;
-	PCRE2_SIZE erroff;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, pat_len, 0, &errcode, &erroff, NULL);
-	if (!re) {
-		PCRE2_UCHAR msg[256];
-		pcre2_get_error_message(errcode, msg, sizeof(msg));
-		return error("%s:%zu: bad pattern: %s at offset %zu", path, lineno,
-			     (const char *)msg, (size_t)erroff);
-	}
-	/* Without JIT support this fails and matching is interpreted. */
-	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	pcre2_code *re = rules_compile(pat, pat_len, path, lineno);
+	if (!re)
+		return -1;
 	r->name = xstrndup(name, name_len);
 	r->engine = xstrdup(engine);
 	r->final = k->final;
@@ -196,44 +225,43 @@ static int same_rule(const struct rule *a, const struct rule *b)
 	return strcmp(a->name, b->name) == 0 && strcmp(a->engine, b->engine) == 0;
 }
 
+/* What rules_parse gathers line by line. */
+struct parse_ctx {
+	const char *path;
+	struct ruleset add;
+	size_t *lines, lines_cap;   /* the line of each rule of add */
+	char *engine;
+};
+
+static int parse_line(void *ctx, const char *s, size_t n, size_t lineno)
+{
+	struct parse_ctx *p = ctx;
+	if (s[0] == '[')
+		return rules_section(s, n, "ENGINE", &p->engine, p->path, lineno);
+	struct rule r;
+	if (parse_rule(s, n, p->engine, &r, p->path, lineno) < 0)
+		return -1;
+	for (size_t i = 0; i < p->add.n; i++)
+		if (same_rule(&p->add.r[i], &r)) {
+			error("%s:%zu: milestone '%s' of [%s] is already defined on line %zu", p->path,
+			      lineno, r.name, r.engine, p->lines[i]);
+			rule_free(&r);
+			return -1;
+		}
+	GROW(p->add.r, p->add.cap, p->add.n + 1);
+	GROW(p->lines, p->lines_cap, p->add.n + 1);
+	p->lines[p->add.n] = lineno;
+	p->add.r[p->add.n++] = r;
+	return 0;
+}
+
 int rules_parse(struct ruleset *rs, const char *path, const char *text, size_t len)
 {
-	struct ruleset add = { 0 };
-	size_t *lines = NULL, lines_cap = 0;
-	char *engine = NULL;
-	size_t pos = 0, lineno = 0;
-	int rc = 0;
-	while (pos < len && rc == 0) {
-		const char *s = text + pos, *nl = memchr(s, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - s) : len - pos;
-		pos += n + 1;
-		lineno++;
-		trim(&s, &n);
-		if (n == 0 || s[0] == '#')
-			continue;
-		if (memchr(s, '\0', n)) {
-			rc = error("%s:%zu: NUL byte in a rule file", path, lineno);
-		} else if (s[0] == '[') {
-			rc = parse_section(s, n, &engine, path, lineno);
-		} else {
-			struct rule r;
-			rc = parse_rule(s, n, engine, &r, path, lineno);
-			for (size_t i = 0; rc == 0 && i < add.n; i++)
-				if (same_rule(&add.r[i], &r)) {
-					rc = error("%s:%zu: milestone '%s' of [%s] is already defined on line %zu",
-						   path, lineno, r.name, r.engine, lines[i]);
-					rule_free(&r);
-				}
-			if (rc == 0) {
-				GROW(add.r, add.cap, add.n + 1);
-				GROW(lines, lines_cap, add.n + 1);
-				lines[add.n] = lineno;
-				add.r[add.n++] = r;
-			}
-		}
-	}
-	free(engine);
-	free(lines);
+	struct parse_ctx p = { .path = path };
+	int rc = rules_each_line(path, text, len, parse_line, &p);
+	struct ruleset add = p.add;
+	free(p.engine);
+	free(p.lines);
 	if (rc < 0) {
 		rules_free(&add);
 		return -1;
@@ -276,16 +304,15 @@ int rules_builtin(struct ruleset *rs)
 	return 0;
 }
 
-/* The user's rule file, or NULL when there is no place for one.  The XDG
- * spec says a relative XDG_CONFIG_HOME is to be ignored. */
-static char *user_rules_path(void)
+/* The XDG spec says a relative XDG_CONFIG_HOME is to be ignored. */
+char *rules_user_path(const char *file)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	struct buf b = { 0 };
 	if (xdg && xdg[0] == '/')
-		buf_printf(&b, "%s/ddx/rules", xdg);
+		buf_printf(&b, "%s/ddx/%s", xdg, file);
 	else if (home && home[0])
-		buf_printf(&b, "%s/.config/ddx/rules", home);
+		buf_printf(&b, "%s/.config/ddx/%s", home, file);
 	return b.p;
 }
 
@@ -319,7 +346,7 @@ int rules_init(struct ruleset *rs, char *const *files, size_t nfiles)
 	if (none) {
 		keep_generic(rs);
 	} else {
-		char *user = user_rules_path();
+		char *user = rules_user_path("rules");
 		if (user && access(user, F_OK) == 0 && rules_load(rs, user) < 0) {
 			free(user);
 			goto fail;

@@ -169,6 +169,26 @@ int rules_config(const struct rule *r, const char *data, size_t size, size_t *fr
  * engine's, which --rules none keeps. */
 int rules_says(const struct ruleset *rs, enum rule_words words, const char *t);
 
+/* What cause files (causes.h) share with rule files: their syntax of
+ * comments, blank lines and "[NAME]" sections, their PCRE2 patterns and
+ * where the user's files are. */
+/* Rule files are small; this only bounds a mistaken --rules huge.log. */
+#define RULES_MAX_SIZE ((size_t)16 << 20)
+/* Call fn on each line of text[0..len) that is not blank or a comment,
+ * trimmed, with its 1-based number, until fn returns < 0 (returned). */
+int rules_each_line(const char *path, const char *text, size_t len,
+		    int (*fn)(void *ctx, const char *s, size_t n, size_t lineno), void *ctx);
+/* Parse "[NAME]" s[0..n) into *name (replacing the previous one); what
+ * names what NAME is in errors ("ENGINE"). */
+int rules_section(const char *s, size_t n, const char *what, char **name, const char *path,
+		  size_t lineno);
+/* pat[0..len) compiled (pcre2_code *), or NULL after an error naming
+ * path:lineno. */
+void *rules_compile(const char *pat, size_t len, const char *path, size_t lineno);
+/* $XDG_CONFIG_HOME/ddx/FILE (~/.config/ddx/FILE), malloc'd, or NULL when
+ * there is no place for it. */
+char *rules_user_path(const char *file);
+
 /* The built-in rule files, generated from rules/ENGINE.rules by the Makefile. */
 struct rules_file {
 	const char *path;   /* "rules/sglang.rules" */

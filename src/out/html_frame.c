@@ -79,6 +79,7 @@ static const char style[] =
 	".v-same{--v:var(--good)}.v-different{--v:var(--warn)}.v-stopped{--v:var(--warn)}"
 	".v-crashed{--v:var(--bad)}.v-diverged{--v:var(--bad)}.v-failed{--v:var(--bad)}"
 	".v-interrupted{--v:var(--warn)}.v-running{--v:var(--warn)}\n"
+	".cause{--v:var(--info);margin-top:.8em}.cause h2{margin:0 0 .4em;border:0}.cause p{margin:.3em 0}\n"
 	"dl{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em;margin:.6em 0 0}"
 	"dt{color:var(--mute)}dd{margin:0}\n"
 	"table{border-collapse:collapse;width:100%;font-size:.92em}"

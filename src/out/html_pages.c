@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "causes.h"
 #include "culprit.h"
 #include "html_impl.h"
 #include "report.h"
+#include "report_impl.h"
 #include "report_proc.h"
 #include "util.h"
 
@@ -203,6 +205,37 @@ static void verdict_card(FILE *f, const struct diagnosis *d, const struct log *l
 		fputs("</dd>\n", f);
 	}
 	fputs("</dl>\n</section>\n", f);
+}
+
+/* A card for each known cause the failure matches: what it is, why it
+ * happens, the fix, the line that shows it and where to read more.  A
+ * link is made only of an http(s) address (a user's catalogue may hold
+ * anything). */
+static void cause_cards(FILE *f, const struct diagnosis *d)
+{
+	for (size_t k = 0; k < d->ncauses; k++) {
+		const struct cause *c = d->causes[k].cause;
+		fputs("<section class=\"card cause\">\n<h2>Likely cause: ", f);
+		html_str(f, c->title);
+		fputs("</h2>\n<p>", f);
+		html_str(f, c->explain);
+		fputs("</p>\n<p><b>Fix:</b> <code>", f);
+		html_str(f, c->fix);
+		fprintf(f, "</code></p>\n<p>Line %lld: <code>", (long long)d->causes[k].line + 1);
+		struct quote q = { 0 };
+		quote_line(&q, d->bad_log, d->causes[k].line);
+		html_short(f, q.ln.text, q.ln.len, 200);
+		buf_free(&q.scratch);
+		fputs("</code></p>\n<p>", f);
+		int link = strncmp(c->url, "https://", 8) == 0 || strncmp(c->url, "http://", 7) == 0;
+		if (link) {
+			fputs("<a href=\"", f);
+			html_str(f, c->url);
+			fputs("\">", f);
+		}
+		html_str(f, c->url);
+		fputs(link ? "</a></p>\n</section>\n" : "</p>\n</section>\n", f);
+	}
 }
 
 /* Log k's line of milestone m, or DX_NONE. */
@@ -619,6 +652,7 @@ int html_diff_page(FILE *f, const struct diagnosis *d, const struct log *logs, s
 	pick_lines(d, &be, &ge);
 	int rc = 0;
 	verdict_card(f, d, logs, nlogs, live);
+	cause_cards(f, d);
 	timeline_section(f, d, logs, nlogs);
 	findings(f, d, &be, &ge);
 	milestone_table(f, d, logs, nlogs, &be);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "causes.h"
 #include "culprit.h"
 #include "json.h"
 #include "prefix.h"
@@ -423,6 +424,26 @@ static void json_seen(struct jw *jw, const struct failure_seen *s)
 	jw_end(jw);
 }
 
+/* The known causes the failure matches, likeliest first, each with the
+ * line of bad that shows it. */
+static void json_causes(struct jw *jw, const struct diagnosis *d)
+{
+	jw_object_array(jw, "known_causes", &rows);
+	for (size_t k = 0; k < d->ncauses; k++) {
+		const struct cause *c = d->causes[k].cause;
+		jw_object_begin(jw, NULL);
+		jw_object_string(jw, "id", c->id);
+		jw_object_string(jw, "title", c->title);
+		jw_object_string(jw, "fix", c->fix);
+		jw_object_string(jw, "url", c->url);
+		jw_object_line(jw, "line", d->causes[k].line);
+		json_msg(jw, "text", d->bad_log, d->causes[k].line);
+		jw_object_string(jw, "explain", c->explain);
+		jw_end(jw);
+	}
+	jw_end(jw);
+}
+
 /* What live.c found behind the bad log: nothing when it was not asked. */
 static void json_live(struct jw *jw, const struct live_report *live)
 {
@@ -462,6 +483,7 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	json_collectives(&jw, d);
 	json_warnings(&jw, d);
 	json_seen(&jw, d->seen);
+	json_causes(&jw, d);
 	json_live(&jw, live);
 	jw_end(&jw);
 	fputc('\n', f);

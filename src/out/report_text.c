@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "causes.h"
 #include "culprit.h"
 #include "prefix.h"
 #include "signature.h"
@@ -22,6 +23,8 @@
 #define NEXT_MAX 12
 #define NOVEL_MAX 10
 #define CHANGED_MAX 20
+/* Known causes named in the text (--json lists them all). */
+#define CAUSES_MAX 2
 #define LIVE_MAX 12
 
 /* Untrusted text as put_text writes it, cut to width columns (see
@@ -676,6 +679,14 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 		put_text(f, b.p, b.len);
 		fputc('\n', f);
 		buf_free(&b);
+	}
+	for (size_t k = 0; k < d->ncauses && k < CAUSES_MAX; k++) {
+		const struct cause *c = d->causes[k].cause;
+		fputs("likely cause: ", f), put_text(f, c->title, strlen(c->title));
+		fputs(" -- fix: ", f), put_text(f, c->fix, strlen(c->fix));
+		fprintf(f, "\n    line %lld: ", (long long)d->causes[k].line + 1);
+		put_line(f, bad, d->causes[k].line, q + 20);
+		fputc('\n', f);
 	}
 	for (size_t k = 0; k < d->nwarnings; k++) {
 		fprintf(f, "%swarning:%s ", SGR_RED(o), SGR_RESET(o));

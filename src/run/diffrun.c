@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "causes_find.h"
 #include "culprit.h"
 #include "diffrun.h"
 #include "goodcheck.h"
@@ -68,6 +69,10 @@ int diff_option(int c, char *arg, struct diff_args *a)
 	case 'R': a->po.root = arg; return 1;
 	case 'H': a->html = arg; return 1;
 	case 'D': a->dumps = arg; return 1;
+	case 'C':
+		a->causes = xrealloc(a->causes, (a->ncauses + 1) * sizeof(*a->causes));
+		a->causes[a->ncauses++] = arg;
+		return 1;
 	default: return 0;
 	}
 }
@@ -87,6 +92,9 @@ void diff_args_free(struct diff_args *a)
 	free(a->rules);
 	a->rules = NULL;
 	a->nrules = 0;
+	free(a->causes);
+	a->causes = NULL;
+	a->ncauses = 0;
 }
 
 int diff_open_html(struct diff_args *a, char *const *logs, size_t n, int stored,
@@ -100,6 +108,8 @@ int diff_open_html(struct diff_args *a, char *const *logs, size_t n, int stored,
 		outfile_protect(logs[i], "one of the inputs");
 	for (size_t i = 0; i < a->nrules; i++)
 		outfile_protect(a->rules[i], "one of the inputs");
+	for (size_t i = 0; i < a->ncauses; i++)
+		outfile_protect(a->causes[i], "one of the inputs");
 	if (stored) {
 		char *path = store_path(store_opt);
 		outfile_protect(path, "the open store");
@@ -236,8 +246,14 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	a->o.dumps = dumps;
 	a->o.ndumps = ndumps;
 	struct ruleset rs = { 0 };
-	if (rules_init(&rs, a->rules, a->nrules) < 0) {
+	struct causeset cs = { 0 };
+	if (rules_init(&rs, a->rules, a->nrules) < 0 ||
+	    causes_init(&cs, a->causes, a->ncauses) < 0) {
 		rules_free(&rs);
+		causes_free(&cs);
+		frdump_free(dumps, ndumps);
+		a->o.dumps = NULL;
+		a->o.ndumps = 0;
 		for (size_t i = 0; i < n; i++)
 			input_close(&ins[i]);
 		return EXIT_TROUBLE;
@@ -262,6 +278,9 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 		d.verdict = DX_DIFFERENT;
 	d.warnings = ws;
 	d.nwarnings = nws;
+	struct dx_cause_hit *hits;
+	d.ncauses = causes_find(&cs, &d, &tt, &rs, &hits);
+	d.causes = hits;
 	struct signature sig = { 0 };
 	struct failure_seen seen;
 	struct arena mem = { 0 };
@@ -299,6 +318,7 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 		}
 	}
 	live_report_free(live);
+	free(hits);
 	diagnosis_free(&d);
 	signature_free(&sig);
 	arena_free(&mem);
@@ -310,6 +330,7 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	free(logs);
 	tmpl_free(&tt);
 	rules_free(&rs);
+	causes_free(&cs);
 	frdump_free(dumps, ndumps);
 	a->o.dumps = NULL;
 	a->o.ndumps = 0;

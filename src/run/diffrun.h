@@ -29,6 +29,8 @@ struct diff_args {
 	int stored_goods;        /* the good runs are a baseline's: their
 				  * order says nothing */
 	size_t nrules;
+	char **causes;           /* --causes files, a malloc'd array */
+	size_t ncauses;
 	struct store *memory;    /* the store whose failure memory a failing
 				  * run is looked up in and recorded to, or NULL */
 	const char *baseline;    /* the baseline compared with, by name */
@@ -44,7 +46,8 @@ struct diff_args {
 	{ "no-proc", no_argument, NULL, 'P' }, \
 	{ "proc-root", required_argument, NULL, 'R' }, \
 	{ "html", required_argument, NULL, 'H' }, \
-	{ "dumps", required_argument, NULL, 'D' }
+	{ "dumps", required_argument, NULL, 'D' }, \
+	{ "causes", required_argument, NULL, 'C' }
 /* A report compares at most this many logs: 63 good ones and a bad one. */
 #define DIFF_MAX_LOGS 64
 
@@ -57,7 +60,7 @@ int diff_option(int c, char *arg, struct diff_args *a);
 void diff_args_free(struct diff_args *a);
 
 /* With --html, check FILE and make it ready to write, before any log is
- * read: it must not replace logs[0..n), a --rules file or, when stored,
+ * read: it must not replace logs[0..n), a --rules or --causes file or, when stored,
  * the store of store_opt (see outfile.h); "-" makes the page the only
  * thing on stdout.  Returns 0, or -1 after an error. */
 int diff_open_html(struct diff_args *a, char *const *logs, size_t n, int stored,
