@@ -102,13 +102,13 @@ static void json_good(struct jw *jw, const struct diagnosis *d, const struct log
  * quote_divergence. */
 static void json_divergence_msg(struct jw *jw, const char *key, const struct diagnosis *d, int good)
 {
-	if ((good ? d->good_line : d->bad_line) < 0) {
-		jw_object_null(jw, key);
+	if (!(good ? d->good_by_bar : d->bad_by_bar)) {
+		json_msg(jw, key, good ? d->good_log : d->bad_log, good ? d->good_line : d->bad_line);
 		return;
 	}
 	struct quote q = { 0 };
 	quote_divergence(&q, d, good);
-	jw_object_string_n(jw, key, q.ln.text + q.h.msg_off, q.ln.len - q.h.msg_off);
+	jw_object_string_n(jw, key, q.ln.text, q.ln.len);
 	buf_free(&q.scratch);
 }
 
