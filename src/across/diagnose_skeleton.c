@@ -409,10 +409,6 @@ static void learn_heartbeats(struct dx_state *st)
 	free(beats);
 }
 
-/* How many of a bar's frames learn_progress_bars reads in a log, at most:
- * a bar drawn again shows itself early. */
-#define BAR_SAMPLE 64
-
 int dx_bar_count(const struct dx_state *st, size_t l, size_t i, uint32_t c, uint64_t *pos, uint64_t *total)
 {
 	const struct log *lg = &st->logs[l];
@@ -435,50 +431,62 @@ int dx_bar_count(const struct dx_state *st, size_t l, size_t i, uint32_t c, uint
 	return ok;
 }
 
-/* How many of a bar's frames learn_progress_bars reads in a log, at most:
- * a bar drawn again shows itself early. */
+/* How many of a bar's frames learn_progress_bars reads in a log, at most. */
 #define BAR_SAMPLE 64
 
-/* Whether bar template c is drawn anew in log l: a frame's count starts
- * over (its position goes back), counts to another total, or a bar that
- * was complete is complete again on a later line that does not follow
- * it (a bar drawn whole each time, its frames pasted on one line).
- * Frames of one bar come as lines of their own or in front of a line's
- * text (st->bar), however many other lines come between them. */
-static int bar_drawn_again(const struct dx_state *st, size_t l, uint32_t c)
+/* Where a bar's frames stand in one log, as learn_progress_bars reads
+ * them: the last frame's count and line, and how many it read. */
+struct bar_seen {
+	uint64_t pos, total;
+	size_t n, line;
+};
+
+/* Bar template c's frame on log l's line i, after the frames *b read
+ * before it: c is drawn anew when the count starts over (its position
+ * goes back), counts to another total, or a bar that was complete is
+ * complete again on a later line that does not follow it (a bar drawn
+ * whole each time, its frames pasted on one line). */
+static void bar_frame(struct dx_state *st, size_t l, size_t i, uint32_t c, struct bar_seen *b)
 {
-	uint64_t lastpos = 0, lasttotal = 0, pos, total;
-	size_t seen = 0, last = 0;
-	for (size_t i = 0; i < st->logs[l].nlines && seen < BAR_SAMPLE; i++) {
-		if (!dx_bar_count(st, l, i, c, &pos, &total))
-			continue;
-		int whole_again = pos == total && lastpos == lasttotal && i > last + 1;
-		if (seen++ && (pos < lastpos || total != lasttotal || whole_again))
-			return 1;
-		lastpos = pos;
-		lasttotal = total;
-		last = i;
-	}
-	return 0;
+	uint64_t pos, total;
+	if (st->bars[c] || b->n >= BAR_SAMPLE || !dx_bar_count(st, l, i, c, &pos, &total))
+		return;
+	int whole_again = pos == total && b->pos == b->total && i > b->line + 1;
+	if (b->n++ && (pos < b->pos || total != b->total || whole_again))
+		st->hb[c] = st->bars[c] = 1;
+	*b = (struct bar_seen){ pos, total, b->n, i };
 }
 
 /* A progress bar that some log draws anew (a bar per request, per epoch,
- * per retry: bar_drawn_again) shows how far something got there, like a
+ * per retry: bar_frame) shows how far something got there, like a
  * heartbeat, and is no step: matching one of its drawings would tie bad
  * to whichever drawing came first.  One bar redrawn as it counts on, on
  * new lines or between the lines a loop prints ("shards: 33% | 1/3" ...
  * "100% | 3/3", a training bar between its loss reports) stays the
- * progress it is, as does a bar every run draws once. */
+ * progress it is, as does a bar every run draws once.  Frames come as
+ * lines of their own or in front of a line's text (st->bar); each log
+ * is read once, at most BAR_SAMPLE frames of each bar: a bar drawn
+ * again shows itself early. */
 static void learn_progress_bars(struct dx_state *st)
 {
-	for (size_t c = 0; c < st->nc; c++) {
-		if (!(st->is_bar[c] = (uint8_t)mask_is_progress_bar(st->ctext[c])))
-			continue;
-		for (size_t l = 0; l < st->nlogs && !st->bars[c]; l++)
-			if (st->cnt[l * st->nc + c] || st->bar[l])
-				if (bar_drawn_again(st, l, (uint32_t)c))
-					st->hb[c] = st->bars[c] = 1;
+	size_t nc = st->nc ? st->nc : 1;
+	int any = 0;
+	for (size_t c = 0; c < st->nc; c++)
+		any |= st->is_bar[c] = (uint8_t)mask_is_progress_bar(st->ctext[c]);
+	if (!any)
+		return;
+	struct bar_seen *b = xmalloc(nc * sizeof(*b));
+	for (size_t l = 0; l < st->nlogs; l++) {
+		memset(b, 0, nc * sizeof(*b));
+		for (size_t i = 0; i < st->logs[l].nlines; i++) {
+			uint32_t c = st->id[l][i], front = st->bar[l] ? st->bar[l][i] : ALIGN_NONE;
+			if (front != ALIGN_NONE && front != c)
+				bar_frame(st, l, i, front, &b[front]);
+			if (st->is_bar[c])
+				bar_frame(st, l, i, c, &b[c]);
+		}
 	}
+	free(b);
 }
 
 /* Whether a template announces a retry: "Retrying in 5s", "will retry",
