@@ -469,20 +469,32 @@ static int job_said(const struct dx_state *st, const struct dx_milestone *last)
  * demand) has not reached the good run's end when it then failed where
  * the good run went on through steps (the runner started, a model
  * ready), named or learned: the run died in a step after "up".  Whether
- * bad printed a new error after it reached last, and missed a step the
- * good run took after last. */
+ * bad missed a step the good run took after last, and printed a new
+ * error after it reached last after which it followed the good run no
+ * further than before it: a server that went on through the good run's
+ * steps after an error (a request's traceback, then more requests and
+ * the same shutdown) did not die there. */
 static int died_after_up(const struct dx_state *st, const struct diagnosis *d, const struct dx_milestone *last)
 {
 	const uint32_t *id = st->id[st->bad];
-	for (size_t m = 0; m < d->nms; m++) {
-		if (!is_step(st, d->ms[m].id) || d->ms[m].good_line <= last->good_line || d->ms[m].bad_line >= 0)
-			continue;
-		for (int64_t i = last->bad_line + 1; i < (int64_t)st->logs[st->bad].nlines; i++)
-			if (st->new_error[id[i]])
-				return 1;
+	size_t n = st->logs[st->bad].nlines;
+	int missed = 0;
+	for (size_t m = 0; m < d->nms && !missed; m++)
+		missed = is_step(st, d->ms[m].id) && d->ms[m].good_line > last->good_line && d->ms[m].bad_line < 0;
+	if (!missed)
 		return 0;
+	int64_t far = DX_NONE, error = DX_NONE;
+	for (size_t i = 0; i < n; i++) {
+		if (error == DX_NONE && (int64_t)i > last->bad_line && st->new_error[id[i]])
+			error = (int64_t)i;
+		if (!st->w->follow[i])
+			continue;
+		if ((int64_t)st->w->b2g[i] > far) {
+			far = st->w->b2g[i];
+			error = DX_NONE; /* it went on past where it was */
+		}
 	}
-	return 0;
+	return error != DX_NONE;
 }
 
 /* Bad reached the good run's end last where the good run printed it

@@ -703,6 +703,16 @@ static void test_died_after_up(void)
 	CHECK_INT(x.d.verdict, DX_CRASHED);
 	CHECK_INT(crash_summary(&x.d), 4);
 	dx_free(&x);
+	/* One that went on through the good run's steps after the error (a
+	 * request's traceback, then the same work and the same shutdown)
+	 * did not die there: the error failed a step, the run went on. */
+	DIAGNOSE(&x, SERVER_RULES, SERVER_HEAD "INFO runner subprocess started\nINFO model weights loaded\n"
+		 "INFO request served in time\nINFO shutting down the server\n",
+		 SERVER_HEAD "ERROR request handler raised: no row was found\nINFO runner subprocess started\n"
+		 "INFO shutting down the server\n");
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 4);
+	dx_free(&x);
 }
 
 static const char *const READY_RULES = "[srv]\nfinal ready: the engine reports ready\n";
