@@ -272,7 +272,7 @@ static size_t fmt_sglang(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
 	if (!eat(c, '[') || !iso_date(c, &t) || !eat(c, ' ') || !clock_time(c, &t, "") ||
-	    !stamp_set(&t, h))
+	    spaced_zone(c) || !stamp_set(&t, h))   /* a zone is no rank tag */
 		return 0;
 	size_t tag = c->i, end = c->i;
 	if (eat(c, ' ')) {

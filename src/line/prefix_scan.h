@@ -188,16 +188,40 @@ static inline int clock_time(struct cur *c, struct stamp *t, const char *seps)
 	       fixed(c, 2, &t->S) && frac(c, seps, &t->ms);
 }
 
-/* A zone after a time: Z, +HH:MM, +HHMM or +HH.  It is read past but not
- * applied: times are kept as the log wrote them, so that one log whose
- * lines come from several writers (Ollama's logfmt lines with -06:00
- * beside gin's lines with none) keeps one clock, and durations hold. */
+/* A numeric zone written after a blank, as strftime's "%H:%M:%S %z" does
+ * (gunicorn's "[2023-03-18 16:02:18 +0000] [296827] [INFO]"): " +HHMM"
+ * or " +HH:MM" and then a blank, a ']' or the end.  Only that whole
+ * shape is a zone; " +1 ..." and " -- ..." are message. */
+static inline int spaced_zone(const struct cur *c)
+{
+	size_t i = c->i, n = c->n;
+	const char *s = c->s;
+	if (i + 6 > n || s[i] != ' ' || (s[i + 1] != '+' && s[i + 1] != '-'))
+		return 0;
+	size_t k = i + 2;
+	if (!is_digit(s[k]) || !is_digit(s[k + 1]))
+		return 0;
+	k += 2;
+	k += k < n && s[k] == ':';
+	if (k + 2 > n || !is_digit(s[k]) || !is_digit(s[k + 1]))
+		return 0;
+	k += 2;
+	return k == n || s[k] == ' ' || s[k] == ']' || s[k] == '\t';
+}
+
+/* A zone after a time: Z, +HH:MM, +HHMM or +HH, or a spaced one
+ * (spaced_zone).  It is read past but not applied: times are kept as the
+ * log wrote them, so that one log whose lines come from several writers
+ * (Ollama's logfmt lines with -06:00 beside gin's lines with none) keeps
+ * one clock, and durations hold. */
 static inline void zone(struct cur *c, struct stamp *t)
 {
 	if (eat(c, 'Z')) {
 		t->has_zone = 1;
 		return;
 	}
+	if (spaced_zone(c))
+		c->i++;
 	if (!at(c, '+') && !at(c, '-'))
 		return;
 	struct cur save = *c;

@@ -387,6 +387,15 @@ static const struct want cases[] = {
 	  "2022-06-25T11:06:39.909Z", LV_INFO, "", "[o.e.n.Node    ] [node] msg" },
 	{ "[2024-03-13 01:13:55,747] Not a level", "bracket-iso",
 	  "2024-03-13T01:13:55.747Z", LV_NONE, "", "Not a level" },
+	/* strftime's "%H:%M:%S %z": a zone after a blank (gunicorn) */
+	{ "[2023-03-18 16:02:18 +0000] [296827] [INFO] Starting gunicorn 20.1.0", "bracket-iso",
+	  "2023-03-18T16:02:18.000Z", LV_INFO, "", "Starting gunicorn 20.1.0" },
+	{ "[2023-03-18 16:02:18 -0700] [72199] [CRITICAL] WORKER TIMEOUT (pid:72200)", "bracket-iso",
+	  "2023-03-18T16:02:18.000Z", LV_FATAL, "", "WORKER TIMEOUT (pid:72200)" },
+	{ "2023-03-18 16:02:18 +05:30 ERROR x", "iso", "2023-03-18T16:02:18.000Z", LV_ERROR, "", "x" },
+	{ "2023-03-18 16:02:18 +1 step", "iso", "2023-03-18T16:02:18.000Z", LV_NONE, "", "+1 step" },
+	{ "2023-03-18 16:02:18 -- 1234 x", "iso", "2023-03-18T16:02:18.000Z", LV_NONE, "", "-- 1234 x" },
+	{ "2023-03-18 16:02:18 +12345 x", "iso", "2023-03-18T16:02:18.000Z", LV_NONE, "", "+12345 x" },
 	/* GitHub Actions: job and step fields, a BOM, ##[level] markers */
 	{ "publish\tRun tests\t\xEF\xBB\xBF" "2025-09-18T11:04:17.3480655Z Current runner", "tsv-iso",
 	  "2025-09-18T11:04:17.348Z", LV_NONE, "", "Current runner" },
