@@ -17,6 +17,14 @@
 /* Lines of a dump printed right after a retry notice that may still
  * be part of it ("Exception raised from ...", the first frame). */
 #define RETRY_DUMP 3
+/* Lines at work, and their templates, that a run printed after an error
+ * it lived on (lived_on). */
+#define LIVED_LINES 10
+#define LIVED_KINDS 3
+/* ... and for how long its log went on after it. */
+#define LIVED_MS (10 * 60 * 1000)
+/* How far lived_on reads after an error, and back for its time. */
+#define LIVED_SCAN 100000
 /* Lines a warning may come before the crash and still be its cause. */
 #define CAUSE_WINDOW 10
 /* ... and how long before it, when lines the good runs print lie between. */
@@ -69,6 +77,18 @@ static int64_t killed_from_outside(const struct dx_state *st, const struct diagn
 	return failed < killed ? n : killed;
 }
 
+/* Whether a line of template c is the run at work: a line at info of
+ * its own shape (not indented, no part of a traceback, not blank), that
+ * is no heartbeat, no retry and no word of shutting down.  What a dying
+ * process prints after its error is none: frames, the error again, its
+ * teardown. */
+static int at_work(const struct dx_state *st, uint32_t c)
+{
+	const char *t = st->ctext[c];
+	return st->sev[c] == DX_INFO && st->tb[c] == CLASSIFY_TB_NO && !st->hb[c] && !st->retry[c] &&
+	       !st->stop[c] && !is_blank(t) && t[0] != ' ' && t[0] != '\t' && !classify_names_failure(st->rs, t);
+}
+
 /* What the crash rules read of bad's lines. */
 struct crash_lines {
 	int64_t *lastf;         /* per stream: its last following line */
@@ -77,6 +97,9 @@ struct crash_lines {
 				 * good run printed, heartbeats aside (n + 1) */
 	int64_t *retry_after;   /* [i]: the first retry notice at or after
 				 * line i, or -1 */
+	uint8_t *work;          /* per template: 0 unknown, 1 not at work,
+				 * 2 at work (at_work) */
+	int64_t last_ts;        /* the time of bad's last timed line */
 	uint16_t *says;         /* message_streams */
 	int64_t *lost;          /* per stream of says: its first line that
 				 * reports a lost peer, in a run that did not
@@ -120,6 +143,10 @@ static void crash_lines_init(struct crash_lines *cl, const struct dx_state *st, 
 			r = i;
 		cl->retry_after[i] = r;
 	}
+	cl->work = xcalloc(st->nc ? st->nc : 1, 1);
+	cl->last_ts = TS_NONE;
+	for (size_t i = nb; i-- > 0 && cl->last_ts == TS_NONE;)
+		cl->last_ts = bad->ts[i];
 	cl->says = message_streams(st);
 	/* By line: one finding holds every rank's copy of a message. */
 	for (size_t i = nb; i-- > 0;)
@@ -135,6 +162,7 @@ static void crash_lines_free(struct crash_lines *cl)
 	free(cl->fbefore);
 	free(cl->familiar);
 	free(cl->retry_after);
+	free(cl->work);
 	free(cl->says);
 	free(cl->lost);
 }
@@ -155,14 +183,53 @@ static int retried_error(const struct dx_state *st, const struct crash_lines *cl
 	return r >= 0 && r < line && stream[r] == stream[line] && st->tb[st->id[st->bad][line]] != CLASSIFY_TB_NO;
 }
 
-/* A run went on after its line: its rank followed the good run again, or
- * the run survived it (survived).  Where bad follows the good run
+/* Whether the run lived on after its line: it went on working at length
+ * (at least LIVED_LINES lines at work, of LIVED_KINDS templates or more,
+ * within LIVED_SCAN lines) and its log went on for LIVED_MS or more,
+ * whether or not the good run did the same work -- a web server's
+ * request traceback, then hours of the app's own output.  What a dying
+ * process prints after its error, however long (a launcher's report of
+ * the failed ranks), comes in the moment it dies; an untimed log cannot
+ * tell. */
+static int lived_on(const struct dx_state *st, const struct crash_lines *cl, int64_t line)
+{
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *id = st->id[st->bad];
+	int64_t at = TS_NONE;
+	for (int64_t i = line; i >= 0 && at == TS_NONE && line - i < LIVED_SCAN; i--)
+		at = bad->ts[i];
+	if (at == TS_NONE || cl->last_ts == TS_NONE || cl->last_ts - at < LIVED_MS)
+		return 0;
+	uint32_t kinds[LIVED_KINDS];
+	size_t lines = 0, nk = 0;
+	for (size_t i = (size_t)line + 1; i < bad->nlines && i <= (size_t)line + LIVED_SCAN; i++) {
+		uint32_t c = id[i];
+		if (!cl->work[c])
+			cl->work[c] = (uint8_t)(1 + at_work(st, c));
+		if (cl->work[c] != 2)
+			continue;
+		lines++;
+		size_t k = 0;
+		while (k < nk && kinds[k] != c)
+			k++;
+		if (k == nk && nk < LIVED_KINDS)
+			kinds[nk++] = c;
+		if (lines >= LIVED_LINES && nk >= LIVED_KINDS)
+			return 1;
+	}
+	return 0;
+}
+
+/* A run went on after its line: it lived on (lived_on), its rank
+ * followed the good run again, or the run survived it (survived).  Where bad follows the good run
  * nowhere (the walk found no path through a log of another build or
  * platform), the lines it printed that the good runs print too say how
  * far it went on instead. */
 static int went_on(const struct dx_state *st, const struct crash_lines *cl, int64_t line)
 {
 	size_t nb = st->logs[st->bad].nlines;
+	if (lived_on(st, cl, line))
+		return 1;
 	if (cl->fbefore[nb] == 0)
 		return survived(cl->familiar, nb, line);
 	return cl->lastf[st->stream[st->bad][line]] > line || survived(cl->fbefore, nb, line);

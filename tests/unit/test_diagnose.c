@@ -320,6 +320,30 @@ static void test_error_then_follows(void)
 	dx_free(&x);
 }
 
+/* lived_on: a server that went on working for long after an error (a
+ * request's traceback, then an hour of the app's own lines, none the
+ * good run printed) lived on: no crash; it went its own way.  The same lines printed in the
+ * moment the run died (a launcher's report of the failure) are no life
+ * after it. */
+#define APP_WORK "|payment 17 accepted\n|order 17 shipped\n|invoice 17 sent\n" \
+	"|payment 18 accepted\n|order 18 shipped\n|invoice 18 sent\n" \
+	"|payment 19 accepted\n|order 19 shipped\n|invoice 19 sent\n|payment 20 accepted\n"
+static void test_lived_on(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD,
+		 UPTO14 "ERROR exception on /webhook [POST]\n" TRACEBACK("KeyError: 'order'") APP_WORK
+		 "+3600 INFO payment 21 accepted\n");
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK_INT(x.d.verdict, DX_DIVERGED);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD,
+		 UPTO14 "ERROR exception on /webhook [POST]\n" TRACEBACK("KeyError: 'order'") APP_WORK
+		 "INFO payment 21 accepted\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	dx_free(&x);
+}
+
 /* Two ranks, as vLLM's workers write them. */
 #define R2(t) "@0 INFO " t "\n@1 INFO " t "\n"
 #define RANKS_HEAD "INFO launcher starting two workers\n" R2("worker process started") \
@@ -1726,6 +1750,7 @@ int main(void)
 	test_job_failed();
 	test_failed_job_end();
 	test_died_after_up();
+	test_lived_on();
 	test_reached_last_print();
 	test_good_log_of_two_runs();
 	test_blank_line();
