@@ -412,22 +412,30 @@ static size_t fmt_uvicorn(struct cur *c, struct header *h)
 }
 
 /* Python "%(asctime)s - %(name)s - %(levelname)s - %(message)s", also
- * without the name, or with the source location after the level. */
+ * without the name, with up to PY_FIELDS fields of one word each before
+ * the level (Synapse's "%(name)s - %(lineno)d - %(levelname)s"), or with
+ * the source location after the level. */
+#define PY_FIELDS 3
 static size_t fmt_python(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
 	if (!iso(c, &t) || !eat_str(c, " - ") || !stamp_set(&t, h))
 		return 0;
-	size_t field = c->i;
-	int lv = level_word(c, 0);
-	if (!lv || !eat_str(c, " - ")) {
-		c->i = field;
-		if (!skip_past(c, " - "))
-			return 0;
+	int lv = 0;
+	for (int k = 0; k <= PY_FIELDS && !lv; k++) {
+		size_t field = c->i;
 		lv = level_word(c, 0);
-		if (!lv || !eat_str(c, " - "))
+		if (lv && eat_str(c, " - "))
+			break;
+		lv = 0;
+		c->i = field;
+		while (c->i < c->n && !is_space(c->s[c->i]))
+			c->i++;
+		if (c->i == field || !eat_str(c, " - "))
 			return 0;
 	}
+	if (!lv)
+		return 0;
 	/* FlashInfer's "%(filename)s:%(lineno)d - " after the level. */
 	struct cur loc = *c;
 	if (src_loc(&loc) && eat_str(&loc, " - "))
