@@ -817,6 +817,33 @@ static int upper_name(const struct scan *sc, size_t i, size_t j)
 	return k - i >= 2 && j - i <= 8 && j - k <= 2 && digits(sc, k) == j - k;
 }
 
+/* A qualified name of code whose module names hold digits
+ * ("psycopg2.OperationalError", "urllib3.exceptions.MaxRetryError",
+ * "h2.connection.H2Connection"): identifiers joined by dots, the last a
+ * class name (an upper-case letter first, a lower-case one in it).  An
+ * exception's name is what its line says, not a value. */
+static int code_name(const struct scan *sc, size_t i, size_t j)
+{
+	size_t last = i, dots = 0;
+	for (size_t k = i; k < j; k++) {
+		unsigned char c = sc->s[k];
+		if (c == '.') {
+			if (k == last || k + 1 == j)
+				return 0;
+			dots++;
+			last = k + 1;
+		} else if (!is_ident(c) || c == '-' || (k == last && is_digit(c))) {
+			return 0;
+		}
+	}
+	if (!dots || sc->s[last] < 'A' || sc->s[last] > 'Z')
+		return 0;
+	for (size_t k = last; k < j; k++)
+		if (sc->s[k] >= 'a' && sc->s[k] <= 'z')
+			return 1;
+	return 0;
+}
+
 void mask_message(const char *msg, size_t len, struct masked *m)
 {
 	struct scan sc = { .s = (const unsigned char *)msg, .len = len, .m = m };
@@ -896,7 +923,7 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 			kinds |= kind[sc.s[j++]];
 		while (j > i + 1 && (sc.s[j - 1] == '.' || sc.s[j - 1] == '-'))
 			j--;
-		if ((kinds & K_DIGIT) && !upper_name(&sc, i, j))
+		if ((kinds & K_DIGIT) && !upper_name(&sc, i, j) && !code_name(&sc, i, j))
 			emit(&sc, i, j - i, V_ID, 0, 0);
 		i = j;
 	}

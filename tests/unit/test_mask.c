@@ -48,6 +48,18 @@ static void test_exit_status(void)
 	MASK("exitcode: 1 (pid: 42)", "exitcode: 1 (pid: <int>)");
 	MASK("exit code 40000", "exit code <int>");
 	MASK("error code 1", "error code <int>");
+}
+
+/* A qualified name of code stays, though a module's name holds a digit:
+ * the exception's name is what its line says. */
+static void test_code_name(void)
+{
+	MASK("psycopg2.OperationalError: could not connect", "psycopg2.OperationalError: could not connect");
+	MASK("urllib3.exceptions.MaxRetryError: pool", "urllib3.exceptions.MaxRetryError: pool");
+	MASK("model.layers.3.Attention", "<id>");
+	MASK("ip-10-0-0-1.ec2.Internal up", "<id> up");
+	MASK("file2.txt", "<id>");
+	MASK("v1.2.3 released", "<id> released");
 	CHECK_INT(mask_exit_status("<id> exited with code 137"), 137);
 	CHECK_INT(mask_exit_status("Process completed with exit code 0."), 0);
 	CHECK_INT(mask_exit_status("exit code <int>"), -1);
@@ -395,6 +407,7 @@ int main(void)
 {
 	test_numbers();
 	test_exit_status();
+	test_code_name();
 	test_named_dates();
 	test_units();
 	test_ids();
