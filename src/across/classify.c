@@ -6,12 +6,14 @@
 #include "classify.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "mask.h"
 #include "prefix.h"
 #include "rules.h"
+#include "util.h"
 
 /* Whether t starts with prefix p, after leading blanks. */
 static const char *after(const char *t, const char *p)
@@ -33,17 +35,28 @@ static int says_failure(const struct ruleset *rs, const char *t)
 	return rules_says(rs, RULE_FAILURE, t) || mask_exit_status(t) > 0;
 }
 
-/* Whether the word at p, one of len letters starting t, is denied: "no
- * errors", "without error", "<int> errors" (a count that may be 0). */
-static int denied(const char *t, const char *p)
+/* Whether the word at p of t is counted zero: "0 failed", "0 errors",
+ * "Failures: 0" (mask keeps such a 0 in the template).  None of it
+ * happened. */
+static int counted_zero(const char *t, const char *p, const char *end)
 {
-	static const char *const before[] = { "no ", "No ", "without ", "<int> ", "0 ", NULL };
+	if (p - t >= 2 && p[-1] == ' ' && p[-2] == '0' && (p - t == 2 || !isalnum((unsigned char)p[-3])))
+		return 1;
+	return end[0] == ':' && end[1] == ' ' && end[2] == '0' && !isalnum((unsigned char)end[3]) && end[3] != '.';
+}
+
+/* Whether the word at p, one of len letters starting t, is denied: "no
+ * errors", "without error", "<int> errors" (a count that may be 0),
+ * "Errors: 0" (counted_zero). */
+static int denied(const char *t, const char *p, const char *end)
+{
+	static const char *const before[] = { "no ", "No ", "without ", "<int> ", NULL };
 	for (size_t k = 0; before[k]; k++) {
 		size_t n = strlen(before[k]);
 		if ((size_t)(p - t) >= n && memcmp(p - n, before[k], n) == 0)
 			return 1;
 	}
-	return 0;
+	return counted_zero(t, p, end);
 }
 
 int classify_names_failure(const struct ruleset *rs, const char *t)
@@ -67,12 +80,49 @@ int classify_names_failure(const struct ruleset *rs, const char *t)
 				size_t m = strlen(end[e]);
 				const char *q = p + n + m;
 				if (strncmp(p + n, end[e], m) == 0 && !isalnum((unsigned char)*q) && *q != '_' &&
-				    !denied(t, p))
+				    !denied(t, p, q))
 					return 1;
 			}
 		}
 	}
 	return 0;
+}
+
+/* t with every word that is counted zero (counted_zero) blanked out, or
+ * NULL when it has none: the words left say what went wrong, if anything
+ * did.  The caller frees it. */
+static char *without_zero_counts(const char *t)
+{
+	char *copy = NULL;
+	for (const char *p = t; *p;) {
+		if (!isalpha((unsigned char)*p) || (p > t && isalnum((unsigned char)p[-1]))) {
+			p++;
+			continue;
+		}
+		const char *e = p;
+		while (isalpha((unsigned char)*e))
+			e++;
+		if (counted_zero(t, p, e)) {
+			if (!copy)
+				copy = xstrdup(t);
+			memset(copy + (p - t), ' ', (size_t)(e - p));
+		}
+		p = e;
+	}
+	return copy;
+}
+
+/* Whether rs's rules of kind say so of t, but for words counted zero. */
+static int says_of_counts(const struct ruleset *rs, int kind, const char *t)
+{
+	if (!rules_says(rs, kind, t))
+		return 0;
+	char *rest = without_zero_counts(t);
+	if (!rest)
+		return 1;
+	int says = rules_says(rs, kind, rest);
+	free(rest);
+	return says;
 }
 
 enum classify_severity classify_severity(const struct ruleset *rs, const char *t, int level)
@@ -86,9 +136,9 @@ enum classify_severity classify_severity(const struct ruleset *rs, const char *t
 		return CLASSIFY_WARNING;
 	if (level != LV_NONE)
 		return classify_traceback_role(t) == CLASSIFY_TB_EXC ? CLASSIFY_ERROR : CLASSIFY_INFO;
-	if (rules_says(rs, RULE_ERROR, t))
+	if (says_of_counts(rs, RULE_ERROR, t))
 		return CLASSIFY_ERROR;
-	if (rules_says(rs, RULE_WARNING, t))
+	if (says_of_counts(rs, RULE_WARNING, t))
 		return CLASSIFY_WARNING;
 	return CLASSIFY_INFO;
 }

@@ -586,6 +586,58 @@ int mask_exit_status(const char *t)
 	return -1;
 }
 
+/* Whether the word at s[i..len) names failures ("failed", "errors",
+ * "Failures", "warnings"), in any case. */
+static int failure_word_at(const unsigned char *s, size_t len, size_t i)
+{
+	static const char *const words[] = { "fail", "error", "warn", NULL };
+	for (size_t k = 0; words[k]; k++) {
+		size_t n = strlen(words[k]);
+		if (i + n <= len && strncasecmp((const char *)s + i, words[k], n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the word before the blank at s[i] joins a count to what it
+ * counts ("with 0 warnings", "and 0 errors"), or no word comes before it
+ * at all ("; 0 failed", ": 0 errors", the line's start). */
+static int count_before(const unsigned char *s, size_t i)
+{
+	if (i == 0)
+		return 1;
+	size_t b = i;
+	while (b > 0 && is_alpha(s[b - 1]))
+		b--;
+	if (b == i)
+		return !is_alnum(s[i - 1]);
+	size_t n = i - b;
+	return (b == 0 || !is_alnum(s[b - 1])) && ((n == 4 && strncasecmp((const char *)s + b, "with", 4) == 0) ||
+						   (n == 3 && strncasecmp((const char *)s + b, "and", 3) == 0));
+}
+
+/* Is the number at i a count of zero failures: a lone "0" that counts
+ * (count_before) a word that names them ("; 0 failed", "with 0 errors")
+ * or after one and ": " ("Failures: 0", "Errors: 0")?  None failed: the
+ * line says all went well, unlike the same line with a count of one, so
+ * the 0 stays in the template (see mask.h).  "worker 0 failed" names
+ * worker 0. */
+static int zero_failures_at(const struct scan *sc, size_t i)
+{
+	const unsigned char *s = sc->s;
+	if (s[i] != '0' || is_alnum(AT(sc, i + 1)) || AT(sc, i + 1) == '.')
+		return 0;
+	if (AT(sc, i + 1) == ' ' && failure_word_at(s, sc->len, i + 2) &&
+	    (i == 0 || (s[i - 1] == ' ' ? count_before(s, i - 1) : !is_alnum(s[i - 1]))))
+		return 1;
+	if (i < 3 || s[i - 1] != ' ' || s[i - 2] != ':')
+		return 0;
+	size_t b = i - 2;
+	while (b > 0 && is_alpha(s[b - 1]))
+		b--;
+	return (b == 0 || !is_alnum(s[b - 1])) && failure_word_at(s, i - 2, b);
+}
+
 /* A typed value starting at token start i: its length and *type, or 0.
  * The bytes after the leading digits pick the shapes worth trying. */
 static size_t typed_at(const struct scan *sc, size_t i, int *type)
@@ -887,7 +939,7 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 			i = value_at(&sc, i + n, koff, klen);
 			continue;
 		} else if ((n = typed_at(&sc, i, &type))) {
-			if (type == V_INT && n <= 3 && exit_status_at(&sc, i)) {
+			if (type == V_INT && n <= 3 && (exit_status_at(&sc, i) || zero_failures_at(&sc, i))) {
 				i += n;   /* literal text */
 				continue;
 			}

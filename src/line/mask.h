@@ -67,7 +67,8 @@ int mask_bar_count(const struct masked *m, const char *msg, uint64_t *pos, uint6
  * 137", "exitcode: 0", "Exited with status 3", "shutting down with
  * code:100"), or -1.  mask_message keeps
  * such a status (of up to three digits) in the text, so that a clean exit
- * and a failure are different lines. */
+ * and a failure are different lines; so too a count of zero failures
+ * ("0 failed", "Errors: 0"), which classify reads as none. */
 int mask_exit_status(const char *t);
 /* The masking key of a message: the message with every digit replaced by
  * '1', except a lone "0".  mask_message looks at digits only through the

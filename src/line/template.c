@@ -270,11 +270,28 @@ static size_t group(struct ctx *cx, const uint32_t *ids, size_t n, struct cluste
 	return nc;
 }
 
+/* Whether token t is a number mask kept in the text ("0", "0;", "137"):
+ * an exit status or a count of zero failures, which says what the line
+ * reports. */
+static int kept_number(const struct tmpl *tm, const struct tok *t)
+{
+	int digit = 0;
+	for (uint32_t i = 0; i < t->len; i++) {
+		char ch = tm->text[t->off + i];
+		if ((unsigned)((ch | 32) - 'a') < 26 || ch == '<')
+			return 0;
+		digit |= ch >= '0' && ch <= '9';
+	}
+	return digit;
+}
+
 /* Split cluster c on its step positions, those holding at most
  * STEP_VALUES distinct plain tokens: tokens that read as words of the
  * message ("end.", "user=root", "isOverlap:false", "SOCKS5"), for mask
- * found no number or identifier in them.  Members get key = hash of their
- * tokens there; returns 1 if there is any such position. */
+ * found no number or identifier in them; or a number mask kept
+ * (kept_number) beside masked ones: "0 failed" is no "<int> failed".
+ * Members get key = hash of their tokens there; returns 1 if there is
+ * any such position. */
 static int step_keys(struct ctx *cx, const struct cluster *c)
 {
 	int any = 0;
@@ -287,20 +304,25 @@ static int step_keys(struct ctx *cx, const struct cluster *c)
 			continue;
 		uint64_t vals[STEP_VALUES];
 		size_t nv = 0;
-		int step = 1;
+		int step = 1, masked = 0, kept = 0;
 		for (uint32_t id = c->head; id != NONE && step; id = cx->next[id]) {
 			const struct tok *t = cx->tok + cx->base[id] + p;
+			if (!t->plain) {
+				masked = 1;
+				continue;
+			}
+			kept |= kept_number(&cx->tt->t[id], t);
 			size_t v = 0;
 			while (v < nv && vals[v] != t->h)
 				v++;
 			if (v == nv) {
-				if (nv == STEP_VALUES || !t->plain)
+				if (nv == STEP_VALUES)
 					step = 0;
 				else
 					vals[nv++] = t->h;
 			}
 		}
-		if (!step)
+		if (!step || (masked && !kept))
 			continue;
 		any = 1;
 		for (uint32_t id = c->head; id != NONE; id = cx->next[id])

@@ -38,6 +38,14 @@ static void test_severity(void)
 		  CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "error while reading the config", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "errors: 0 in 12 files", LV_NONE), CLASSIFY_INFO);
+	/* A count of zero failures says none happened; another count does not. */
+	CHECK_INT(classify_severity(&builtin, "test result: ok. <int> passed; 0 failed; <int> ignored", LV_NONE),
+		  CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "Tests run: <int>, Failures: 0, Errors: 0", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "compiled with 0 warnings", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "test result: ok. <int> passed; <int> failed", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "test result: FAILED. <int> passed; 0 failed", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "10 failed", LV_NONE), CLASSIFY_ERROR);
 	/* NCCL's peer loss, each line of its message on its own. */
 	CHECK_INT(classify_is_peer_loss(&builtin, "ncclRemoteError: A call failed possibly due to a network error or a "
 					"remote process exiting prematurely."), 1);

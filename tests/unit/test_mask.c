@@ -48,6 +48,15 @@ static void test_exit_status(void)
 	MASK("exitcode: 1 (pid: 42)", "exitcode: 1 (pid: <int>)");
 	MASK("exit code 40000", "exit code <int>");
 	MASK("error code 1", "error code <int>");
+	/* A count of zero failures says none failed: it stays too. */
+	MASK("test result: ok. 63 passed; 0 failed; 0 ignored", "test result: ok. <int> passed; 0 failed; <int> ignored");
+	MASK("Tests run: 4, Failures: 0, Errors: 0, Skipped: 1", "Tests run: <int>, Failures: 0, Errors: 0, Skipped: <int>");
+	MASK("Tests run: 4, Failures: 1, Errors: 0", "Tests run: <int>, Failures: <int>, Errors: 0");
+	MASK("compiled with 0 warnings", "compiled with 0 warnings");
+	MASK("10 failed", "<int> failed");
+	MASK("0 files failed", "<int> files failed");
+	MASK("worker 0 failed: CUDA out of memory", "worker <int> failed: CUDA out of memory");
+	MASK("3 passed, 0 failed", "<int> passed, 0 failed");
 }
 
 /* A qualified name of code stays, though a module's name holds a digit:

@@ -132,6 +132,21 @@ static void test_levels_never_merge(void)
 	CHECK_INT(nclusters, 4);   /* code/signal/after: few words, kept apart */
 }
 
+/* A number mask kept (a count of zero failures, an exit status) beside
+ * masked ones is a step position: "0 failed" and "<int> failed" are two
+ * lines, a success and a failure. */
+static void test_kept_number_splits(void)
+{
+	reset();
+	add("test result: ok. <int> passed; 0 failed; <int> ignored", 0);
+	add("test result: ok. <int> passed; <int> failed; <int> ignored", 0);
+	add("test result: ok. <int> passed; <int> failed; <int> skipped", 0);
+	add("test result: ok. <int> passed; <int> failed; <int> skipped", 0);
+	cluster();
+	CHECK(map[0] != map[1]);
+	CHECK_INT(nclusters, 3);
+}
+
 /* Clusters are numbered by their first member; texts keep the first
  * member's spacing. */
 static void test_numbering(void)
@@ -196,6 +211,7 @@ int main(void)
 	test_steps_stay_apart();
 	test_long_line_parameter();
 	test_levels_never_merge();
+	test_kept_number_splits();
 	test_numbering();
 	test_many();
 	tmpl_free(&tt);
