@@ -145,11 +145,22 @@ static int same_level(const struct dx_state *st, uint32_t r, uint32_t c)
 	       classify_severity(st->rs, st->ctext[none], st->clevel[other]);
 }
 
+/* Whether templates r and c are of one severity, each read at its own
+ * level: an error is never the step a rule names in a line at info
+ * (Consul's "[ERROR] agent: Error starting agent: ..." is no "[INFO]
+ * agent: Starting server: ..."), whatever the rule's words. */
+static int same_severity(const struct dx_state *st, uint32_t r, uint32_t c)
+{
+	return classify_severity(st->rs, st->ctext[r], st->clevel[r]) ==
+	       classify_severity(st->rs, st->ctext[c], st->clevel[c]);
+}
+
 /* canon[c] = the id c is merged into (itself when none).  Only templates
  * missing from some log are candidates, and two merge only when no log
  * has both: within one log they are different steps.  Two that a rule
  * names alike are one step ("Capture cuda graph begin" and DFlash's
- * "Capture target prefill CUDA graph begin"); others must share most
+ * "Capture target prefill CUDA graph begin") when of one severity
+ * (same_severity); others must share most
  * words, or most words outside groups (see words_of), and their first
  * two. */
 static void canonicalise(struct dx_state *st, const uint64_t *logset, const int32_t *crule,
@@ -191,7 +202,8 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 			tries++;
 			if (group[r] & logset[c])
 				continue;
-			if (crule[c] >= 0 ? crule[r] != crule[c] : crule[r] >= 0 || !same_level(st, r, c))
+			if (crule[c] >= 0 ? crule[r] != crule[c] || !same_severity(st, r, c)
+					  : crule[r] >= 0 || !same_level(st, r, c))
 				continue;
 			double x = jaccard(&ws[r], &ws[c]), y = jaccard(&plain[r], &plain[c]);
 			x = strcmp(st->ctext[r], st->ctext[c]) == 0 ? 2 : x > y ? x : y;

@@ -1155,6 +1155,20 @@ static void test_reworded_group(void)
 	dx_free(&x);
 }
 
+/* canonicalise, same_severity: an error a rule's words name like a step
+ * ("Error starting agent", the good run's "Starting server") is not that
+ * step reworded: the run crashed there, it did not get there. */
+static void test_error_is_no_reworded_step(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, UPTO04 "INFO agent: Starting server: address=[::]:8500 network=tcp\n" L05 L06,
+		 UPTO04 "ERROR agent: Error starting agent: listen tcp 127.0.0.1:8300: bind\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(x.d.bad_line, 4);
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+}
+
 /* split_named_steps: a template printed once per step, with a value that
  * names the step and repeats between runs, is one step per value: a run
  * that died after its second such line got to the good run's second, not
@@ -1772,6 +1786,7 @@ int main(void)
 	test_next_skips_non_steps();
 	test_next_after_warning();
 	test_reworded_group();
+	test_error_is_no_reworded_step();
 	test_steps_named_by_value();
 	test_steps_not_named();
 	test_steps_other_config();
