@@ -289,14 +289,12 @@ static int kept_number(const struct tmpl *tm, const struct tok *t)
  * STEP_VALUES distinct plain tokens: tokens that read as words of the
  * message ("end.", "user=root", "isOverlap:false", "SOCKS5"), for mask
  * found no number or identifier in them; or a number mask kept
- * (kept_number) beside masked ones: "0 failed" is no "<int> failed".
- * Members get key = hash of their tokens there; returns 1 if there is
- * any such position. */
+ * (kept_number) beside masked ones: "0 failed" is no "<int> failed",
+ * in a line of any length.  Members get key = hash of their tokens
+ * there; returns 1 if there is any such position. */
 static int step_keys(struct ctx *cx, const struct cluster *c)
 {
-	int any = 0;
-	if (c->ntok > STEP_MAX_TOKENS)
-		return 0;
+	int any = 0, long_line = c->ntok > STEP_MAX_TOKENS;
 	for (uint32_t id = c->head; id != NONE; id = cx->next[id])
 		cx->key[id] = 0;
 	for (uint32_t p = 0; p < c->ntok; p++) {
@@ -322,7 +320,7 @@ static int step_keys(struct ctx *cx, const struct cluster *c)
 					vals[nv++] = t->h;
 			}
 		}
-		if (!step || (masked && !kept))
+		if (!step || ((masked || long_line) && !kept))
 			continue;
 		any = 1;
 		for (uint32_t id = c->head; id != NONE; id = cx->next[id])

@@ -145,6 +145,14 @@ static void test_kept_number_splits(void)
 	cluster();
 	CHECK(map[0] != map[1]);
 	CHECK_INT(nclusters, 3);
+	/* In a line of any length. */
+	reset();
+	add("test result: ok. <int> passed; 0 failed; <int> ignored; <int> measured; <int> filtered out; "
+	    "finished in <dur> (all of them)", 0);
+	add("test result: ok. <int> passed; <int> failed; <int> ignored; <int> measured; <int> filtered out; "
+	    "finished in <dur> (all of them)", 0);
+	cluster();
+	CHECK(map[0] != map[1]);
 }
 
 /* Clusters are numbered by their first member; texts keep the first
