@@ -60,6 +60,8 @@ struct dx_state {
 	uint8_t *hb;            /* ... a heartbeat: says nothing of progress */
 	uint8_t *ms;            /* ... a milestone (learned, or a rule's) */
 	uint8_t *bars;          /* a progress bar drawn anew (several bars) */
+	uint8_t *aside;         /* printed only under a warning or an error,
+				 * as part of it (learn_asides) */
 	uint8_t *is_bar;        /* a progress bar's frame (mask_is_progress_bar) */
 	uint8_t *counter;       /* recurs at a steady pace, counting ("step 41") */
 	uint8_t *new_error;     /* an error no good log printed */

@@ -762,6 +762,63 @@ static void template_facts(struct dx_state *st)
 	rules_stops(st->rs, st->ctext, st->nc, st->stop);
 }
 
+/* Whether template text t is shaped to go with the line above it: it is
+ * indented ("  --> src/db.rs:32:14", "    warnings.warn(") or opens with
+ * a gutter, a line number and a bar ("11 | use crate::x;", "   |"), as
+ * compilers quote source under a diagnostic. */
+static int continues_above(const char *t)
+{
+	if (t[0] == ' ' || t[0] == '\t')
+		return 1;
+	size_t n = strcspn(t, " \t");
+	return n && t[n] == ' ' && t[n + 1] == '|' && (t[n + 2] == ' ' || t[n + 2] == '\0') &&
+	       (strspn(t, "0123456789") == n || strncmp(t, "<int>", n) == 0);
+}
+
+/* A line's shape: its indentation and first character, as far as
+ * SHAPES tells them apart. */
+#define SHAPES (32 * 256)
+static size_t shape_of(const char *t)
+{
+	size_t n = strspn(t, " \t");
+	return (n < 31 ? n : 31) * 256 + (unsigned char)t[n];
+}
+
+/* Templates every good log printed only as part of a warning or an
+ * error: on lines shaped to go with the one above (continues_above),
+ * without a time of their own, right under such a diagnostic, unless
+ * the log printed a line of that shape on its own before (Flask's
+ * " * Running on ..." under its warning, after " * Serving Flask app").
+ * A compiler's quoted source under a warning only one build printed is
+ * no step of the run, and no milestone a run must reach. */
+static void learn_asides(struct dx_state *st)
+{
+	size_t nc = st->nc ? st->nc : 1;
+	uint8_t *outside = xcalloc(nc, 1);
+	uint8_t *own = xmalloc(SHAPES);
+	st->aside = xcalloc(nc, 1);
+	for (size_t l = 0; l + 1 < st->nlogs; l++) {
+		const struct log *lg = &st->logs[l];
+		int under = 0;
+		memset(own, 0, SHAPES);
+		for (size_t i = 0; i < lg->nlines; i++) {
+			uint32_t c = st->id[l][i];
+			const char *t = st->ctext[c];
+			if (under && lg->ts[i] == TS_NONE && !is_blank(t) && continues_above(t) && !own[shape_of(t)]) {
+				st->aside[c] = 1;
+				continue;
+			}
+			under = st->sev[c] != DX_INFO && !is_blank(t);
+			own[shape_of(t)] = 1;
+			outside[c] = 1;
+		}
+	}
+	free(own);
+	for (size_t c = 0; c < st->nc; c++)
+		st->aside[c] &= !outside[c];
+	free(outside);
+}
+
 /* The milestones (learned, or named by a rule; no heartbeat is one),
  * what aligning each template is worth, and the steps a match must not
  * jump over. */
@@ -769,9 +826,10 @@ static void milestone_steps(struct dx_state *st)
 {
 	size_t nc = st->nc ? st->nc : 1;
 	learn_skeleton(st, st->ms);
+	learn_asides(st);
 	st->weight = xmalloc(nc);
 	for (size_t c = 0; c < st->nc; c++) {
-		if (st->hb[c])
+		if (st->hb[c] || st->aside[c])
 			st->ms[c] = 0;
 		if (st->rule[c] >= 0)
 			st->ms[c] = 1;
@@ -843,6 +901,7 @@ void skeleton_free(struct dx_state *st)
 	free(st->hb);
 	free(st->ms);
 	free(st->bars);
+	free(st->aside);
 	free(st->is_bar);
 	free(st->counter);
 	free(st->weight);

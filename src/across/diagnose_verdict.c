@@ -506,7 +506,7 @@ static int is_step(const struct dx_state *st, uint32_t c)
 		return 0;
 	if (classify_is_heartbeat(st->rs, t))
 		return 0;
-	if (st->sev[c] != DX_INFO)
+	if (st->sev[c] != DX_INFO || st->aside[c])
 		return 0;
 	return !st->hb[c] || !st->cnt[st->bad * st->nc + c];
 }

@@ -1169,6 +1169,30 @@ static void test_error_is_no_reworded_step(void)
 	dx_free(&x);
 }
 
+/* learn_asides: the source a compiler quotes under a warning only the
+ * good build printed is no milestone of the run, and a test run that
+ * failed its third test got to its second. */
+#define CARGO_HEAD "|   Compiling app v0.1.0 (/src/app)\n"
+#define CARGO_WARNING "|warning: unused import: `crate::db::Pool`\n|  --> src/tests.rs:11:5\n|   |\n" \
+	"|11 | use crate::db::Pool;\n|   |     ^^^^^^^^^^^^^^^^\n|\n"
+#define CARGO_RUN "|    Finished `test` profile [unoptimized] target(s) in 0.71s\n" \
+	"|     Running unittests src/main.rs\n|\n|running 3 tests\n|test t1 ... ok\n|test t2 ... ok\n"
+#define CARGO_DOCS "|   Doc-tests app\n|\n|running 0 tests\n|\n|test result: ok. 0 passed; 0 failed; 0 ignored\n"
+static void test_warning_aside(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, CARGO_HEAD CARGO_WARNING CARGO_RUN "|test t3 ... ok\n|\n"
+		 "|test result: ok. 3 passed; 0 failed; 0 ignored\n" CARGO_DOCS,
+		 CARGO_HEAD CARGO_RUN "|test t3 ... FAILED\n|\n|test result: FAILED. 2 passed; 1 failed; 0 ignored\n"
+		 CARGO_DOCS);
+	CHECK(milestone(&x.d, "<int> | use crate::db::Pool;") == NULL);
+	CHECK(milestone(&x.d, "  --> src/tests.rs:<int>:<int>") == NULL);
+	CHECK(milestone(&x.d, "running <int> tests") != NULL);
+	CHECK_INT(x.d.bad_line, 6);
+	CHECK_INT(x.d.good_line, 12);
+	dx_free(&x);
+}
+
 /* split_named_steps: a template printed once per step, with a value that
  * names the step and repeats between runs, is one step per value: a run
  * that died after its second such line got to the good run's second, not
@@ -1787,6 +1811,7 @@ int main(void)
 	test_next_after_warning();
 	test_reworded_group();
 	test_error_is_no_reworded_step();
+	test_warning_aside();
 	test_steps_named_by_value();
 	test_steps_not_named();
 	test_steps_other_config();
