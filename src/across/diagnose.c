@@ -91,8 +91,10 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	/* Each rank's collectives and the shape of the hang
 	 * (d->coll), and the culprit it names where none was found. */
 	pass_collectives(st, d);
-	/* A stop that is not overdue yet is a run still in its step; the
-	 * hang kind says so too. */
+	/* A crash that only ended a hang is a stop (d->hung_s); a stop that
+	 * is not overdue yet is a run still in its step; the hang kind says
+	 * so too. */
+	pass_hung(st, d);
 	pass_running(d);
 	collectives_kind(d);
 	followings_free(st);

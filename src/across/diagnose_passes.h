@@ -197,14 +197,20 @@ const struct dx_milestone *named_end(const struct dx_state *st, const struct dia
  *   d->crash, d->bad_line, d->novel, d->changed, d->slow.
  * pass_next: what the good run did after d->good_line: the step it took
  *   next, then its milestones bad never reached, into d->next, nnext.
+ * pass_hung, after the timing and collectives passes: a crash that only
+ *   ended a hang (a lost peer or a kill after a silence beyond the good
+ *   runs' time in the step) makes d->verdict STOPPED, d->crash the line
+ *   that ended it, d->hung_s how long it hung.
  * pass_running, after the timing passes: d->verdict STOPPED or RUNNING,
  *   as bad's silence is beyond the good runs' step time or short of it
- *   (still_in_step); dx_set_silence runs it again.  Reads d->silent_s,
+ *   (still_in_step), for a run no line ended; dx_set_silence runs it
+ *   again.  Reads d->silent_s,
  *   d->good_step_s. */
 void pass_crash(struct dx_state *st, struct diagnosis *d);
 void pass_reach(struct dx_state *st, struct diagnosis *d);
 void pass_verdict(struct dx_state *st, struct diagnosis *d);
 void pass_next(struct dx_state *st, struct diagnosis *d);
+void pass_hung(struct dx_state *st, struct diagnosis *d);
 void pass_running(struct diagnosis *d);
 
 /* The collectives pass (collectives.c), after pass_ranks: each rank's

@@ -990,8 +990,80 @@ static int still_in_step(const struct diagnosis *d)
 	return !isnan(d->silent_s) && !isnan(d->good_step_s) && d->silent_s < d->good_step_s;
 }
 
+/* ---- a hang that was ended ---- */
+
+/* Whether text t says the run was ended from outside rather than that
+ * it failed: a peer went away, or it was killed (a kill notice, SIGKILL,
+ * or a negative exit code: a death by a signal, as Python and torch
+ * elastic report it).  A run's own timeout ("Watchdog caught collective
+ * operation timeout") is its own verdict on the wait: a crash. */
+static int ends_a_hang(const struct dx_state *st, const char *t)
+{
+	return classify_is_peer_loss(st->rs, t) || classify_is_killed(st->rs, t) || strstr(t, "SIGKILL") ||
+	       strstr(t, "exitcode: -") || strstr(t, "exit code -") || strstr(t, "returncode -");
+}
+
+/* The time of bad's line i, or of the nearest timed line before it
+ * (step -1) or after it (step 1), within HANG_NEAR lines; TS_NONE. */
+#define HANG_NEAR 256
+static int64_t time_near(const struct log *bad, int64_t i, int step)
+{
+	for (int64_t k = i, n = 0; k >= 0 && k < (int64_t)bad->nlines && n < HANG_NEAR; k += step, n++)
+		if (bad->ts[k] != TS_NONE)
+			return bad->ts[k];
+	return TS_NONE;
+}
+
+/* How long bad sat in its step before the hang ended: from its last line
+ * that follows the good run to the first new error after it (a
+ * traceback bears no time: the first time at or after it), or the
+ * longest a peer waited in the collective (a watchdog's own count);
+ * NAN when neither is known. */
+static double hung_for(const struct dx_state *st, const struct diagnosis *d)
+{
+	const struct log *bad = &st->logs[st->bad];
+	double hung = d->coll.waited_s;
+	int64_t from = time_near(bad, d->bad_line, -1), to = TS_NONE;
+	for (int64_t i = d->bad_line + 1; i < (int64_t)bad->nlines && to == TS_NONE; i++)
+		if (st->new_error[st->id[st->bad][i]])
+			to = time_near(bad, i, 1);
+	if (from != TS_NONE && to != TS_NONE && to > from) {
+		double gap = (double)(to - from) / 1000.0;
+		if (isnan(hung) || gap > hung)
+			hung = gap;
+	}
+	return hung;
+}
+
+/* A run that hung, then was ended from outside, stopped where it hung:
+ * the crash was no failure of a step but its end -- a lost peer, a kill
+ * (ends_a_hang) -- after the run sat in its step longer than the good
+ * runs ever did there (their step time or longest gap, and HANG_MIN_S at
+ * least).  STOPPED, with that line as what ended it and d->hung_s how
+ * long it hung. */
+#define HANG_MIN_S 20.0
+void pass_hung(struct dx_state *st, struct diagnosis *d)
+{
+	d->hung_s = NAN;
+	if (d->verdict != DX_CRASHED || d->crash == DX_NONE || d->bad_line < 0 ||
+	    !ends_a_hang(st, st->ctext[st->id[st->bad][d->novel[d->crash].summary]]))
+		return;
+	double limit = HANG_MIN_S;
+	if (!isnan(d->good_step_s) && d->good_step_s > limit)
+		limit = d->good_step_s;
+	if (!isnan(d->good_gap_s) && d->good_gap_s > limit)
+		limit = d->good_gap_s;
+	double hung = hung_for(st, d);
+	if (isnan(hung) || hung <= limit)
+		return;
+	d->verdict = DX_STOPPED;
+	d->hung_s = hung;
+}
+
 void pass_running(struct diagnosis *d)
 {
+	if (d->crash != DX_NONE)
+		return;   /* a line ended it */
 	if (d->verdict == DX_STOPPED || d->verdict == DX_RUNNING)
 		d->verdict = still_in_step(d) ? DX_RUNNING : DX_STOPPED;
 }

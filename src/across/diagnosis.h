@@ -248,6 +248,10 @@ struct diagnosis {
 	double good_step_s;   /* the longest a good run spent in the step bad
 			       * is in (milestone before to milestone after
 			       * the point it reached); NAN */
+	double hung_s;        /* how long a run whose end (d->crash: a
+			       * timeout, a lost peer, a kill) came after it
+			       * hung in its step had been stuck (pass_hung);
+			       * NAN */
 	char **stream_names;  /* owned */
 	size_t nstreams;
 	struct dx_state *st;  /* the analysis behind it, for dx_template_text */

@@ -80,6 +80,7 @@ static void json_bad(struct jw *jw, const struct diagnosis *d)
 	jw_object_double(jw, "silent_s", d->silent_s, 3);
 	jw_object_double(jw, "good_gap_s", d->good_gap_s, 3);
 	jw_object_double(jw, "good_step_s", d->good_step_s, 3);
+	jw_object_double(jw, "hung_s", d->hung_s, 3);
 	jw_object_int(jw, "attempts", (long long)d->attempts);
 	jw_object_line(jw, "attempt_line", d->attempt_line);
 	jw_end(jw);

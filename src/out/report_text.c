@@ -269,6 +269,16 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 		fprintf(f, "\" (line %lld of %zu", (long long)d->bad_line + 1, bad->nlines);
 		put_origin(f, bad, d->bad_line, ", ", "");
 		fputc(')', f);
+		if (d->verdict == DX_STOPPED && d->crash != DX_NONE) {
+			/* It hung there, and a line ended it (pass_hung). */
+			const struct dx_novel *c = &d->novel[d->crash];
+			fputs(" and hung there ", f);
+			put_duration(f, d->hung_s);
+			fprintf(f, " until line %lld", (long long)c->line + 1);
+			put_origin(f, bad, c->line, " (", ")");
+			fputs(": ", f);
+			put_msg(f, bad, c->summary, q + 20);
+		}
 	}
 	if (d->verdict == DX_RUNNING) {
 		/* Not overdue yet: how far into the good runs' time it is. */
@@ -407,7 +417,7 @@ static void second_sentence(FILE *f, const struct row *r, size_t q)
 {
 	const struct diagnosis *d = r->d;
 	int any = 0;
-	if (d->verdict == DX_STOPPED && !isnan(d->silent_s)) {
+	if (d->verdict == DX_STOPPED && d->crash == DX_NONE && !isnan(d->silent_s)) {
 		/* Heartbeats after the last step: the log is not silent, but
 		 * nothing moves. */
 		fprintf(f, d->last_progress_ts != d->last_ts_bad ? "No progress for " : "Silent for ");
@@ -743,7 +753,8 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 	}
 	if (d->crash != DX_NONE) {
 		const struct dx_novel *c = &d->novel[d->crash];
-		section(o, d->verdict == DX_FAILED ? "failed" : d->verdict == DX_INTERRUPTED ? "ended by" : "crash");
+		section(o, d->verdict == DX_FAILED ? "failed"
+			   : d->verdict == DX_INTERRUPTED || d->verdict == DX_STOPPED ? "ended by" : "crash");
 		fprintf(f, "line %lld", (long long)c->line + 1);
 		put_origin(f, bad, c->line, " (", ")");
 		if (c->traceback)

@@ -344,6 +344,28 @@ static void test_lived_on(void)
 	dx_free(&x);
 }
 
+/* pass_hung: a run that sat in a step far longer than the good runs
+ * did, then was killed from outside, hung there: STOPPED where it hung,
+ * the kill what ended it.  Killed in the moment, or given up by its own
+ * watchdog, it crashed. */
+static void test_hung_then_killed(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "+120 ERROR failed (exitcode: -9) local_rank: 0 (pid: 81)\n");
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.bad_line, 9);
+	CHECK_INT(crash_summary(&x.d), 10);
+	CHECK(fabs(x.d.hung_s - 120) < 1e-9);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "ERROR failed (exitcode: -9) local_rank: 0 (pid: 81)\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK(isnan(x.d.hung_s));
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "+120 ERROR Watchdog caught collective operation timeout\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	dx_free(&x);
+}
+
 /* Two ranks, as vLLM's workers write them. */
 #define R2(t) "@0 INFO " t "\n@1 INFO " t "\n"
 #define RANKS_HEAD "INFO launcher starting two workers\n" R2("worker process started") \
@@ -1789,6 +1811,7 @@ int main(void)
 	test_failed_job_end();
 	test_died_after_up();
 	test_lived_on();
+	test_hung_then_killed();
 	test_reached_last_print();
 	test_good_log_of_two_runs();
 	test_blank_line();
