@@ -2,6 +2,7 @@
  * new in a failed run (causes_find.h). */
 #include "causes_find.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,10 +101,15 @@ size_t causes_find(const struct causeset *cs, const struct diagnosis *d,
 	s.step = last_step(d);
 	s.named = xcalloc(cs->n, 1);
 	s.tried = xcalloc(d->bad_log->nlines ? d->bad_log->nlines : 1, 1);
-	if (d->crash != DX_NONE)
+	/* A run that hung (d->hung_s) was ended by its crash line: what it
+	 * printed from there on says how it was ended (a kill, a lost
+	 * peer), not why it hung. */
+	int hung = !isnan(d->hung_s);
+	if (d->crash != DX_NONE && !hung)
 		try_novel(&s, &d->novel[d->crash], 1);
 	for (size_t k = 0; k < d->nnovel; k++)
-		try_novel(&s, &d->novel[k], 0);
+		if (!hung || d->novel[k].line < d->novel[d->crash].line)
+			try_novel(&s, &d->novel[k], 0);
 	free(s.named);
 	free(s.tried);
 	buf_free(&s.scratch);
