@@ -268,6 +268,14 @@ int classify_is_killed(const struct ruleset *rs, const char *t)
 	return rules_says(rs, RULE_KILLED, t);
 }
 
+int classify_is_signalled(const struct ruleset *rs, const char *t)
+{
+	/* Any death by a signal, the kernel's SIGKILL too: what ended a
+	 * process, not why (classify_is_killed's words say it came from
+	 * outside). */
+	return rules_says(rs, RULE_SIGNALLED, t);
+}
+
 int classify_is_peer_loss(const struct ruleset *rs, const char *t)
 {
 	return rules_says(rs, RULE_PEER_LOSS, t);

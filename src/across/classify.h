@@ -87,9 +87,13 @@ int classify_is_request(const char *t);
 
 /* Whether t says the process was stopped from outside (Ctrl-C, SIGTERM
  * from a supervisor, their exit statuses, a CI cancel): how a hang ends,
- * not a crash.  The words of this and the next two are the killed,
- * peer-loss and timeout rules of rs (rules/generic.rules). */
+ * not a crash.  The words of this and the next three are the killed,
+ * signalled, peer-loss and timeout rules of rs (rules/generic.rules). */
 int classify_is_killed(const struct ruleset *rs, const char *t);
+
+/* Whether t says a process died by a signal, whoever sent it (SIGKILL,
+ * "exitcode: -9"): what ended it, not why. */
+int classify_is_signalled(const struct ruleset *rs, const char *t);
 
 /* Whether t says the other end of a connection went away ("Connection
  * reset by peer", "Broken pipe"): what the survivors of a distributed

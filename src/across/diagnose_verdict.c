@@ -993,14 +993,13 @@ static int still_in_step(const struct diagnosis *d)
 /* ---- a hang that was ended ---- */
 
 /* Whether text t says the run was ended from outside rather than that
- * it failed: a peer went away, or it was killed (a kill notice, SIGKILL,
- * or a negative exit code: a death by a signal, as Python and torch
+ * it failed: a peer went away, it was killed (a kill notice), or it died
+ * by a signal (SIGKILL, or a negative exit code as Python and torch
  * elastic report it).  A run's own timeout ("Watchdog caught collective
  * operation timeout") is its own verdict on the wait: a crash. */
 static int ends_a_hang(const struct dx_state *st, const char *t)
 {
-	return classify_is_peer_loss(st->rs, t) || classify_is_killed(st->rs, t) || strstr(t, "SIGKILL") ||
-	       strstr(t, "exitcode: -") || strstr(t, "exit code -") || strstr(t, "returncode -");
+	return classify_is_peer_loss(st->rs, t) || classify_is_killed(st->rs, t) || classify_is_signalled(st->rs, t);
 }
 
 /* The time of bad's line i, or of the nearest timed line before it

@@ -91,6 +91,7 @@ enum rule_words {
 	RULE_ERROR,       /* "error": an error, for a line without a level */
 	RULE_WARNING,     /* "warning": a warning, for a line without a level */
 	RULE_KILLED,      /* "killed": the process was stopped from outside */
+	RULE_SIGNALLED,   /* "signalled": a process died by a signal, any signal */
 	RULE_PEER_LOSS,   /* "peer-loss": the other end of a connection went away */
 	RULE_TIMEOUT,     /* "timeout": an operation gave up waiting */
 };

@@ -177,6 +177,13 @@ static void test_words(void)
 	CHECK(classify_is_killed(&builtin, "Received 15 death signal, shutting down workers"));
 	CHECK(classify_is_killed(&builtin, "torch.distributed.elastic.multiprocessing.api.SignalException: Process <int> got signal: <int>"));
 	CHECK(!classify_is_killed(&builtin, "traceback : Signal 9 (SIGKILL) received by PID 1571"));
+	/* Any death by a signal is one, whoever sent it; an exit status
+	 * is not. */
+	CHECK(classify_is_signalled(&builtin, "traceback : Signal 9 (SIGKILL) received by PID 1571"));
+	CHECK(classify_is_signalled(&builtin, "Process 2 exited with exitcode: -<int>"));
+	CHECK(classify_is_signalled(&builtin, "Command died with returncode -<int>"));
+	CHECK(!classify_is_signalled(&builtin, "failed (exitcode: <int>) local_rank: <int>"));
+	CHECK(!classify_is_signalled(&builtin, "Received SIGTERM, shutting down"));
 	CHECK(classify_is_peer_loss(&builtin, "RuntimeError: [pair.cc:538] Read error [127.0.0.1]:6049: Connection reset by peer"));
 	CHECK(classify_is_peer_loss(&builtin, "BrokenPipeError: [Errno 32] Broken pipe"));
 	CHECK(!classify_is_peer_loss(&builtin, "RuntimeError: bad batch at step 3"));

@@ -85,7 +85,7 @@ static const char GENERIC[] = "";
 static void generic_words(struct ruleset *rs)
 {
 	static const char *const kinds[] = {
-		"heartbeat ", "failure ", "error ", "warning ", "killed ", "peer-loss ", "timeout ", NULL,
+		"heartbeat ", "failure ", "error ", "warning ", "killed ", "signalled ", "peer-loss ", "timeout ", NULL,
 	};
 	struct buf b = { 0 };
 	buf_printf(&b, "[%s]\n", RULES_GENERIC);
