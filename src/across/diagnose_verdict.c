@@ -183,6 +183,16 @@ static int retried_error(const struct dx_state *st, const struct crash_lines *cl
 	return r >= 0 && r < line && stream[r] == stream[line] && st->tb[st->id[st->bad][line]] != CLASSIFY_TB_NO;
 }
 
+/* The time of bad's line i, or of the nearest timed line before it
+ * (step -1) or after it (step 1), within `within` lines; TS_NONE. */
+static int64_t time_near(const struct log *bad, int64_t i, int step, int64_t within)
+{
+	for (int64_t k = i, n = 0; k >= 0 && k < (int64_t)bad->nlines && n < within; k += step, n++)
+		if (bad->ts[k] != TS_NONE)
+			return bad->ts[k];
+	return TS_NONE;
+}
+
 /* Whether the run lived on after its line: it went on working at length
  * (at least LIVED_LINES lines at work, of LIVED_KINDS templates or more,
  * within LIVED_SCAN lines) and its log went on for LIVED_MS or more,
@@ -195,9 +205,7 @@ static int lived_on(const struct dx_state *st, const struct crash_lines *cl, int
 {
 	const struct log *bad = &st->logs[st->bad];
 	const uint32_t *id = st->id[st->bad];
-	int64_t at = TS_NONE;
-	for (int64_t i = line; i >= 0 && at == TS_NONE && line - i < LIVED_SCAN; i--)
-		at = bad->ts[i];
+	int64_t at = time_near(bad, line, -1, LIVED_SCAN);
 	if (at == TS_NONE || cl->last_ts == TS_NONE || cl->last_ts - at < LIVED_MS)
 		return 0;
 	uint32_t kinds[LIVED_KINDS];
@@ -1002,16 +1010,8 @@ static int ends_a_hang(const struct dx_state *st, const char *t)
 	return classify_is_peer_loss(st->rs, t) || classify_is_killed(st->rs, t) || classify_is_signalled(st->rs, t);
 }
 
-/* The time of bad's line i, or of the nearest timed line before it
- * (step -1) or after it (step 1), within HANG_NEAR lines; TS_NONE. */
+/* How far hung_for looks for a line's time. */
 #define HANG_NEAR 256
-static int64_t time_near(const struct log *bad, int64_t i, int step)
-{
-	for (int64_t k = i, n = 0; k >= 0 && k < (int64_t)bad->nlines && n < HANG_NEAR; k += step, n++)
-		if (bad->ts[k] != TS_NONE)
-			return bad->ts[k];
-	return TS_NONE;
-}
 
 /* How long bad sat in its step before the hang ended: from its last line
  * that follows the good run to the first new error after it (a
@@ -1022,10 +1022,10 @@ static double hung_for(const struct dx_state *st, const struct diagnosis *d)
 {
 	const struct log *bad = &st->logs[st->bad];
 	double hung = d->coll.waited_s;
-	int64_t from = time_near(bad, d->bad_line, -1), to = TS_NONE;
+	int64_t from = time_near(bad, d->bad_line, -1, HANG_NEAR), to = TS_NONE;
 	for (int64_t i = d->bad_line + 1; i < (int64_t)bad->nlines && to == TS_NONE; i++)
 		if (st->new_error[st->id[st->bad][i]])
-			to = time_near(bad, i, 1);
+			to = time_near(bad, i, 1, HANG_NEAR);
 	if (from != TS_NONE && to != TS_NONE && to > from) {
 		double gap = (double)(to - from) / 1000.0;
 		if (isnan(hung) || gap > hung)
