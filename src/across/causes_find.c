@@ -103,8 +103,9 @@ size_t causes_find(const struct causeset *cs, const struct diagnosis *d,
 	s.tried = xcalloc(d->bad_log->nlines ? d->bad_log->nlines : 1, 1);
 	/* A run that hung (d->hung_s) was ended by its crash line: what it
 	 * printed from there on says how it was ended (a kill, a lost
-	 * peer), not why it hung. */
-	int hung = !isnan(d->hung_s);
+	 * peer), not why it hung -- unless its own timeout ended it, whose
+	 * words are of the wait that hung. */
+	int hung = !isnan(d->hung_s) && !d->hang_gave_up;
 	if (d->crash != DX_NONE && !hung)
 		try_novel(&s, &d->novel[d->crash], 1);
 	for (size_t k = 0; k < d->nnovel; k++)

@@ -1034,20 +1034,27 @@ static double hung_for(const struct dx_state *st, const struct diagnosis *d)
 	return hung;
 }
 
-/* A run that hung, then was ended from outside, stopped where it hung:
- * the crash was no failure of a step but its end -- a lost peer, a kill
- * (ends_a_hang) -- after the run sat in its step longer than the good
- * runs ever did there (their step time or longest gap, and HANG_MIN_S at
- * least).  STOPPED, with that line as what ended it and d->hung_s how
- * long it hung. */
+/* A run that hung, then was ended, stopped where it hung: the crash was
+ * no failure of a step but its end -- a lost peer, a kill (ends_a_hang),
+ * or the run's own timeout after minutes (HANG_GAVE_UP_S) -- after the
+ * run sat in its step longer than the good runs ever did there (their
+ * step time or longest gap, and HANG_MIN_S at least).  STOPPED, with
+ * that line as what ended it and d->hung_s how long it hung;
+ * d->hang_gave_up when its own timeout ended it.  A timeout of seconds
+ * (a test's 15 s collective timeout) is a failure of its step: a crash. */
 #define HANG_MIN_S 20.0
+#define HANG_GAVE_UP_S 300.0
 void pass_hung(struct dx_state *st, struct diagnosis *d)
 {
 	d->hung_s = NAN;
-	if (d->verdict != DX_CRASHED || d->crash == DX_NONE || d->bad_line < 0 ||
-	    !ends_a_hang(st, st->ctext[st->id[st->bad][d->novel[d->crash].summary]]))
+	d->hang_gave_up = 0;
+	if (d->verdict != DX_CRASHED || d->crash == DX_NONE || d->bad_line < 0)
 		return;
-	double limit = HANG_MIN_S;
+	const char *t = st->ctext[st->id[st->bad][d->novel[d->crash].summary]];
+	int gave_up = !ends_a_hang(st, t) && classify_is_timeout(st->rs, t);
+	if (!gave_up && !ends_a_hang(st, t))
+		return;
+	double limit = gave_up ? HANG_GAVE_UP_S : HANG_MIN_S;
 	if (!isnan(d->good_step_s) && d->good_step_s > limit)
 		limit = d->good_step_s;
 	if (!isnan(d->good_gap_s) && d->good_gap_s > limit)
@@ -1057,6 +1064,7 @@ void pass_hung(struct dx_state *st, struct diagnosis *d)
 		return;
 	d->verdict = DX_STOPPED;
 	d->hung_s = hung;
+	d->hang_gave_up = gave_up;
 }
 
 void pass_running(struct diagnosis *d)

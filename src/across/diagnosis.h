@@ -252,6 +252,7 @@ struct diagnosis {
 			       * timeout, a lost peer, a kill) came after it
 			       * hung in its step had been stuck (pass_hung);
 			       * NAN */
+	int hang_gave_up;     /* the run's own timeout ended that hang */
 	char **stream_names;  /* owned */
 	size_t nstreams;
 	struct dx_state *st;  /* the analysis behind it, for dx_template_text */

@@ -347,7 +347,7 @@ static void test_lived_on(void)
 /* pass_hung: a run that sat in a step far longer than the good runs
  * did, then was killed from outside, hung there: STOPPED where it hung,
  * the kill what ended it.  Killed in the moment, or given up by its own
- * watchdog, it crashed. */
+ * watchdog within seconds, it crashed; given up after minutes, it hung. */
 static void test_hung_then_killed(void)
 {
 	struct dx x;
@@ -363,6 +363,13 @@ static void test_hung_then_killed(void)
 	dx_free(&x);
 	DIAGNOSE(&x, NULL, GOOD, UPTO09 "+120 ERROR Watchdog caught collective operation timeout\n");
 	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK(!x.d.hang_gave_up);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "+600 ERROR Watchdog caught collective operation timeout\n");
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(crash_summary(&x.d), 10);
+	CHECK(fabs(x.d.hung_s - 600) < 1e-9);
+	CHECK(x.d.hang_gave_up);
 	dx_free(&x);
 }
 
