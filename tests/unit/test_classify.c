@@ -20,6 +20,12 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "WARNING: the flag is deprecated", LV_NONE), CLASSIFY_WARNING);
 	CHECK_INT(classify_severity(&builtin, "FutureWarning: `resume_download` is deprecated", LV_NONE), CLASSIFY_WARNING);
 	CHECK_INT(classify_severity(&builtin, "Loading weights took 3.2 s", LV_NONE), CLASSIFY_INFO);
+	/* The name of a failed system call's errno is an error word; a word
+	 * that only starts like one is not. */
+	CHECK_INT(classify_severity(&builtin, "connect ECONNREFUSED 127.0.0.1:<int>", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "open '<path>': ENOENT", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "ENOENTRY_COUNT reached, EPERMS listed", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "retry after ECONNRESET", LV_INFO), CLASSIFY_INFO);
 	/* The level the program gave wins over the words ... */
 	CHECK_INT(classify_severity(&builtin, "retrying after error: timeout", LV_INFO), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "all good", LV_ERROR), CLASSIFY_ERROR);
