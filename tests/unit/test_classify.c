@@ -26,6 +26,10 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "open '<path>': ENOENT", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "ENOENTRY_COUNT reached, EPERMS listed", LV_NONE), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "retry after ECONNRESET", LV_INFO), CLASSIFY_INFO);
+	/* So is a command line the program refused. */
+	CHECK_INT(classify_severity(&builtin, "Unknown command: '<id>'", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "main.py: error: unrecognized arguments: --tp", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Known commands: serve, run", LV_NONE), CLASSIFY_INFO);
 	/* The level the program gave wins over the words ... */
 	CHECK_INT(classify_severity(&builtin, "retrying after error: timeout", LV_INFO), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "all good", LV_ERROR), CLASSIFY_ERROR);
