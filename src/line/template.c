@@ -107,11 +107,16 @@ uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len, int le
  * a user name takes many, a step marker two or three (begin/end,
  * Paused/Resumed/Stopped).  So a cluster is then split again on every
  * variable position that holds at most STEP_VALUES distinct plain tokens,
- * in lines short enough for one word to name the event.
+ * in lines short enough for one word to name the event.  A position whose
+ * tokens are all a program's state names (state_name: WORKER_STARTED,
+ * WORKER_MODEL_LOADED) names the step however many states it has, up to
+ * STATE_VALUES: "State change WORKER_STARTED -> WORKER_MODEL_LOADED" is
+ * the step the model loaded in, not one more state change.
  */
 
 #define SIM_MIN 0.5
 #define STEP_VALUES 3
+#define STATE_VALUES 16
 /* In a longer line one differing word is a parameter of the event
  * ("disable_cuda_graph=False" in a 100-word configuration dump), not the
  * event itself. */
@@ -285,13 +290,35 @@ static int kept_number(const struct tmpl *tm, const struct tok *t)
 	return digit;
 }
 
+/* Whether token t is a state's name, an enum constant's shape: capitals
+ * and digits in two or more words joined by '_' ("WORKER_MODEL_LOADED",
+ * "TASK_RUNNING,"), a trailing comma or period aside. */
+static int state_name(const struct tmpl *tm, const struct tok *t)
+{
+	uint32_t n = t->len, caps = 0, joins = 0;
+	const char *s = tm->text + t->off;
+	if (n > 1 && (s[n - 1] == ',' || s[n - 1] == '.'))
+		n--;
+	for (uint32_t i = 0; i < n; i++) {
+		char ch = s[i];
+		if (ch >= 'A' && ch <= 'Z')
+			caps++;
+		else if (ch == '_' && i > 0 && i + 1 < n && s[i - 1] != '_')
+			joins++;
+		else if (ch < '0' || ch > '9')
+			return 0;
+	}
+	return joins > 0 && caps >= 2;
+}
+
 /* Split cluster c on its step positions, those holding at most
  * STEP_VALUES distinct plain tokens: tokens that read as words of the
  * message ("end.", "user=root", "isOverlap:false", "SOCKS5"), for mask
  * found no number or identifier in them; or a number mask kept
  * (kept_number) beside masked ones: "0 failed" is no "<int> failed",
- * in a line of any length.  Members get key = hash of their tokens
- * there; returns 1 if there is any such position. */
+ * in a line of any length; or up to STATE_VALUES state names, in a short
+ * line.  Members get key = hash of their tokens there; returns 1 if there
+ * is any such position. */
 static int step_keys(struct ctx *cx, const struct cluster *c)
 {
 	int any = 0, long_line = c->ntok > STEP_MAX_TOKENS;
@@ -300,9 +327,9 @@ static int step_keys(struct ctx *cx, const struct cluster *c)
 	for (uint32_t p = 0; p < c->ntok; p++) {
 		if (!c->wild[p])
 			continue;
-		uint64_t vals[STEP_VALUES];
+		uint64_t vals[STATE_VALUES];
 		size_t nv = 0;
-		int step = 1, masked = 0, kept = 0;
+		int step = 1, masked = 0, kept = 0, states = 1;
 		for (uint32_t id = c->head; id != NONE && step; id = cx->next[id]) {
 			const struct tok *t = cx->tok + cx->base[id] + p;
 			if (!t->plain) {
@@ -310,17 +337,18 @@ static int step_keys(struct ctx *cx, const struct cluster *c)
 				continue;
 			}
 			kept |= kept_number(&cx->tt->t[id], t);
+			states = states && state_name(&cx->tt->t[id], t);
 			size_t v = 0;
 			while (v < nv && vals[v] != t->h)
 				v++;
 			if (v == nv) {
-				if (nv == STEP_VALUES)
+				if (nv == (states ? STATE_VALUES : STEP_VALUES))
 					step = 0;
 				else
 					vals[nv++] = t->h;
 			}
 		}
-		if (!step || ((masked || long_line) && !kept))
+		if (!step || (!states && nv > STEP_VALUES) || ((masked || long_line) && !kept))
 			continue;
 		any = 1;
 		for (uint32_t id = c->head; id != NONE; id = cx->next[id])

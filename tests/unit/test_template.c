@@ -155,6 +155,32 @@ static void test_kept_number_splits(void)
 	CHECK(map[0] != map[1]);
 }
 
+/* A position of state names is a step position however many states it
+ * takes: each state a worker enters is a step of its own.  Words of
+ * another shape past STEP_VALUES are a parameter. */
+static void test_state_names_split(void)
+{
+	static const char *const states[] = { "WORKER_STARTED", "WORKER_MODEL_LOADED", "WORKER_SCALED_DOWN",
+					      "WORKER_STOPPED", "WORKER_STOPPED." };
+	char b[128];
+	reset();
+	for (size_t k = 0; k < 5; k++) {
+		snprintf(b, sizeof(b), "<id> State change null -> %s", states[k]);
+		add(b, 0);
+	}
+	cluster();
+	CHECK_INT(nclusters, 5);
+	static const char *const words[] = { "alpha", "bravo", "charlie", "delta", "echo" };
+	reset();
+	for (size_t k = 0; k < 5; k++) {
+		snprintf(b, sizeof(b), "<id> State change null -> %s", words[k]);
+		add(b, 0);
+	}
+	add("<id> State change null -> WORKER_STARTED", 0);
+	cluster();
+	CHECK_INT(nclusters, 1);
+}
+
 /* Clusters are numbered by their first member; texts keep the first
  * member's spacing. */
 static void test_numbering(void)
@@ -220,6 +246,7 @@ int main(void)
 	test_long_line_parameter();
 	test_levels_never_merge();
 	test_kept_number_splits();
+	test_state_names_split();
 	test_numbering();
 	test_many();
 	tmpl_free(&tt);
