@@ -571,6 +571,23 @@ static int exit_status_at(const struct scan *sc, size_t i)
 	return 0;
 }
 
+/* Does "signal" (any case) end just before the number at i, after a
+ * blank, ": ", " (" or "("?  The signal that ended a process, 15 from a
+ * supervisor or 9 from the kernel, is what the line says: "Signal (15)
+ * received." stays in the template as an exit status does. */
+static int signal_number_at(const struct scan *sc, size_t i)
+{
+	size_t b = i;
+	if (b > 0 && sc->s[b - 1] == '(')
+		b--;
+	if (b > 0 && sc->s[b - 1] == ' ')
+		b--;
+	if (b > 0 && sc->s[b - 1] == ':')
+		b--;
+	return b < i && b >= 6 && strncasecmp((const char *)sc->s + b - 6, "signal", 6) == 0 &&
+	       (b == 6 || !is_alnum(sc->s[b - 7]));
+}
+
 int mask_exit_status(const char *t)
 {
 	size_t len = strlen(t);
@@ -939,7 +956,7 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 			i = value_at(&sc, i + n, koff, klen);
 			continue;
 		} else if ((n = typed_at(&sc, i, &type))) {
-			if (type == V_INT && n <= 3 && (exit_status_at(&sc, i) || zero_failures_at(&sc, i))) {
+			if (type == V_INT && n <= 3 && (exit_status_at(&sc, i) || signal_number_at(&sc, i) || zero_failures_at(&sc, i))) {
 				i += n;   /* literal text */
 				continue;
 			}

@@ -194,6 +194,14 @@ static void test_words(void)
 	CHECK(classify_is_signalled(&builtin, "Command died with returncode -<int>"));
 	CHECK(!classify_is_signalled(&builtin, "failed (exitcode: <int>) local_rank: <int>"));
 	CHECK(!classify_is_signalled(&builtin, "Received SIGTERM, shutting down"));
+	/* A signal by its number: 2 and 15 come from outside, 9 may be the
+	 * kernel's. */
+	CHECK(classify_is_killed(&builtin, "Signal (15) received."));
+	CHECK(classify_is_killed(&builtin, "Received signal 2, exiting"));
+	CHECK(!classify_is_killed(&builtin, "got signal: 9"));
+	CHECK(!classify_is_killed(&builtin, "Signal (<int>) received."));
+	CHECK(classify_is_signalled(&builtin, "got signal: 9"));
+	CHECK(!classify_is_signalled(&builtin, "signal 91 ignored"));
 	CHECK(classify_is_peer_loss(&builtin, "RuntimeError: [pair.cc:538] Read error [127.0.0.1]:6049: Connection reset by peer"));
 	CHECK(classify_is_peer_loss(&builtin, "BrokenPipeError: [Errno 32] Broken pipe"));
 	CHECK(!classify_is_peer_loss(&builtin, "RuntimeError: bad batch at step 3"));

@@ -78,6 +78,13 @@ static void test_code_name(void)
 	CHECK_INT(mask_exit_status("shutting down with code:100"), 100);
 	CHECK_INT(mask_exit_status("worker exiting with code 3"), 3);
 	CHECK_INT(mask_exit_status("responded with code 404"), -1);
+	/* The signal that ended a process stays too, but is no exit status:
+	 * a SIGTERM is no failure. */
+	MASK("Signal (15) received.", "Signal (15) received.");
+	MASK("got signal: 9", "got signal: 9");
+	MASK("Received signal 2, exiting", "Received signal 2, exiting");
+	MASK("mysignal 5 raised", "mysignal <int> raised");
+	CHECK_INT(mask_exit_status("Signal (15) received."), -1);
 }
 
 static void test_units(void)
