@@ -805,8 +805,11 @@ static int still_retrying(const struct dx_state *st, const struct diagnosis *d)
  * interrupted when it was ended from outside after it got there: a kill
  * notice (^C's KeyboardInterrupt, SIGTERM, SIGINT, an exit status of 130
  * or 143, a CI cancel: classify_is_killed) among what it printed after,
- * however many lines of its own it printed.  The first such notice's
- * finding, else DX_NONE. */
+ * however many lines of its own it printed.  So was a run that reached
+ * the end: a server up like the good runs, then stopped where they went
+ * on (the notice is a finding, which no good run printed: a good run's
+ * own ^C at its end is no news).  The first such notice's finding, else
+ * DX_NONE. */
 static int64_t interrupted_at(const struct dx_state *st, const struct diagnosis *d)
 {
 	int64_t at = DX_NONE;
@@ -906,6 +909,9 @@ void pass_verdict(struct dx_state *st, struct diagnosis *d)
 		d->verdict = DX_FAILED;
 		d->crash = at;
 		failed_departure(st, d);
+	} else if (st->done && (at = interrupted_at(st, d)) != DX_NONE) {
+		d->verdict = DX_INTERRUPTED;
+		d->crash = at;
 	} else if (st->done) {
 		d->verdict = clean_match(d) ? DX_SAME : DX_DIFFERENT;
 	} else if (d->crash != DX_NONE) {

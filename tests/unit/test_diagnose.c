@@ -451,6 +451,22 @@ static void test_killed_from_outside(void)
 	dx_free(&x);
 }
 
+/* pass_verdict: a run that got as far as the good run, then was stopped
+ * from outside where no good run was, was interrupted; a stop every good
+ * run got too is no news: the same. */
+static void test_done_then_killed(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, GOOD "Signal (15) received.\nINFO unloading models\n");
+	CHECK_INT(x.d.verdict, DX_INTERRUPTED);
+	CHECK_INT(crash_summary(&x.d), 22);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD "Signal (15) received.\nINFO unloading models\n",
+		 GOOD "Signal (15) received.\nINFO unloading models\n");
+	CHECK_INT(x.d.verdict, DX_SAME);
+	dx_free(&x);
+}
+
 /* traceback_summary, crash_candidate, interrupted_at: a Ctrl-C chain is
  * INTERRUPTED, not crashed: its summary is the KeyboardInterrupt. */
 static void test_ctrl_c(void)
@@ -1799,6 +1815,7 @@ int main(void)
 	test_survived();
 	test_peer_loss();
 	test_killed_from_outside();
+	test_done_then_killed();
 	test_ctrl_c();
 	test_retried_error();
 	test_retry_other_stream();
