@@ -883,6 +883,40 @@ static int header_field(struct cur *c, struct header *h)
 	return 1;
 }
 
+/* log4j's and logback's "%t %c - %m" after the level: one or two fields
+ * of one word, the last a code name (a class, a logger, a thread:
+ * "org.pytorch.serve.ModelServer", "MODEL_LOG", "W-9000-stdout"), then
+ * " - " and the message.  Skips them: the message is what the program
+ * said, a traceback it relays starts there ("MODEL_LOG - Traceback ...").
+ * Words of a message ("Epoch 3 - loss") are no code names. */
+#define LOGGER_FIELDS 2
+static void logger_fields(struct cur *c)
+{
+	struct cur w = *c;
+	for (int k = 0; k < LOGGER_FIELDS; k++) {
+		size_t i0 = w.i;
+		int letters = 0, marks = 0;
+		while (w.i < w.n && !is_space(w.s[w.i])) {
+			char ch = w.s[w.i++];
+			letters += is_alpha(ch);
+			marks += ch == '.' || ch == '_' || ch == '-' || ch == '$';
+			if (!is_alpha(ch) && !is_digit(ch) && ch != '.' && ch != '_' && ch != '-' && ch != '$')
+				return;
+		}
+		if (w.i - i0 < 2 || !letters || w.i + 3 > w.n || w.s[w.i] != ' ')
+			return;
+		w.i++;
+		if (w.s[w.i] == '-' && w.s[w.i + 1] == ' ') {
+			if (!marks)
+				return;
+			w.i += 2;
+			spaces(&w);
+			*c = w;
+			return;
+		}
+	}
+}
+
 /* The level after a timestamp, found in any common shape among the next
  * few header fields (see level_shape, header_field), whatever the system:
  * "GMT [3187] LOG:  msg", "0 [Note] msg", "[INFO ][o.e.Node] msg",
@@ -899,6 +933,7 @@ static size_t stamp_level(struct cur *c, struct header *h)
 		int lv = level_shape(&w);
 		if (lv) {
 			spaces(&w);
+			logger_fields(&w);
 			*c = w;
 			h->level = (uint8_t)lv;
 			return c->i;

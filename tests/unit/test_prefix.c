@@ -382,6 +382,18 @@ static const struct want cases[] = {
 	  "2026-12-01T05:02:17.559Z", LV_NONE, "", "[rank0] step 1" },
 	{ "2026-12-01 05:02:17,559 [Rank 0] INFO x", "iso",
 	  "2026-12-01T05:02:17.559Z", LV_INFO, "", "x" },
+	/* log4j's "%t %c - %m" after the level: the thread and logger are
+	 * header (code names); a message's own words before " - " are not */
+	{ "2021-05-17 16:02:24,735 [INFO ] main org.pytorch.serve.ModelServer - Initialize server", "iso",
+	  "2021-05-17T16:02:24.735Z", LV_INFO, "", "Initialize server" },
+	{ "2025-04-25T17:03:13,526 [INFO ] W-9000-c_1.0-stdout MODEL_LOG - RuntimeError: bad", "iso",
+	  "2025-04-25T17:03:13.526Z", LV_INFO, "", "RuntimeError: bad" },
+	{ "2024-01-02 03:04:05,678 INFO com.example.App - Started", "iso",
+	  "2024-01-02T03:04:05.678Z", LV_INFO, "", "Started" },
+	{ "2024-01-02 03:04:05,678 INFO Epoch 3 - loss 0.5", "iso",
+	  "2024-01-02T03:04:05.678Z", LV_INFO, "", "Epoch 3 - loss 0.5" },
+	{ "2024-01-02 03:04:05,678 INFO root - msg", "iso",
+	  "2024-01-02T03:04:05.678Z", LV_INFO, "", "root - msg" },
 	/* bracketed times with a fraction: log4j, DeepSpeed, Elasticsearch */
 	{ "[2024-03-13 01:13:55,747] INFO starting (kafka.server.KafkaServer)", "bracket-iso",
 	  "2024-03-13T01:13:55.747Z", LV_INFO, "", "starting (kafka.server.KafkaServer)" },
