@@ -529,10 +529,13 @@ void pass_waiting(struct dx_state *st, struct diagnosis *d)
  * log's own last timestamp is older than its mtime by more than any time
  * zone explains, the run's silence is measured on the log's clock: a run
  * that stopped last week and was copied a minute ago is silent for a
- * week, not a minute (and never "still in its step"). */
+ * week, not a minute (and never "still in its step").  Only a wall
+ * clock tells: a log timed from its start (llama.cpp's minutes and
+ * seconds since it began, read as 1970) is no date. */
+#define WALL_CLOCK_MIN_MS 946684800000LL   /* 2000-01-01 */
 static void copied_log(struct diagnosis *d)
 {
-	if (d->last_progress_ts == TS_NONE)
+	if (d->last_progress_ts == TS_NONE || d->last_progress_ts < WALL_CLOCK_MIN_MS)
 		return;
 	double by_clock = ((double)time(NULL) * 1000.0 - (double)d->last_progress_ts) / 1000.0;
 	if (by_clock - d->silent_s > CLOCK_SLACK_S)

@@ -1440,6 +1440,16 @@ static void test_still_in_step(void)
 	CHECK(x.d.silent_s > 86400.0 * 300);
 	CHECK_INT(x.d.verdict, DX_STOPPED);
 	dx_free(&x);
+	/* ... but a clock counted from the run's start (llama.cpp's, read
+	 * as 1970) dates nothing: a finished run copied just now is silent
+	 * for as long as its mtime says, not for fifty years. */
+#define ELAPSED "|0.00.001.000 I loading the model file\n|0.00.002.000 I model loaded\n" \
+		"|0.00.003.000 I all slots are idle\n"
+	diagnose_scripts(&x, NULL, NAN, (const char *const[]){ ELAPSED, ELAPSED, NULL });
+	CHECK(x.d.silent_s < 3600.0);
+	CHECK(x.d.verdict != DX_STOPPED);
+	dx_free(&x);
+#undef ELAPSED
 }
 
 /* rank_behind: a rank that stopped at a step every other rank went past
