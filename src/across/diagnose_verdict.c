@@ -1023,13 +1023,18 @@ static int ends_a_hang(const struct dx_state *st, const char *t)
  * that follows the good run to the first new error after it (a
  * traceback bears no time: the first time at or after it), or the
  * longest a peer waited in the collective (a watchdog's own count);
- * NAN when neither is known. */
+ * NAN when neither is known.  A run that follows no good run at all (of
+ * another version) sat in its step from the line before the crash's
+ * first: the silence the ending broke. */
 static double hung_for(const struct dx_state *st, const struct diagnosis *d)
 {
 	const struct log *bad = &st->logs[st->bad];
 	double hung = d->coll.waited_s;
-	int64_t from = time_near(bad, d->bad_line, -1, HANG_NEAR), to = TS_NONE;
-	for (int64_t i = d->bad_line + 1; i < (int64_t)bad->nlines && to == TS_NONE; i++)
+	int64_t last = d->bad_line >= 0 ? d->bad_line : d->novel[d->crash].line - 1;
+	if (last < 0)
+		return hung;
+	int64_t from = time_near(bad, last, -1, HANG_NEAR), to = TS_NONE;
+	for (int64_t i = last + 1; i < (int64_t)bad->nlines && to == TS_NONE; i++)
 		if (st->new_error[st->id[st->bad][i]])
 			to = time_near(bad, i, 1, HANG_NEAR);
 	if (from != TS_NONE && to != TS_NONE && to > from) {
@@ -1049,16 +1054,23 @@ static double hung_for(const struct dx_state *st, const struct diagnosis *d)
  * d->hang_gave_up when its own timeout ended it.  A timeout of seconds
  * (a test's 15 s collective timeout) is a failure of its step: a crash. */
 #define HANG_MIN_S 20.0
-#define HANG_GAVE_UP_S 300.0
+#define HANG_GAVE_UP_S 120.0
 void pass_hung(struct dx_state *st, struct diagnosis *d)
 {
 	d->hung_s = NAN;
 	d->hang_gave_up = 0;
-	if (d->verdict != DX_CRASHED || d->crash == DX_NONE || d->bad_line < 0)
+	if (d->verdict != DX_CRASHED || d->crash == DX_NONE)
 		return;
-	const char *t = st->ctext[st->id[st->bad][d->novel[d->crash].summary]];
-	int gave_up = !ends_a_hang(st, t) && classify_is_timeout(st->rs, t);
-	if (!gave_up && !ends_a_hang(st, t))
+	/* The ending's kind, in its template's words or its own: a quoted
+	 * value the template masks (error="timed out waiting ...") can be
+	 * what says it. */
+	int64_t end = d->novel[d->crash].summary;
+	const char *t = st->ctext[st->id[st->bad][end]];
+	char *m = log_message(&st->logs[st->bad], (size_t)end);
+	int ended = ends_a_hang(st, t) || ends_a_hang(st, m);
+	int gave_up = !ended && (classify_is_timeout(st->rs, t) || classify_is_timeout(st->rs, m));
+	free(m);
+	if (!gave_up && !ended)
 		return;
 	double limit = gave_up ? HANG_GAVE_UP_S : HANG_MIN_S;
 	if (!isnan(d->good_step_s) && d->good_step_s > limit)

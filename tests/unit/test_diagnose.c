@@ -347,7 +347,7 @@ static void test_lived_on(void)
 /* pass_hung: a run that sat in a step far longer than the good runs
  * did, then was killed from outside, hung there: STOPPED where it hung,
  * the kill what ended it.  Killed in the moment, or given up by its own
- * watchdog within seconds, it crashed; given up after minutes, it hung. */
+ * watchdog within a minute, it crashed; given up after minutes, it hung. */
 static void test_hung_then_killed(void)
 {
 	struct dx x;
@@ -361,9 +361,26 @@ static void test_hung_then_killed(void)
 	CHECK_INT(x.d.verdict, DX_CRASHED);
 	CHECK(isnan(x.d.hung_s));
 	dx_free(&x);
-	DIAGNOSE(&x, NULL, GOOD, UPTO09 "+120 ERROR Watchdog caught collective operation timeout\n");
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "+60 ERROR Watchdog caught collective operation timeout\n");
 	CHECK_INT(x.d.verdict, DX_CRASHED);
 	CHECK(!x.d.hang_gave_up);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "+200 ERROR Watchdog caught collective operation timeout\n");
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK(x.d.hang_gave_up);
+	dx_free(&x);
+	/* The timeout said in a quoted value, which the template masks. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO09 "+600 ERROR msg=\"error loading runner\" error=\"timed out waiting for it\"\n");
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK(x.d.hang_gave_up);
+	dx_free(&x);
+	/* A run of another version, with no line in common with the good
+	 * run, hung in the silence its timeout broke. */
+	DIAGNOSE(&x, NULL, GOOD, "INFO another version's own banner\nINFO its own loading step\n"
+		 "+600 ERROR timed out waiting for the runner to start\n");
+	CHECK_INT(x.d.bad_line, DX_NONE);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK(fabs(x.d.hung_s - 600) < 1e-9);
 	dx_free(&x);
 	DIAGNOSE(&x, NULL, GOOD, UPTO09 "+600 ERROR Watchdog caught collective operation timeout\n");
 	CHECK_INT(x.d.verdict, DX_STOPPED);
