@@ -533,13 +533,31 @@ void pass_waiting(struct dx_state *st, struct diagnosis *d)
  * clock tells: a log timed from its start (llama.cpp's minutes and
  * seconds since it began, read as 1970) is no date. */
 #define WALL_CLOCK_MIN_MS 946684800000LL   /* 2000-01-01 */
-static void copied_log(struct diagnosis *d)
+/* A file that took less time to write than its lines span was written
+ * at once: a copy, seen by its birth time where the file system keeps
+ * one.  A log written as its run went on took as long as the run. */
+#define COPY_SLACK_S 10.0
+static int written_at_once(const struct log *bad, const struct diagnosis *d)
 {
-	if (d->last_progress_ts == TS_NONE || d->last_progress_ts < WALL_CLOCK_MIN_MS)
+	if (!bad->in.btime || d->first_ts_bad == TS_NONE || d->last_ts_bad == TS_NONE)
+		return 0;
+	double span = (double)(d->last_ts_bad - d->first_ts_bad) / 1000.0;
+	return span - difftime(bad->in.mtime, bad->in.btime) > COPY_SLACK_S;
+}
+
+static void copied_log(const struct log *bad, struct diagnosis *d)
+{
+	if (d->last_progress_ts == TS_NONE)
 		return;
-	double by_clock = ((double)time(NULL) * 1000.0 - (double)d->last_progress_ts) / 1000.0;
+	double by_clock = NAN;
+	if (d->last_progress_ts >= WALL_CLOCK_MIN_MS)
+		by_clock = ((double)time(NULL) * 1000.0 - (double)d->last_progress_ts) / 1000.0;
 	if (by_clock - d->silent_s > CLOCK_SLACK_S)
 		d->silent_s = by_clock;
+	else if (written_at_once(bad, d))
+		/* A copy whose own clock does not say it is old: how long
+		 * the run has been silent is not known. */
+		d->silent_s = NAN;
 }
 
 void pass_silence(struct dx_state *st, struct diagnosis *d)
@@ -574,7 +592,7 @@ void pass_silence(struct dx_state *st, struct diagnosis *d)
 		d->silent_s = difftime(time(NULL), bad->in.mtime);
 		if (d->last_progress_ts != TS_NONE)
 			d->silent_s += (double)(d->last_ts_bad - d->last_progress_ts) / 1000.0;
-		copied_log(d);
+		copied_log(bad, d);
 	}
 }
 

@@ -514,6 +514,10 @@ static int open_input(struct input *in, const char *path, size_t max, int regula
 		return -1;
 	in->path = xstrdup(path);
 	in->mtime = S_ISREG(st.st_mode) ? st.st_mtime : time(NULL);
+	struct statx sx;
+	if (S_ISREG(st.st_mode) && statx(fd, "", AT_EMPTY_PATH, STATX_BTIME, &sx) == 0 &&
+	    (sx.stx_mask & STATX_BTIME))
+		in->btime = (time_t)sx.stx_btime.tv_sec;
 	in->kind = S_ISREG(st.st_mode) ? "file" : "pipe";
 	int r = 0;
 	if (S_ISREG(st.st_mode) && st.st_size >= MAP_MIN) {

@@ -58,6 +58,7 @@ struct input {
 	const char *data;    /* the whole content, decompressed */
 	size_t size;
 	time_t mtime;        /* modification time, or the time it was read */
+	time_t btime;        /* a file's birth (creation) time; 0 unknown */
 	int mapped;          /* data is an mmap (else malloc'd) */
 	int borrowed;        /* data belongs to another input (input_borrow) */
 	const char *kind;    /* "file", "pipe", "gzip", "zstd" */

@@ -104,6 +104,11 @@ static void generic_words(struct ruleset *rs)
 	buf_free(&b);
 }
 
+/* How long before its mtime each log diagnose_scripts makes was born
+ * (input.btime; 0: a copy, written at once as a download makes it); NAN:
+ * not known, as where the file system keeps no birth time. */
+static double scripts_written_s = NAN;
+
 /* Diagnose the last of scripts[] (NULL-terminated) against the others,
  * with the rules in text rules (NULL: none but generic_words; GENERIC:
  * the generic words);
@@ -125,6 +130,8 @@ static void diagnose_scripts(struct dx *x, const char *rules, double now_s, cons
 		struct input in;
 		snprintf(path, sizeof(path), "%s%zu.log", scripts[x->n + 1] ? "good" : "bad", x->n);
 		CHECK_INT(input_from_memory(&in, path, data, len, isnan(now_s) ? time(NULL) : 0), 0);
+		if (!isnan(scripts_written_s))
+			in.btime = in.mtime - (time_t)scripts_written_s;
 		log_load_input(&x->logs[x->n], &in, (int)x->n, LOG_FULL, 1, &x->tt);
 	}
 	struct dx_options o = { .now_ms = isnan(now_s) ? TS_NONE : (int64_t)(now_s * 1000), .now_relative = 1 };
@@ -1467,6 +1474,25 @@ static void test_still_in_step(void)
 	CHECK(x.d.verdict != DX_STOPPED);
 	dx_free(&x);
 #undef ELAPSED
+	/* Such a log stopped 30 s into a step the good run took 60 s over:
+	 * written as it ran (born 30 s before its mtime), it is still in
+	 * its step; written at once, a copy, how long it has been silent
+	 * is not known, and it is no longer called running. */
+#define WARMING "|0.00.001.000 I loading the model file\n|0.20.000.000 I model loaded\n" \
+		"|0.30.000.000 I warming up the model\n"
+	const char *const warming[] = { WARMING "|1.30.000.000 I warmup done, slots ready\n"
+					"|1.31.000.000 I server is listening\n", WARMING, NULL };
+	scripts_written_s = 30;
+	diagnose_scripts(&x, NULL, NAN, warming);
+	CHECK_INT(x.d.verdict, DX_RUNNING);
+	dx_free(&x);
+	scripts_written_s = 0;
+	diagnose_scripts(&x, NULL, NAN, warming);
+	scripts_written_s = NAN;
+	CHECK(isnan(x.d.silent_s));
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+#undef WARMING
 }
 
 /* rank_behind: a rank that stopped at a step every other rank went past
