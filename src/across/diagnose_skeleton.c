@@ -593,6 +593,13 @@ static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2]
 	return attempts;
 }
 
+/* Whether template c says the run is up (a final rule's: listening,
+ * ready). */
+static int is_up_line(const struct dx_state *st, uint32_t c)
+{
+	return st->rule[c] >= 0 && st->rs->r[st->rule[c]].final;
+}
+
 /* A log may hold several runs: a service restarted by its supervisor
  * after each failure writes every attempt into one file.  The last one is
  * what went wrong now; it is compared with the good run from its start.
@@ -614,6 +621,11 @@ static void find_attempts(struct dx_state *st)
 	const uint16_t *gs = st->stream[0];
 	size_t n = st->logs[0].nlines, tried = 0;
 	for (size_t j = 0; j < n && tried < BANNER_SCAN; j++) {
+		/* A run starts before it is up: what it prints once up (a
+		 * server booting a worker in place of one that died) is the
+		 * running run's work, however often it recurs. */
+		if (j > 0 && is_up_line(st, gid[j - 1]))
+			return;
 		if (st->hb[gid[j]])
 			continue;
 		tried++;

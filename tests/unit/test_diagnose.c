@@ -1088,6 +1088,22 @@ static void test_restart_loop(void)
 	dx_free(&x);
 }
 
+/* find_attempts: a run starts before it is up; a server that is up and
+ * boots a new worker in place of one that timed out has not restarted,
+ * though that line and the next recur after an error. */
+static void test_up_then_worker_again(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, "INFO Starting server 2.0\nINFO Listening at: http://0.0.0.0:8000\n"
+		 "INFO Booting worker with pid: 17\nINFO Handling signal: term\nINFO Shutting down: Master\n",
+		 "INFO Starting server 2.0\nINFO Listening at: http://0.0.0.0:8000\n"
+		 "INFO Booting worker with pid: 17\n+600 CRITICAL WORKER TIMEOUT (pid:17)\n"
+		 "INFO Booting worker with pid: 18\nINFO Handling signal: term\nINFO Shutting down: Master\n");
+	CHECK_INT(x.d.attempts, 1);
+	CHECK_INT(crash_summary(&x.d), 3);
+	dx_free(&x);
+}
+
 /* count_attempts: a last attempt that printed no more than the banner
  * (the log was cut there) shows nothing: the one before is diagnosed,
  * and d.attempt says which it is (no "this is the last"). */
@@ -1902,6 +1918,7 @@ int main(void)
 	test_recovered_before_up();
 	test_stable_part();
 	test_restart_loop();
+	test_up_then_worker_again();
 	test_restart_cut();
 	test_flushed_after_traceback();
 	test_crash_from_words();
