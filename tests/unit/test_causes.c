@@ -168,6 +168,8 @@ static const struct { const char *id, *line; } samples[] = {
 	{ "port-in-use", "Sep 17 00:27:07.251 [warn] Could not bind to 127.0.0.1:9050: Address already in use. Is Tor already running?" },
 	{ "port-in-use", "{\"s\":\"E\", \"msg\":\"Error setting up listener\",\"attr\":{\"error\":{\"code\":9001,\"errmsg\":\"Address already in use\"}}}" },
 	{ "bind-permission-denied", "2025/01/01 10:00:00 [emerg] 1#1: bind() to 0.0.0.0:80 failed (13: Permission denied)" },
+	{ "bind-permission-denied", "(13)Permission denied: AH00072: make_sock: could not bind to address [::]:80" },
+	{ "port-in-use", "13:14:23.613 [error] ERROR: distribution port 25672 in use by another node: rabbit@prod" },
 	{ "docker-no-gpu-driver", "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]]." },
 	{ "docker-daemon-unreachable", "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?" },
 	{ "exec-format-error", "exec /usr/local/bin/python3: exec format error" },
