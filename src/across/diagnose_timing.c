@@ -535,14 +535,17 @@ void pass_waiting(struct dx_state *st, struct diagnosis *d)
 #define WALL_CLOCK_MIN_MS 946684800000LL   /* 2000-01-01 */
 /* A file that took less time to write than its lines span was written
  * at once: a copy, seen by its birth time where the file system keeps
- * one.  A log written as its run went on took as long as the run. */
+ * one.  A log written as its run went on took as long as the run.  A
+ * file last modified before it was born kept its original's mtime (cp
+ * -p, tar, rsync -t, touch): that mtime is the run's own. */
 #define COPY_SLACK_S 10.0
 static int written_at_once(const struct log *bad, const struct diagnosis *d)
 {
 	if (!bad->in.btime || d->first_ts_bad == TS_NONE || d->last_ts_bad == TS_NONE)
 		return 0;
 	double span = (double)(d->last_ts_bad - d->first_ts_bad) / 1000.0;
-	return span - difftime(bad->in.mtime, bad->in.btime) > COPY_SLACK_S;
+	double written = difftime(bad->in.mtime, bad->in.btime);
+	return written >= 0 && span - written > COPY_SLACK_S;
 }
 
 static void copied_log(const struct log *bad, struct diagnosis *d)

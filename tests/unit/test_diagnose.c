@@ -1504,9 +1504,15 @@ static void test_still_in_step(void)
 	dx_free(&x);
 	scripts_written_s = 0;
 	diagnose_scripts(&x, NULL, NAN, warming);
-	scripts_written_s = NAN;
 	CHECK(isnan(x.d.silent_s));
 	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+	/* ... but a file modified before it was born kept its original's
+	 * mtime (cp -p, tar): that is the run's, and it is in its step. */
+	scripts_written_s = -60;
+	diagnose_scripts(&x, NULL, NAN, warming);
+	scripts_written_s = NAN;
+	CHECK_INT(x.d.verdict, DX_RUNNING);
 	dx_free(&x);
 #undef WARMING
 }
