@@ -24,6 +24,7 @@
 #include "report_proc.h"
 #include "report.h"
 #include "rules.h"
+#include "source.h"
 #include "watch.h"
 
 /* What the command said of a watch, and how. */
@@ -447,6 +448,10 @@ static int watch(int argc, char **argv, const struct out *out)
 	if (!*path) {
 		/* No file ever appears by that name: do not wait for one. */
 		error("the log's path is empty");
+		goto out;
+	}
+	if (source_is_remote(path)) {
+		error("cannot follow '%s': it lives elsewhere (run ddx watch on that host)", path);
 		goto out;
 	}
 	struct ruleset rs = { 0 };

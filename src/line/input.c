@@ -19,6 +19,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "source.h"
+
 /* How much of the start of an input decides whether it is text. */
 #define SNIFF_SIZE 65536
 /* Smaller regular files are read, larger ones mapped: a read costs no
@@ -503,11 +505,31 @@ static int open_typed(const char *path, int regular, struct stat *st)
 	return fd;
 }
 
+/* A log that lives elsewhere (source.h), read whole through its tool. */
+static int open_remote(struct input *in, const char *path, size_t max)
+{
+	char *p = NULL;
+	size_t n = 0;
+	if (source_fetch(path, max, &p, &n, &in->mtime, &in->btime) < 0)
+		return -1;
+	in->path = xstrdup(path);
+	in->data = p;
+	in->size = n;
+	in->kind = "file";
+	if (finish(in, path, max) < 0) {
+		input_close(in);
+		return -1;
+	}
+	return 0;
+}
+
 static int open_input(struct input *in, const char *path, size_t max, int regular)
 {
 	memset(in, 0, sizeof(*in));
 	if (!max)
 		max = INPUT_MAX_SIZE;
+	if (source_is_remote(path))
+		return open_remote(in, path, max);
 	struct stat st;
 	int fd = open_typed(path, regular, &st);
 	if (fd < 0)
@@ -616,7 +638,9 @@ void input_close(struct input *in)
 int input_is_folder(const char *path)
 {
 	struct stat st;
-	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0)
+		return S_ISDIR(st.st_mode);
+	return source_is_remote(path) && source_is_folder(path);
 }
 
 static int cmp_paths(const void *a, const void *b)
@@ -667,6 +691,8 @@ int input_list_folder(const char *dir, char ***paths, size_t *n)
 	size_t cap = 0;
 	*paths = NULL;
 	*n = 0;
+	if (source_is_remote(dir))
+		return source_list_folder(dir, paths, n);
 	if (list_folder(dir, 0, paths, n, &cap) == 0)
 		return 0;
 	for (size_t i = 0; i < *n; i++)

@@ -19,6 +19,7 @@
 #include "logmeta.h"
 #include "nvml.h"
 #include "pyspy.h"
+#include "source.h"
 #include "util.h"
 
 /* The most ranks whose pids a log's lines are read for. */
@@ -1005,6 +1006,10 @@ int live_inspect(const char *log_path, const struct live_opts *o, struct live_re
 		opts.root = "/proc";
 	struct live_ctx c = { .o = &opts };
 	memset(r, 0, sizeof(*r));
+	/* Another host's processes are in its own /proc. */
+	if (!o->root && log_path && source_is_remote(log_path))
+		return error("'%s' lives elsewhere: the processes behind it are seen there (run ddx proc on that host)",
+			     log_path);
 	r->silent_s = NAN;
 	r->sample_s = opts.sample_ms / 1000.0;
 	r->have_ref = opts.have_ref;

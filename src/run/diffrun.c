@@ -23,6 +23,7 @@
 #include "report.h"
 #include "rules.h"
 #include "signature.h"
+#include "source.h"
 
 /* --now: "+SECONDS" after bad's last line, or a time in the logs' clock
  * ("2026-02-23 00:55:24", "2026-02-23T00:55:24"), taken as UTC like the
@@ -286,13 +287,13 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 	struct arena mem = { 0 };
 	if (a->memory)
 		remember(a, &d, &tt, &sig, &seen, &mem);
-	/* A log read from stdin has no holders to find; /proc trouble costs
-	 * the live section, not the report.  The good runs' gap where bad
+	/* A log read from stdin or from elsewhere has no holders to find
+	 * here; /proc trouble costs the live section, not the report.  The good runs' gap where bad
 	 * stands tells a hang from a long step. */
 	struct live_report pr, *live = NULL;
 	struct live_opts po = a->po;
 	live_set_ref(&po, d.good_gap_s, d.good_step_s, LIVE_REF_FACTOR, LIVE_REF_MIN_S);
-	if (!a->no_proc && live_path && strcmp(live_path, "-") != 0 &&
+	if (!a->no_proc && live_path && strcmp(live_path, "-") != 0 && !source_is_remote(live_path) &&
 	    live_inspect(live_path, &po, &pr) == 0)
 		live = &pr;
 	/* Where the log cannot tell which rank the others wait for, the
