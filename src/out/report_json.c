@@ -124,6 +124,7 @@ static void json_divergence(struct jw *jw, const struct diagnosis *d, const stru
 	json_origin(jw, "bad_at", bad, d->bad_line);
 	jw_object_string(jw, "good_path", good->in.path);
 	jw_object_line(jw, "good_line", d->good_line);
+	json_origin(jw, "good_at", good, d->good_line);
 	jw_object_double(jw, "good_fraction", d->good_fraction, 3);
 	jw_newline(jw);
 	json_divergence_msg(jw, "last_common", d, 1);
@@ -136,6 +137,7 @@ static void json_divergence(struct jw *jw, const struct diagnosis *d, const stru
 		const struct dx_milestone *ms = milestone_of(d, ix, id);
 		jw_object_begin(jw, NULL);
 		jw_object_line(jw, "good_line", d->next[k]);
+		json_origin(jw, "good_at", good, d->next[k]);
 		jw_object_double(jw, "offset_s", offset(good, d->good_line, d->next[k]), 3);
 		if (ms)
 			jw_object_string(jw, "name", dx_milestone_name(d, ms));

@@ -117,6 +117,25 @@ static void put_origin(FILE *f, const struct log *lg, int64_t i, const char *pre
 	fprintf(f, ":%zu%s", line, post);
 }
 
+/* Line i of lg where a reader opens it, right-aligned in width columns:
+ * "FILE:LINE" in a run read from a folder (the merged run's numbers are
+ * no place in any file), else its number.  Returns the columns used. */
+static size_t put_where(FILE *f, const struct log *lg, int64_t i, int width)
+{
+	size_t line;
+	const char *file = i >= 0 ? log_origin(lg, (size_t)i, &line) : NULL;
+	if (!file)
+		return (size_t)fprintf(f, "%*lld", width, (long long)i + 1);
+	char num[24];
+	int n = snprintf(num, sizeof(num), ":%zu", line);
+	size_t used = strlen(file) + (size_t)n;
+	for (size_t k = used; k < (size_t)width; k++)
+		fputc(' ', f);
+	put_text(f, file, strlen(file));
+	fputs(num, f);
+	return used > (size_t)width ? used : (size_t)width;
+}
+
 static void put_msg(FILE *f, const struct log *lg, int64_t i, size_t width)
 {
 	struct quote q = { 0 };
@@ -166,8 +185,10 @@ static void put_next(const struct out *o, const struct diagnosis *d, int64_t j)
 		t[0] = '+';
 		fmt_seconds(t + 1, sizeof(t) - 1, s);
 	}
-	fprintf(f, "    %-9s %5lld  ", t, (long long)j + 1);
-	put_msg(f, d->good_log, j, left(o, 21));
+	fprintf(f, "    %-9s ", t);
+	size_t used = put_where(f, d->good_log, j, 5);
+	fputs("  ", f);
+	put_msg(f, d->good_log, j, left(o, 16 + used));
 	fputc('\n', f);
 }
 
@@ -714,10 +735,16 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 		put_path(f, good);
 		fputc('\n', f);
 	} else {
-		fprintf(f, "line %lld ≙ ", (long long)d->bad_line + 1);
+		fprintf(f, "line %lld", (long long)d->bad_line + 1);
+		put_origin(f, bad, d->bad_line, " (", ")");
+		fputs(" ≙ ", f);
 		put_path(f, good);
-		fprintf(f, ":%lld (%.0f%% of the good run)\n", (long long)d->good_line + 1,
-			100.0 * d->good_fraction);
+		size_t gl;
+		if (log_origin(good, (size_t)d->good_line, &gl))
+			put_origin(f, good, d->good_line, "/", "");
+		else
+			fprintf(f, ":%lld", (long long)d->good_line + 1);
+		fprintf(f, " (%.0f%% of the good run)\n", 100.0 * d->good_fraction);
 		fprintf(f, "    %sbad  %5lld%s │ ", SGR_RED(o), (long long)d->bad_line + 1, SGR_RESET(o));
 		put_divergence(f, d, 0, 1, left(o, 17));
 		fprintf(f, "\n    %sgood %5lld%s │ ", SGR_GREEN(o), (long long)d->good_line + 1, SGR_RESET(o));
