@@ -3,10 +3,28 @@
  * stored baseline. */
 #include <getopt.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "diffrun.h"
 #include "log.h"
+
+/* Whether a good run given as a folder holds the bad log itself (`ddx
+ * diff logs/ logs/bad.log`): compared with itself, the bad run would
+ * look like one of the good ones.  Says so. */
+static int bad_among_goods(char **paths, size_t n, const struct input *ins)
+{
+	struct stat st;
+	if (n < 2 || stat(paths[n - 1], &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (log_run_holds(&ins[i], paths[i], &st)) {
+			error("'%s' is the bad run, and also a file of the good run '%s': give the good runs without it",
+			      paths[n - 1], paths[i]);
+			return 1;
+		}
+	return 0;
+}
 
 /* Open the logs (files or folders) named on the command line, good ones
  * then bad. */
@@ -18,6 +36,11 @@ static int open_logs(char **paths, size_t n, struct input *ins, int jobs)
 				input_close(&ins[i]);
 			return -1;
 		}
+	if (bad_among_goods(paths, n, ins)) {
+		for (size_t i = 0; i < n; i++)
+			input_close(&ins[i]);
+		return -1;
+	}
 	return 0;
 }
 

@@ -576,6 +576,20 @@ int log_open_run(struct input *in, const char *path, int threads)
 	return open_folder(in, path, threads);
 }
 
+int log_run_holds(const struct input *run, const char *dir, const struct stat *st)
+{
+	const struct input_origin *o = run->origin;
+	for (size_t f = 0; o && f < o->nfiles; f++) {
+		char *p = xasprintf("%s/%s", dir, o->files[f]);
+		struct stat fs;
+		int same = stat(p, &fs) == 0 && fs.st_dev == st->st_dev && fs.st_ino == st->st_ino;
+		free(p);
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
 const char *log_origin(const struct log *lg, size_t i, size_t *line)
 {
 	const struct input_origin *o = lg->in.origin;

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "input.h"
 #include "prefix.h"
@@ -52,6 +53,9 @@ struct log {
  * in->origin then tells each line's file and line.  Any file that cannot
  * be read fails the run: an error naming it, -1. */
 int log_open_run(struct input *in, const char *path, int threads);
+/* Whether run (opened from folder dir by log_open_run) holds the file
+ * st describes (by device and inode, whatever name it is given by). */
+int log_run_holds(const struct input *run, const char *dir, const struct stat *st);
 /* For a run read from a folder, the file line i (0-based) came from, and
  * its line number there (1-based) in *line; NULL for a run of one file.
  * In a folder of several files whose lines carry no tag, each line is
