@@ -5,10 +5,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prefix_record.h"
 #include "util.h"
+
+/* A tag that is only a rank written apart, "rank 1", "Rank: 1",
+ * "rank=1", as the one word torchrun writes, "rank1": a logger's tag and
+ * torchrun's prefix on the same rank's traceback are one stream.  NULL
+ * for any other tag. */
+static char *joined_rank(const char *t)
+{
+	size_t k = 0;
+	while (isalpha((unsigned char)t[k]) || t[k] == '_')
+		k++;
+	size_t d = k;
+	if (t[d] == ':' || t[d] == '=')
+		d++;
+	if (t[d] == ' ')
+		d++;
+	size_t digits = d;
+	while (isdigit((unsigned char)t[d]))
+		d++;
+	if (!k || d == digits || t[d] || !record_is_rank_key(t, k))
+		return NULL;
+	char *r = xasprintf("%.*s%.*s", (int)k, t, (int)(d - digits), t + digits);
+	for (size_t i = 0; i < k; i++)
+		r[i] = (char)tolower((unsigned char)r[i]);
+	return r;
+}
 
 char *streams_norm_tag(const char *t)
 {
+	char *rank = joined_rank(t);
+	if (rank)
+		return rank;
 	struct buf b = { 0 };
 	while (*t) {
 		while (*t == ' ' || *t == '(' || *t == ')' || *t == '[' || *t == ']')

@@ -832,7 +832,8 @@ static int level_shape(struct cur *c)
 	return lv;
 }
 
-/* Is s[0, n) a rank-like name and a number, "rank3", "worker12"?  The
+/* Is s[0, n) a rank-like name and a number, "rank3", "worker12", or the
+ * two apart as loggers write them, "rank 3", "Rank: 3", "rank=3"?  The
  * name by the rank keys of structured records. */
 static int rank_name(const char *s, size_t n)
 {
@@ -840,9 +841,33 @@ static int rank_name(const char *s, size_t n)
 	while (k < n && (is_alpha(s[k]) || s[k] == '_'))
 		k++;
 	size_t d = k;
+	if (d < n && (s[d] == ':' || s[d] == '='))
+		d++;
+	if (d < n && s[d] == ' ')
+		d++;
+	size_t digits = d;
 	while (d < n && is_digit(s[d]))
 		d++;
-	return k && d > k && d == n && record_is_rank_key(s, k);
+	return k && d > digits && d == n && record_is_rank_key(s, k);
+}
+
+/* A bracketed rank right after the level is the line's tag, as one
+ * before it is: a logger's format put it there ("%(levelname)s [rank %d]
+ * %(filename)s:%(lineno)d": "INFO [rank 1] train.py:94 msg").  Further
+ * on it is the message's (DeepSpeed's log_dist writes "[Rank 0]" into
+ * the messages rank 0 alone prints, among the prints of every rank).
+ * The message keeps it: only the line's stream is learned. */
+static void rank_after_level(const struct cur *c, struct header *h)
+{
+	size_t i = c->i, j = i + 1;
+	if (h->tag_len || i >= c->n || c->s[i] != '[')
+		return;
+	while (j < c->n && c->s[j] != ']' && j - i < 64)
+		j++;
+	if (j < c->n && c->s[j] == ']' && rank_name(c->s + i + 1, j - i - 1)) {
+		h->tag_off = (uint32_t)(i + 1);
+		h->tag_len = (uint32_t)(j - i - 1);
+	}
 }
 
 /* A field that headers put between the time and the level: a pid or
@@ -933,6 +958,7 @@ static size_t stamp_level(struct cur *c, struct header *h)
 		int lv = level_shape(&w);
 		if (lv) {
 			spaces(&w);
+			rank_after_level(&w, h);
 			logger_fields(&w);
 			*c = w;
 			h->level = (uint8_t)lv;

@@ -376,12 +376,22 @@ static const struct want cases[] = {
 	  "2024-01-02T03:04:05.000Z", LV_NONE, "", "[a] [b] [c] [d] INFO deep" },
 	{ "2026-12-01 05:02:17,559 [rank3] INFO train: init", "iso",
 	  "2026-12-01T05:02:17.559Z", LV_INFO, "rank3", "train: init" },
+	/* A rank right after the level is the logger's tag, written apart
+	 * too; one further on is the message's (DeepSpeed's log_dist). */
+	{ "2026-12-03 11:58:42,973 INFO [rank 1] train.py:94 step 4", "iso",
+	  "2026-12-03T11:58:42.973Z", LV_INFO, "rank 1", "[rank 1] train.py:94 step 4" },
+	{ "2026-12-03 11:58:42,973 WARNING [Rank: 3] x", "iso",
+	  "2026-12-03T11:58:42.973Z", LV_WARN, "Rank: 3", "[Rank: 3] x" },
+	{ "2026-12-03 11:58:42,973 INFO [main] x", "iso",
+	  "2026-12-03T11:58:42.973Z", LV_INFO, "", "[main] x" },
+	{ "2026-12-03 11:58:42,973 INFO [ranks 1] x", "iso",
+	  "2026-12-03T11:58:42.973Z", LV_INFO, "", "[ranks 1] x" },
 	{ "2026-12-01 05:02:17,559 [main] [worker2] hello", "iso",
 	  "2026-12-01T05:02:17.559Z", LV_NONE, "", "[main] [worker2] hello" },
 	{ "2026-12-01 05:02:17,559 [rank0] step 1", "iso",
 	  "2026-12-01T05:02:17.559Z", LV_NONE, "", "[rank0] step 1" },
 	{ "2026-12-01 05:02:17,559 [Rank 0] INFO x", "iso",
-	  "2026-12-01T05:02:17.559Z", LV_INFO, "", "x" },
+	  "2026-12-01T05:02:17.559Z", LV_INFO, "Rank 0", "x" },
 	/* log4j's "%t %c - %m" after the level: the thread and logger are
 	 * header (code names); a message's own words before " - " are not */
 	{ "2021-05-17 16:02:24,735 [INFO ] main org.pytorch.serve.ModelServer - Initialize server", "iso",

@@ -22,6 +22,13 @@ static void test_norm(void)
 	check_norm("pid=7", "");       /* nothing but a pid */
 	check_norm("pid=", "pid=");    /* not a pid: no number */
 	check_norm("", "");
+	/* A rank written apart is torchrun's one word: one stream. */
+	check_norm("rank 1", "rank1");
+	check_norm("Rank: 3", "rank3");
+	check_norm("rank=2", "rank2");
+	check_norm("rank3", "rank3");
+	check_norm("TP 3", "TP 3");          /* no rank key */
+	check_norm("rank 1 2", "rank 1 2");  /* not a rank alone */
 }
 
 static void test_kind(void)
