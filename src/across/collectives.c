@@ -99,6 +99,7 @@ static struct dx_coll_rank *rank_slot(struct dx_collectives *c, size_t *cap, int
 	memset(r, 0, sizeof(*r));
 	r->rank = rank;
 	r->pg = r->enqueued = r->completed = r->pending = -1;
+	r->enq_numel = r->done_numel = r->pending_numel = -1;
 	r->waited_s = NAN;
 	r->line = DX_NONE;
 	return r;
@@ -116,6 +117,7 @@ static void read_line(const char *m, struct dx_coll_rank *r, int64_t line)
 	if (seq >= 0) {
 		r->pending = seq;
 		r->pending_op[0] = '\0';
+		r->pending_numel = number_after(m, "NumelIn=");
 		if (op) {
 			op += 7;
 			op_from_log(op, strcspn(op, ", )"), r->pending_op);
@@ -143,8 +145,10 @@ static void log_ops(struct dx_coll_rank *r)
 {
 	if (r->pending >= 0 && r->pending <= r->completed)
 		r->pending = -1;        /* a later line says it completed */
-	if (r->pending >= 0 && r->pending == r->enqueued)
+	if (r->pending >= 0 && r->pending == r->enqueued) {
 		memcpy(r->enq_op, r->pending_op, DX_OP_MAX);
+		r->enq_numel = r->pending_numel;
+	}
 	if (r->pending < 0 && r->enqueued > r->completed && r->completed >= 0)
 		r->pending = r->completed + 1;
 }
@@ -158,6 +162,9 @@ static void from_dump(struct dx_coll_rank *r, const struct frdump *f)
 	memcpy(r->enq_op, f->enq_op, DX_OP_MAX);
 	memcpy(r->done_op, f->done_op, DX_OP_MAX);
 	memcpy(r->pending_op, f->pending_op, DX_OP_MAX);
+	r->enq_numel = f->enq_numel;
+	r->done_numel = f->done_numel;
+	r->pending_numel = f->pending_numel;
 	r->dump = f->path;
 }
 
@@ -185,54 +192,71 @@ static const char *op_at(const struct dx_coll_rank *r, int64_t seq)
 	return "";
 }
 
-/* How many ranks called op at seq. */
-static size_t callers(const struct dx_collectives *c, int64_t seq, const char *op)
+/* The elements rank r's call at seq took in, or -1 when unknown. */
+static int64_t numel_at(const struct dx_coll_rank *r, int64_t seq)
+{
+	if (seq == r->pending && r->pending_op[0])
+		return r->pending_numel;
+	if (seq == r->enqueued && r->enq_op[0])
+		return r->enq_numel;
+	if (seq == r->completed && r->done_op[0])
+		return r->done_numel;
+	return -1;
+}
+
+/* Whether ranks a and b made one call at seq: the same op, on as many
+ * elements where both say how many (an all_reduce of 1048580 elements
+ * where the peers reduce 4 waits for a call no peer makes).  Both must
+ * name the op. */
+static int same_call(const struct dx_coll_rank *a, const struct dx_coll_rank *b, int64_t seq)
+{
+	int64_t x = numel_at(a, seq), y = numel_at(b, seq);
+	return *op_at(a, seq) && strcmp(op_at(a, seq), op_at(b, seq)) == 0 && (x < 0 || y < 0 || x == y);
+}
+
+/* How many ranks made rank a's call at seq. */
+static size_t callers(const struct dx_collectives *c, int64_t seq, const struct dx_coll_rank *a)
 {
 	size_t n = 0;
 	for (size_t b = 0; b < c->n; b++)
-		n += strcmp(op_at(&c->r[b], seq), op) == 0;
+		n += same_call(a, &c->r[b], seq);
 	return n;
 }
 
-/* Mark odd the ranks whose op at seq fewer ranks called than the most
- * called op; none when two ops tie for the most. */
+/* Mark odd the ranks whose call at seq fewer ranks made than the most
+ * made one; none when two calls tie for the most. */
 static void mark_minority(struct dx_collectives *c, int64_t seq)
 {
 	size_t most = 0, tied = 0;
-	const char *top = NULL;
+	const struct dx_coll_rank *top = NULL;
 	for (size_t b = 0; b < c->n; b++) {
-		const char *ob = op_at(&c->r[b], seq);
-		size_t n = *ob ? callers(c, seq, ob) : 0;
+		size_t n = callers(c, seq, &c->r[b]);
 		if (n > most) {
 			most = n;
-			top = ob;
+			top = &c->r[b];
 			tied = 0;
-		} else if (n == most && top && strcmp(ob, top) != 0) {
+		} else if (n && n == most && !same_call(top, &c->r[b], seq)) {
 			tied = 1;
 		}
 	}
-	for (size_t b = 0; b < c->n && !tied; b++) {
-		const char *ob = op_at(&c->r[b], seq);
-		c->r[b].odd = *ob && callers(c, seq, ob) < most;
-	}
+	for (size_t b = 0; b < c->n && !tied; b++)
+		c->r[b].odd = *op_at(&c->r[b], seq) && callers(c, seq, &c->r[b]) < most;
 }
 
-/* mismatch: two ranks called different ops at one sequence number.  The
- * odd ranks are those whose op fewer ranks called (none on a tie).
+/* mismatch: two ranks made different calls at one sequence number
+ * (another op, or the same op on another number of elements).  The odd
+ * ranks are those whose call fewer ranks made (none on a tie).
  * Property: ranks that agree on every sequence number they share are
  * never a mismatch. */
 static int find_mismatch(struct dx_collectives *c)
 {
 	for (size_t a = 0; a < c->n; a++) {
 		int64_t seq = waits_in(&c->r[a]);
-		const char *op = op_at(&c->r[a], seq);
-		if (!waits(&c->r[a]) || !*op)
+		if (!waits(&c->r[a]) || !*op_at(&c->r[a], seq))
 			continue;
 		size_t other = 0;
-		for (size_t b = 0; b < c->n; b++) {
-			const char *ob = op_at(&c->r[b], seq);
-			other += *ob && strcmp(ob, op) != 0;
-		}
+		for (size_t b = 0; b < c->n; b++)
+			other += *op_at(&c->r[b], seq) && !same_call(&c->r[a], &c->r[b], seq);
 		if (!other)
 			continue;
 		c->seq = seq;
@@ -351,11 +375,17 @@ static char *sentence(const struct diagnosis *d, int kind)
 			if (*op_at(&c->r[k], c->seq))
 				*(c->r[k].odd ? &odd : &peer) = &c->r[k];
 		if (odd && peer) {
+			/* Ops alike: the sizes are what differs. */
+			int sizes = strcmp(op_at(odd, c->seq), op_at(peer, c->seq)) == 0;
 			rank_list(&b, c, 1, -1);
-			buf_printf(&b, " called %s as collective %lld (pg %lld) where ", op_at(odd, c->seq),
-				   (long long)c->seq, (long long)c->pg);
+			buf_printf(&b, " called %s", op_at(odd, c->seq));
+			if (sizes)
+				buf_printf(&b, " of %lld elements", (long long)numel_at(odd, c->seq));
+			buf_printf(&b, " as collective %lld (pg %lld) where ", (long long)c->seq, (long long)c->pg);
 			rank_list(&b, c, 0, -1);
 			buf_printf(&b, " called %s", op_at(peer, c->seq));
+			if (sizes)
+				buf_printf(&b, " of %lld", (long long)numel_at(peer, c->seq));
 			break;
 		}
 		buf_printf(&b, "ranks called different collectives at sequence number %lld (pg %lld):",

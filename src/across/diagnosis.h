@@ -157,6 +157,8 @@ struct dx_coll_rank {
 	int64_t enqueued, completed;
 	int64_t pending;      /* the first it called and had not completed */
 	char enq_op[DX_OP_MAX], done_op[DX_OP_MAX], pending_op[DX_OP_MAX];
+	int64_t enq_numel, done_numel, pending_numel;  /* their elements in,
+			       * -1 unknown */
 	double waited_s;      /* how long it had waited in pending; NAN */
 	const char *dump;     /* the dump it is read from, or NULL: the log */
 	int64_t line;         /* bad's last line that said it, or DX_NONE */

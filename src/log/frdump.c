@@ -42,6 +42,33 @@ static int64_t field(const struct dv *e, const char *key)
 	return dv_int(dv_get(e, key), &x) == 0 ? x : -1;
 }
 
+/* The elements entry e took in: the sum over its input tensors
+ * (input_sizes, a list of shapes) of their dimensions' product, or -1
+ * when the dump does not say or a crafted one overflows. */
+static int64_t numel(const struct dv *e)
+{
+	const struct dv *sizes = dv_get(e, "input_sizes");
+	if (!sizes || sizes->kind != DV_LIST)
+		return -1;
+	int64_t total = 0;
+	for (size_t t = 0; t < sizes->n; t++) {
+		const struct dv *shape = sizes->items[t];
+		if (!shape || shape->kind != DV_LIST)
+			return -1;
+		int64_t prod = 1, dim;
+		for (size_t k = 0; k < shape->n; k++) {
+			if (dv_int(shape->items[k], &dim) < 0 || dim < 0 ||
+			    (dim && prod > ((int64_t)1 << 56) / dim))
+				return -1;
+			prod *= dim;
+		}
+		if (total > ((int64_t)1 << 56) - prod)
+			return -1;
+		total += prod;
+	}
+	return total;
+}
+
 /* Whether entry e is a collective of process group pg: point-to-point
  * sends and receives count their own sequence (p2p_seq_id). */
 static int in_pg(const struct dv *e, int64_t pg)
@@ -67,10 +94,12 @@ static void read_entries(const struct dv *root, struct frdump *fr)
 		if (seq >= fr->enqueued) {
 			fr->enqueued = seq;
 			op_name(e, fr->enq_op);
+			fr->enq_numel = numel(e);
 		}
 		if (dv_is(dv_get(e, "state"), "completed") && seq >= fr->completed) {
 			fr->completed = seq;
 			op_name(e, fr->done_op);
+			fr->done_numel = numel(e);
 		}
 	}
 	if (fr->pg >= 0) {
@@ -82,10 +111,12 @@ static void read_entries(const struct dv *root, struct frdump *fr)
 		if (enq >= 0 && enq != fr->enqueued) {
 			fr->enqueued = enq;
 			fr->enq_op[0] = '\0';
+			fr->enq_numel = -1;
 		}
 		if (done >= 0 && done != fr->completed) {
 			fr->completed = done;
 			fr->done_op[0] = '\0';
+			fr->done_numel = -1;
 		}
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -94,6 +125,7 @@ static void read_entries(const struct dv *root, struct frdump *fr)
 		if (in_pg(e, fr->pg) && seq > fr->completed && (fr->pending < 0 || seq < fr->pending)) {
 			fr->pending = seq;
 			op_name(e, fr->pending_op);
+			fr->pending_numel = numel(e);
 			fr->pending_ns = field(e, "time_created_ns");
 		}
 	}
@@ -102,6 +134,7 @@ static void read_entries(const struct dv *root, struct frdump *fr)
 int frdump_parse(const unsigned char *p, size_t n, struct frdump *fr, char *why, size_t cap)
 {
 	fr->pg = fr->enqueued = fr->completed = fr->pending = fr->pending_ns = -1;
+	fr->enq_numel = fr->done_numel = fr->pending_numel = -1;
 	fr->enq_op[0] = fr->done_op[0] = fr->pending_op[0] = '\0';
 	size_t i = 0;
 	while (i < n && strchr(" \t\r\n", p[i]) && p[i])

@@ -30,6 +30,9 @@ struct frdump {
 	char enq_op[FR_OP_MAX], done_op[FR_OP_MAX];
 	int64_t pending;      /* the first collective it had not completed */
 	char pending_op[FR_OP_MAX];
+	/* The elements each of those three took in (input_sizes), -1 when
+	 * unknown. */
+	int64_t enq_numel, done_numel, pending_numel;
 	int64_t pending_ns;   /* when that one was created, or -1 */
 };
 

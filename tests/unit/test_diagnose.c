@@ -1822,6 +1822,9 @@ static void test_generic_up_words(void)
 
 #define WD(r, seq, op) "@" #r " ERROR [Rank " #r "] Watchdog caught collective operation timeout: " \
 	"WorkNCCL(SeqNum=" #seq ", OpType=" #op ", NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for 600010 milliseconds before timing out.\n"
+/* The same with the elements the call took in. */
+#define WDN(r, seq, op, n) "@" #r " ERROR [Rank " #r "] Watchdog caught collective operation timeout: " \
+	"WorkNCCL(SeqNum=" #seq ", OpType=" #op ", NumelIn=" #n ", NumelOut=" #n ", Timeout(ms)=600000) ran for 600010 milliseconds before timing out.\n"
 #define PG(r, e, c) "@" #r " ERROR [PG ID 0 PG GUID 0(default_pg) Rank " #r "] Received a dump signal. " \
 	"Last enqueued NCCL work: " #e ", last completed NCCL work: " #c ".\n"
 #define COLL_GOOD "@0 INFO start\n@1 INFO start\n@2 INFO start\n@0 INFO step done\n@1 INFO step done\n@2 INFO step done\n"
@@ -1853,6 +1856,17 @@ static void test_collectives(void)
 	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD WD(0, 5, ALLREDUCE) WD(1, 5, BROADCAST) WD(2, 5, ALLREDUCE));
 	CHECK_INT(x.d.coll.kind, DX_HANG_MISMATCH);
 	CHECK_INT(coll_odd(&x.d), 1 << 1);
+	dx_free(&x);
+	/* The same op on another number of elements is another call: the
+	 * rank that made it is the odd one, and the sentence says the sizes. */
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD WDN(0, 5, ALLREDUCE, 1048580) WDN(1, 5, ALLREDUCE, 4) WDN(2, 5, ALLREDUCE, 4));
+	CHECK_INT(x.d.coll.kind, DX_HANG_MISMATCH);
+	CHECK_INT(coll_odd(&x.d), 1 << 0);
+	CHECK(x.d.coll.sentence && strstr(x.d.coll.sentence, "rank 0 called all_reduce of 1048580 elements as collective 5"));
+	dx_free(&x);
+	/* Sizes alike (a rank's later line says where it stood last): one call. */
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD WDN(0, 5, ALLREDUCE, 4) WD(1, 5, ALLREDUCE) WDN(2, 5, ALLREDUCE, 4) WDN(1, 5, ALLREDUCE, 4));
+	CHECK_INT(x.d.coll.kind, DX_HANG_ALL_STUCK);
 	dx_free(&x);
 	/* Two ops, one rank each: no odd one. */
 	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD WD(0, 5, ALLREDUCE) WD(1, 5, BROADCAST));

@@ -156,6 +156,18 @@ static void bounds(void)
 				   "\"profiling_name\": \"nccl:all\\u005fgather\\n\", \"state\": \"completed\"}]}";
 	CHECK_INT(parse(jesc, sizeof(jesc) - 1, &fr, why), 0);
 	CHECK_STR(fr.done_op, "all_gather");
+	CHECK_INT(fr.done_numel, -1);        /* no input_sizes: unknown */
+	/* The elements a call took in: its tensors' products, summed; a
+	 * size that would overflow is unknown, never a wrapped number. */
+	static const char jsize[] = "{\"entries\": [{\"pg_id\": 0, \"collective_seq_id\": 4, "
+				    "\"profiling_name\": \"nccl:all_reduce\", \"input_sizes\": [[2, 3], [4]]}, "
+				    "{\"pg_id\": 0, \"collective_seq_id\": 5, \"profiling_name\": \"nccl:all_reduce\", "
+				    "\"input_sizes\": [[4294967296, 4294967296]]}]}";
+	CHECK_INT(parse(jsize, sizeof(jsize) - 1, &fr, why), 0);
+	CHECK_INT(fr.pending, 4);
+	CHECK_INT(fr.pending_numel, 10);
+	CHECK_INT(fr.enqueued, 5);
+	CHECK_INT(fr.enq_numel, -1);
 	CHECK_INT(parse("junk", 4, &fr, why), -1);
 }
 
