@@ -9,11 +9,18 @@
 #include "util.h"
 
 /* A tag that is only a rank written apart, "rank 1", "Rank: 1",
- * "rank=1", as the one word torchrun writes, "rank1": a logger's tag and
+ * "rank=1", bracketed or not, as the one word torchrun writes, "rank1": a logger's tag and
  * torchrun's prefix on the same rank's traceback are one stream.  NULL
  * for any other tag. */
 static char *joined_rank(const char *t)
 {
+	size_t n = strlen(t);
+	if (n >= 2 && t[0] == '[' && t[n - 1] == ']') {
+		char *inner = xasprintf("%.*s", (int)(n - 2), t + 1);
+		char *r = joined_rank(inner);
+		free(inner);
+		return r;
+	}
 	size_t k = 0;
 	while (isalpha((unsigned char)t[k]) || t[k] == '_')
 		k++;

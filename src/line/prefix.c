@@ -1171,7 +1171,7 @@ static inline __attribute__((always_inline)) size_t vllm_process(struct cur *pc,
 
 /* torchrun's per-rank prefix "[rank3]:" or "[default0]:", and the rank
  * a program prints itself at the start of its lines, "[rank1] msg",
- * "[Rank 1] msg", "[worker 2] msg": a name that structured records use
+ * "[Rank 1] msg", "[rank: 1] msg", "[worker 2] msg": a name that structured records use
  * for a rank (record_is_rank_key), a number, no colon.  The latter's tag
  * keeps its brackets ("[rank1]"), as log.c tells the two apart. */
 static inline __attribute__((always_inline)) size_t torchrun(struct cur *c, size_t *tag, size_t *tag_len)
@@ -1182,6 +1182,9 @@ static inline __attribute__((always_inline)) size_t torchrun(struct cur *c, size
 	while (c->i < c->n && (is_alpha(c->s[c->i]) || c->s[c->i] == '_'))
 		c->i++;
 	size_t name_len = c->i - i0 - 1;
+	/* Lightning's "[rank: 1] msg" is one of the spaced ones. */
+	if (c->i + 1 < c->n && c->s[c->i] == ':' && c->s[c->i + 1] == ' ')
+		c->i++;
 	int spaced = eat(c, ' ');
 	int64_t rank;
 	if (name_len == 0 || !num(c, 1, 6, &rank) || !eat(c, ']')) {

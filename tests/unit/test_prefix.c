@@ -462,6 +462,7 @@ static const struct want cases[] = {
 	{ "[2025-03-08 25:29:29] hour 25", "none", NULL, LV_NONE, "", "[2025-03-08 25:29:29] hour 25" },
 	{ "INFO 03-07 12:29:02", "none", NULL, LV_NONE, "", "INFO 03-07 12:29:02" },
 	{ "(VllmWorker rank=2 pid=47", "none", NULL, LV_NONE, "", "(VllmWorker rank=2 pid=47" },
+	{ "[rank: 1] Seed set to 1234", "none", NULL, LV_NONE, "[rank: 1]", "Seed set to 1234" },
 	{ "[rank3]", "none", NULL, LV_NONE, "", "[rank3]" },
 	{ "[rank3]:", "none", NULL, LV_NONE, "rank3", "" },
 	{ "[aiter] import [module_aiter_enum]", "none",

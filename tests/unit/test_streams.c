@@ -27,6 +27,7 @@ static void test_norm(void)
 	check_norm("Rank: 3", "rank3");
 	check_norm("rank=2", "rank2");
 	check_norm("rank3", "rank3");
+	check_norm("[rank: 1]", "rank1");    /* Lightning's, at a line's start */
 	check_norm("TP 3", "TP 3");          /* no rank key */
 	check_norm("rank 1 2", "rank 1 2");  /* not a rank alone */
 }
