@@ -280,6 +280,7 @@ struct run_file {
 				  (run_file_scan) */
 	uint8_t *own;          /* the line has a time of its own */
 	int timed;             /* some line has a time */
+	int error_head;        /* it starts with an untimed traceback */
 };
 
 /* How a Python traceback starts (classify.c reads tracebacks; a file's
@@ -303,7 +304,7 @@ static void run_file_scan(struct run_file *rf)
 	struct header h;
 	size_t pos = 0, cap = 0;
 	int64_t last = TS_NONE;
-	int error_head = 0;   /* the file starts with an untimed traceback */
+	int error_head = 0;
 	while (input_next_line(rf->in.data, rf->in.size, &pos, &ln, &scratch)) {
 		if (rf->n == cap) {
 			size_t c = cap;
@@ -333,6 +334,7 @@ static void run_file_scan(struct run_file *rf)
 		head++;
 	for (size_t i = 0; i < head && head < rf->n; i++)
 		rf->key[i] = rf->key[head];
+	rf->error_head = error_head && head < rf->n;
 	/* Read again when merged: meanwhile its pages need not be ours. */
 	input_drop(&rf->in, rf->in.size);
 	buf_free(&scratch);
@@ -398,8 +400,33 @@ static void heap_down(size_t *heap, size_t n, size_t i, const struct run_file *f
  * order; see run_before for ties; lines before a file's first
  * time go first, as a launcher's banner does, but for a traceback), then
  * the files without any time, whole, in order. */
+/* Whether files a and b lie in one folder (a rank's stdout.log and
+ * stderr.log in torchrun's log folder). */
+static int siblings(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	return sa && sb && sa - a == sb - b && memcmp(a, b, (size_t)(sa - a)) == 0;
+}
+
+/* A file without any time whose sibling begins with a traceback (a
+ * process's stdout.log beside the stderr.log it died in) was written
+ * before that traceback: a traceback is what a process prints as it
+ * dies.  Its lines are dated just before it, so that the merge puts the
+ * process's output ahead of its death, not after every timed file. */
+static void date_by_death(struct run_file *fs, size_t nf)
+{
+	for (size_t f = 0; f < nf; f++)
+		for (size_t g = 0; g < nf && fs[f].n && !fs[f].timed; g++)
+			if (g != f && fs[g].error_head && siblings(fs[f].path, fs[g].path)) {
+				for (size_t i = 0; i < fs[f].n; i++)
+					fs[f].key[i] = fs[g].key[0] - 1;
+				fs[f].timed = 1;
+			}
+}
+
 static void run_order(struct run_file *fs, size_t nf, struct input_origin *o)
 {
+	date_by_death(fs, nf);
 	size_t *at = xcalloc(nf ? nf : 1, sizeof(*at));
 	size_t *heap = xmalloc((nf ? nf : 1) * sizeof(*heap));
 	size_t nh = 0, k = 0;
