@@ -406,8 +406,10 @@ static char *sentence(const struct diagnosis *d, int kind)
 		break;
 	case DX_HANG_ALL_STUCK:
 	case DX_HANG_SLOW:
-		rank_list(&b, c, 0, -1);
-		buf_printf(&b, kind == DX_HANG_SLOW ? " are in " : " all waited in ");
+	{
+		size_t n = rank_list(&b, c, 0, -1);
+		buf_printf(&b, kind == DX_HANG_SLOW ? (n == 1 ? " is in " : " are in ")
+			   : n == 1 ? " waited in " : " all waited in ");
 		what(&b, c);
 		if (kind == DX_HANG_SLOW)
 			buf_printf(&b, ", within the good runs' time for this step");
@@ -415,6 +417,7 @@ static char *sentence(const struct diagnosis *d, int kind)
 			waited(&b, c);
 		silent_ranks(&b, d);
 		break;
+	}
 	case DX_HANG_NOT_COLLECTIVE:
 		buf_printf(&b, "no rank waited in a collective: each had completed every one it called");
 		break;

@@ -1868,6 +1868,11 @@ static void test_collectives(void)
 	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD WDN(0, 5, ALLREDUCE, 4) WD(1, 5, ALLREDUCE) WDN(2, 5, ALLREDUCE, 4) WDN(1, 5, ALLREDUCE, 4));
 	CHECK_INT(x.d.coll.kind, DX_HANG_ALL_STUCK);
 	dx_free(&x);
+	/* One rank heard from: it waited, not "all waited". */
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD WD(0, 5, ALLREDUCE));
+	CHECK_INT(x.d.coll.kind, DX_HANG_ALL_STUCK);
+	CHECK(x.d.coll.sentence && strstr(x.d.coll.sentence, "rank 0 waited in collective 5"));
+	dx_free(&x);
 	/* Two ops, one rank each: no odd one. */
 	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD WD(0, 5, ALLREDUCE) WD(1, 5, BROADCAST));
 	CHECK_INT(x.d.coll.kind, DX_HANG_MISMATCH);
