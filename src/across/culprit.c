@@ -240,18 +240,19 @@ static long launcher_rank(const struct culprit_input *in, const struct diagnosis
 
 /* Whether error line a may have come before error line b.  One file
  * keeps the order its writers wrote in.  A folder's files are merged by
- * their lines' times, ties (and lines without a time of their own, which
- * go with the line before them) in the order of the files' names, so
- * there a tie, or a missing time, leaves the order unknown: a rank's
+ * their lines' times, ties (and lines without a time of their own,
+ * placed by their file's other lines, or after every timed file when it
+ * has none) in the order of the files' names, so there a tie, or a
+ * missing time of the line's own, leaves the order unknown: a rank's
  * traceback printed a second before its peer's timeout may follow it. */
 static int may_precede(const struct log *bad, int64_t a, int64_t b)
 {
 	size_t ln;
 	if (a < b)
 		return 1;
-	if (!log_origin(bad, 0, &ln) || !bad->when)
+	if (!log_origin(bad, 0, &ln) || !bad->ts)
 		return 0;
-	int64_t ta = bad->when[a], tb = bad->when[b];
+	int64_t ta = bad->ts[a], tb = bad->ts[b];
 	return ta == TS_NONE || tb == TS_NONE || ta <= tb;
 }
 
