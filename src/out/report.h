@@ -22,4 +22,11 @@ void report_text(const struct out *o, const struct diagnosis *d, const struct lo
 void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
 		 const struct live_report *live);
 
+/* For GitHub Actions (--format github): the annotation, a workflow
+ * command on f pointing at the bad log's line that says what happened,
+ * and the first sentence with that line appended to the job summary
+ * ($GITHUB_STEP_SUMMARY, when set; never one of logs[0..nlogs)).
+ * Returns 0, or -1 after an error when the summary cannot be written. */
+int report_github(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs);
+
 #endif

@@ -56,6 +56,14 @@ int diff_option(int c, char *arg, struct diff_args *a)
 {
 	switch (c) {
 	case 'J': a->json = 1; return 1;
+	case 'F':
+		if (strcmp(arg, "json") == 0)
+			a->json = 1;
+		else if (strcmp(arg, "github") == 0)
+			a->github = 1;
+		else if (strcmp(arg, "text") != 0)
+			return error("invalid --format '%s' (expected text, json or github)", arg);
+		return 1;
 	case 'q': a->quiet = 1; return 1;
 	case 'N': return parse_now(arg, &a->o) < 0 ? -1 : 1;
 	case 'r':
@@ -309,6 +317,8 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 		report_text(a->out, &d, ref, nref, live);
 	/* A run still in its step has not failed yet: no divergence so far. */
 	int rc = d.verdict == DX_SAME || d.verdict == DX_RUNNING ? EXIT_SAME : EXIT_DIVERGED;
+	if (a->github && report_github(stdout, &d, logs, n) < 0)
+		rc = EXIT_TROUBLE;
 	if (a->html_out.f) {
 		if (html_diff_page(a->html_out.f, &d, ref, nref, live) < 0) {
 			error("--html %s: %s", a->html, strerror(errno ? errno : EIO));

@@ -19,6 +19,7 @@
 /* What a report takes besides its logs. */
 struct diff_args {
 	int json, quiet, jobs, no_proc;   /* quiet: -q, the exit status only */
+	int github;              /* --format github: annotation and job summary */
 	struct live_opts po;     /* --sample */
 	struct dx_options o;     /* --now */
 	char **rules;            /* --rules files, a malloc'd array */
@@ -39,6 +40,7 @@ struct diff_args {
 /* The getopt_long entries of the report's options (<getopt.h>). */
 #define DIFF_OPTIONS \
 	{ "json", no_argument, NULL, 'J' }, \
+	{ "format", required_argument, NULL, 'F' }, \
 	{ "quiet", no_argument, NULL, 'q' }, \
 	{ "now", required_argument, NULL, 'N' }, \
 	{ "rules", required_argument, NULL, 'r' }, \
