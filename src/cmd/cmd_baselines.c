@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "json.h"
 #include "outfile.h"
 #include "prefix.h"
 #include "store.h"
@@ -20,8 +21,37 @@ static void date_str(int64_t s, char *buf, size_t n)
 		snprintf(buf, n, "?");
 }
 
+/* The list as JSON, schema 1: {"schema": 1, "baselines": [{"name",
+ * "runs", "lines", "size", "stored", "engine", "created", "updated"}]},
+ * sizes in bytes, times ISO 8601 (UTC); a baseline a line. */
+static void list_json(const struct baseline *bs, size_t n)
+{
+	static const struct jw_layout doc = { JW_LINES | JW_CLOSE_ALWAYS, 1, 0 };
+	static const struct jw_layout rows = { JW_LINES | JW_CLOSE_ALWAYS, 2, 0 };
+	struct jw jw;
+	jw_init(&jw, stdout);
+	jw_object_begin(&jw, &doc);
+	jw_object_int(&jw, "schema", 1);
+	jw_object_array(&jw, "baselines", &rows);
+	for (size_t i = 0; i < n; i++) {
+		jw_object_begin(&jw, NULL);
+		jw_object_string(&jw, "name", bs[i].name);
+		jw_object_int(&jw, "runs", (long long)bs[i].nruns);
+		jw_object_int(&jw, "lines", (long long)bs[i].lines);
+		jw_object_int(&jw, "size", (long long)bs[i].size);
+		jw_object_int(&jw, "stored", (long long)bs[i].stored);
+		jw_object_string(&jw, "engine", bs[i].engine);
+		jw_object_time(&jw, "created", bs[i].created * 1000);
+		jw_object_time(&jw, "updated", bs[i].updated * 1000);
+		jw_end(&jw);
+	}
+	jw_end(&jw);
+	jw_end(&jw);
+	putchar('\n');
+}
+
 /* names_only: one name a line, for shell completion. */
-static int list(struct store *st, int names_only)
+static int list(struct store *st, int names_only, int json)
 {
 	struct arena a = { 0 };
 	struct baseline *bs;
@@ -29,6 +59,12 @@ static int list(struct store *st, int names_only)
 	if (store_list(st, &bs, &n, &a) < 0) {
 		arena_free(&a);
 		return EXIT_TROUBLE;
+	}
+	if (json) {
+		list_json(bs, n);
+		free(bs);
+		arena_free(&a);
+		return EXIT_SAME;
 	}
 	for (size_t i = 0; names_only && i < n; i++) {
 		put_text(stdout, bs[i].name, strlen(bs[i].name));
@@ -208,15 +244,17 @@ static int baselines(int argc, char **argv, const struct out *out)
 		{ "store", required_argument, NULL, 's' },
 		{ "config", no_argument, NULL, 'c' },
 		{ "names", no_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *store_opt = NULL;
-	int all_config = 0, names_only = 0, c;
+	int all_config = 0, names_only = 0, json = 0, c;
 	while ((c = cmd_getopt(argc, argv, "", opts, &cmd_baselines_entry)) != -1) {
 		switch (c) {
 		case 's': store_opt = optarg; break;
 		case 'c': all_config = 1; break;
 		case 'n': names_only = 1; break;
+		case 'J': json = 1; break;
 		default: return EXIT_TROUBLE;
 		}
 	}
@@ -244,6 +282,8 @@ static int baselines(int argc, char **argv, const struct out *out)
 		return usage_error(&cmd_baselines_entry, "baselines %s needs %s", sub,
 				   subs[s].min == 2 ? "a NAME and a FILE"
 				   : strcmp(sub, "import") == 0 ? "a FILE" : "a NAME");
+	if (json && s != 0)
+		return usage_error(&cmd_baselines_entry, "--json lists the baselines: not for 'baselines %s'", sub);
 	if (nargs > subs[s].max)
 		return usage_error(&cmd_baselines_entry, "too many arguments to 'baselines %s'", sub);
 	char *path = store_path(store_opt);
@@ -251,7 +291,9 @@ static int baselines(int argc, char **argv, const struct out *out)
 	struct store *st = store_open(path, subs[s].mode, &missing);
 	int rc = EXIT_TROUBLE;
 	if (missing && s == 0) {
-		if (!names_only)
+		if (json)
+			list_json(NULL, 0);
+		else if (!names_only)
 			printf("no baselines yet (see 'ddx help learn')\n");
 		rc = EXIT_SAME;
 	} else if (missing) {
@@ -261,7 +303,7 @@ static int baselines(int argc, char **argv, const struct out *out)
 	} else if (!st) {
 		/* store_open said why */
 	} else if (s == 0) {
-		rc = list(st, names_only);
+		rc = list(st, names_only, json);
 	} else if (s == 1) {
 		rc = show(st, argv[optind], all_config);
 	} else if (s == 2) {
@@ -301,7 +343,8 @@ const struct cmd cmd_baselines_entry = {
 	"Manage the stored baselines.\n"
 	"\n"
 	"  list              name, runs, lines, size, engine, last update (default)\n"
-	"                    (--names: the names alone, one a line, for completion)\n"
+	"                    (--names: the names alone, one a line, for completion;\n"
+	"                    --json: as JSON, sizes in bytes, times ISO 8601)\n"
 	"  show NAME         each run: lines, size, templates, format, engine,\n"
 	"                    time span and main configuration (--config: all of it)\n"
 	"  cat NAME [RUN]    write run RUN (1, 2, ...) as it was learned to stdout\n"
