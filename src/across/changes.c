@@ -233,6 +233,11 @@ static int same_key(const struct changes_side *a, size_t ka, const struct change
 
 size_t changes_partner(const struct changes_side *a, const struct changes_side *b, size_t k)
 {
+	const char *key;
+	size_t kn;
+	changes_value_key(a, k, &key, &kn);
+	if (!kn)
+		return SIZE_MAX;   /* no key, no partner: and no scan for one */
 	if (k < b->m.nv && same_key(a, k, b, k))
 		return k;
 	size_t nth = 0;
@@ -414,6 +419,12 @@ static void add_change(struct dx_change **out, size_t *nout, size_t *cap, const 
 	};
 }
 
+/* The most values a line may hold to be compared value by value (each
+ * looks for its key's partner among the others): a configuration dump
+ * holds a few hundred; a line of more (a dumped array) is data, and
+ * would cost the square of its length. */
+#define VALUES_MAX 2048
+
 /* Compare bad's line bl (template c) with good's line gl. */
 static void compare_pair(const struct changes_input *in, uint32_t c, int64_t bl, int64_t gl,
 			 struct dx_change **out, size_t *nout, size_t *cap)
@@ -426,7 +437,7 @@ static void compare_pair(const struct changes_input *in, uint32_t c, int64_t bl,
 	size_t keyed = b.m.nv == g.m.nv ? changes_keyed(&b) : 0;
 	uint8_t *vary = NULL;
 	double *spread = NULL;
-	for (size_t k = 0; k < b.m.nv && b.m.nv == g.m.nv; k++) {
+	for (size_t k = 0; k < b.m.nv && b.m.nv == g.m.nv && b.m.nv <= VALUES_MAX; k++) {
 		size_t j = changes_partner(&b, &g, k);
 		if (j == SIZE_MAX || !candidate(&b, &g, k, j))
 			continue;

@@ -46,7 +46,18 @@ static const char *group_end(const char *t)
 	return t + 1;
 }
 
-/* The words of template text t; without asides, none inside a group in
+/* A template's words compared at most: a line of a million words (a
+ * dumped array) says no more of what it is than its first thousand, and
+ * costs no more. */
+#define WORDS_MAX 1024
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The words of template text t (the first WORDS_MAX); without asides, none inside a group in
  * parentheses, brackets or braces: those detail a value ("using device
  * Metal (Apple M4)" where another build says "(NVIDIA GeForce RTX 3060
  * Laptop GPU)"; "non-default args: {'host': .., 'lora_modules': ..}"
@@ -83,16 +94,14 @@ static void words_of(const char *t, int asides, struct words *ws)
 		uint64_t h = hash_bytes(low, n);
 		if (order++ < 2)
 			lead = lead * 31 + h;
+		if (ws->n == WORDS_MAX)
+			continue;
 		GROW(ws->w, cap, ws->n + 1);
 		ws->w[ws->n++] = h;
 	}
 	ws->lead = order >= 3 ? lead : 0;
-	for (size_t i = 1; i < ws->n; i++)   /* few words: insertion sort */
-		for (size_t j = i; j > 0 && ws->w[j - 1] > ws->w[j]; j--) {
-			uint64_t x = ws->w[j];
-			ws->w[j] = ws->w[j - 1];
-			ws->w[j - 1] = x;
-		}
+	if (ws->n)
+		qsort(ws->w, ws->n, sizeof(*ws->w), cmp_u64);
 	size_t u = 0;
 	for (size_t i = 0; i < ws->n; i++)
 		if (u == 0 || ws->w[u - 1] != ws->w[i])
