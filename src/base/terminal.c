@@ -162,11 +162,14 @@ void pager_init(int allowed)
 }
 
 /* Close our end of the pipe so the pager sees the end, then wait for the
- * user to quit it.  Async-signal-safe: pager_signal calls it. */
+ * user to quit it.  Only a signal's interruption is waited through: any
+ * other failure (ECHILD: the pager was reaped elsewhere, or ddx was
+ * orphaned when its terminal hung up) ends the wait, which would
+ * otherwise spin forever.  Async-signal-safe: pager_signal calls it. */
 static void pager_close(void)
 {
 	close(STDOUT_FILENO);
-	while (pager_pid > 0 && waitpid(pager_pid, NULL, 0) < 0)
+	while (pager_pid > 0 && waitpid(pager_pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	pager_pid = 0;
 }
