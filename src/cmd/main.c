@@ -165,6 +165,11 @@ int main(int argc, char **argv)
 	/* `ddx ... | head` must end quietly even when the parent ignored
 	 * SIGPIPE (some CI runners and language runtimes do). */
 	signal(SIGPIPE, SIG_DFL);
+	/* A file grown past the file size limit (ulimit -f: a page, an
+	 * export, the store, redirected output) would kill ddx mid-write,
+	 * with no word and its temporary files left.  Ignored, the write
+	 * fails with EFBIG, which is said and cleaned up as any write error. */
+	signal(SIGXFSZ, SIG_IGN);
 	int rc = run_command(argc, argv);
 	/* Output that never arrived (stdout closed, a full disk) is an
 	 * error for every command, --version and help included, as in git:
