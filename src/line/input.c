@@ -505,21 +505,17 @@ static int open_typed(const char *path, int regular, struct stat *st)
 	return fd;
 }
 
-/* A log that lives elsewhere (source.h), read whole through its tool. */
+/* A log that lives elsewhere (source.h), read whole through its tool,
+ * then taken as text ddx gathered itself. */
 static int open_remote(struct input *in, const char *path, size_t max)
 {
 	char *p = NULL;
 	size_t n = 0;
-	if (source_fetch(path, max, &p, &n, &in->mtime, &in->btime) < 0)
+	time_t mtime, btime;
+	if (source_fetch(path, max, &p, &n, &mtime, &btime) < 0 ||
+	    input_from_memory(in, path, p, n, mtime) < 0)
 		return -1;
-	in->path = xstrdup(path);
-	in->data = p;
-	in->size = n;
-	in->kind = "file";
-	if (finish(in, path, max) < 0) {
-		input_close(in);
-		return -1;
-	}
+	in->btime = btime;
 	return 0;
 }
 
