@@ -14,27 +14,12 @@
  * for any other tag. */
 static char *joined_rank(const char *t)
 {
-	size_t n = strlen(t);
-	if (n >= 2 && t[0] == '[' && t[n - 1] == ']') {
-		char *inner = xasprintf("%.*s", (int)(n - 2), t + 1);
-		char *r = joined_rank(inner);
-		free(inner);
-		return r;
-	}
-	size_t k = 0;
-	while (isalpha((unsigned char)t[k]) || t[k] == '_')
-		k++;
-	size_t d = k;
-	if (t[d] == ':' || t[d] == '=')
-		d++;
-	if (t[d] == ' ')
-		d++;
-	size_t digits = d;
-	while (isdigit((unsigned char)t[d]))
-		d++;
-	if (!k || d == digits || t[d] || !record_is_rank_key(t, k))
+	size_t n = strlen(t), k, d;
+	if (n >= 2 && t[0] == '[' && t[n - 1] == ']')
+		t++, n -= 2;
+	if (!record_rank_name(t, n, &k, &d))
 		return NULL;
-	char *r = xasprintf("%.*s%.*s", (int)k, t, (int)(d - digits), t + digits);
+	char *r = xasprintf("%.*s%.*s", (int)k, t, (int)(n - d), t + d);
 	for (size_t i = 0; i < k; i++)
 		r[i] = (char)tolower((unsigned char)r[i]);
 	return r;

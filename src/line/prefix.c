@@ -837,18 +837,8 @@ static int level_shape(struct cur *c)
  * name by the rank keys of structured records. */
 static int rank_name(const char *s, size_t n)
 {
-	size_t k = 0;
-	while (k < n && (is_alpha(s[k]) || s[k] == '_'))
-		k++;
-	size_t d = k;
-	if (d < n && (s[d] == ':' || s[d] == '='))
-		d++;
-	if (d < n && s[d] == ' ')
-		d++;
-	size_t digits = d;
-	while (d < n && is_digit(s[d]))
-		d++;
-	return k && d > digits && d == n && record_is_rank_key(s, k);
+	size_t k, d;
+	return record_rank_name(s, n, &k, &d);
 }
 
 /* A bracketed rank right after the level is the line's tag, as one

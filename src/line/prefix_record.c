@@ -658,3 +658,23 @@ int record_is_rank_key(const char *k, size_t n)
 {
 	return key_role(k, n) == R_RANK;
 }
+
+int record_rank_name(const char *s, size_t n, size_t *key_len, size_t *num_off)
+{
+	size_t k = 0;
+	while (k < n && (is_alpha(s[k]) || s[k] == '_'))
+		k++;
+	size_t d = k;
+	if (d < n && (s[d] == ':' || s[d] == '='))
+		d++;
+	if (d < n && s[d] == ' ')
+		d++;
+	size_t digits = d;
+	while (d < n && is_digit(s[d]))
+		d++;
+	if (!k || d == digits || d != n || !record_is_rank_key(s, k))
+		return 0;
+	*key_len = k;
+	*num_off = digits;
+	return 1;
+}

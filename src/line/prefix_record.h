@@ -43,5 +43,9 @@ int record_epoch(const char *s, size_t n, int64_t *ms);
 /* Is k[0, n) a key that names a rank ("rank", "local_rank", "worker"),
  * in any case? */
 int record_is_rank_key(const char *k, size_t n);
+/* Is s[0, n) a rank key and a number, "rank3", "worker12", or the two
+ * apart as loggers write them, "rank 3", "Rank: 3", "rank=3"?  Then the
+ * key is s[0, *key_len) and the number starts at s + *num_off. */
+int record_rank_name(const char *s, size_t n, size_t *key_len, size_t *num_off);
 
 #endif
