@@ -1602,8 +1602,39 @@ static __attribute__((noinline, cold)) void parse_stamped(const struct prefix_or
 	h->msg_off = (uint32_t)c.i;
 }
 
-void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
-		     struct header *h)
+/* The spaces a file indents its lines by, from its sample lines: the
+ * most that nearly all lines that are not blank start with (a line
+ * behind a progress bar's frames may have lost them).  Five lines are the
+ * least evidence of a whole file indented: a few lines that each say
+ * " * Running on ..." are a program's indented text. */
+#define INDENT_SHARE 0.95
+#define INDENT_LINES 5
+static uint8_t common_indent(const char *const *lines, const size_t *lens, size_t n)
+{
+	size_t at_least[UINT8_MAX + 1] = { 0 }, seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t b = 0;
+		while (b < lens[i] && b < UINT8_MAX && lines[i][b] == ' ')
+			b++;
+		size_t e = b;
+		while (e < lens[i] && (lines[i][e] == ' ' || lines[i][e] == '\t'))
+			e++;
+		if (e == lens[i])
+			continue;   /* blank lines say nothing */
+		at_least[b]++;
+		seen++;
+	}
+	size_t count = 0;
+	for (size_t k = UINT8_MAX; k > 0; k--) {
+		count += at_least[k];
+		if (count >= INDENT_LINES && (double)count >= INDENT_SHARE * (double)seen)
+			return (uint8_t)k;
+	}
+	return 0;
+}
+
+static void parse_line(const struct prefix_order *o, const char *line, size_t len,
+		       struct header *h)
 {
 	struct cur c = process_prefixes(line, len, h);
 	if (__builtin_expect(h->ts_ms != TS_NONE, 0)) {
@@ -1621,6 +1652,23 @@ void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
 		h->msg_off = (uint32_t)rest;
 }
 
+void prefix_parse_in(const struct prefix_order *o, const char *line, size_t len,
+		     struct header *h)
+{
+	/* A line of an indented file reads from where its lines start. */
+	size_t lead = 0;
+	while (lead < o->indent && lead < len && line[lead] == ' ')
+		lead++;
+	if (__builtin_expect(lead == 0, 1)) {
+		parse_line(o, line, len, h);
+		return;
+	}
+	parse_line(o, line + lead, len - lead, h);
+	h->msg_off += (uint32_t)lead;
+	if (h->tag_len)
+		h->tag_off += (uint32_t)lead;
+}
+
 /* Fill o's per-class lists from o->f. */
 static void order_by_class(struct prefix_order *o)
 {
@@ -1636,6 +1684,7 @@ static void order_by_class(struct prefix_order *o)
 static void order_from(int fmt, struct prefix_order *o)
 {
 	o->n = 0;
+	o->indent = 0;
 	if (fmt >= 0 && fmt < NFORMATS)
 		o->f[o->n++] = (uint8_t)fmt;
 	for (int f = 0; f < NFORMATS; f++)
@@ -1660,6 +1709,7 @@ int prefix_detect(const char *const *lines, const size_t *lens, size_t n,
 	size_t votes[NFORMATS] = { 0 };
 	struct prefix_order table;
 	order_from(-1, &table);
+	table.indent = common_indent(lines, lens, n);
 	for (size_t i = 0; i < n; i++) {
 		struct header h;
 		prefix_parse_in(&table, lines[i], lens[i], &h);
@@ -1680,6 +1730,7 @@ int prefix_detect(const char *const *lines, const size_t *lens, size_t n,
 				order->f[b - 1] = t;
 			}
 		order_by_class(order);
+		order->indent = table.indent;
 	}
 	return best;
 }

@@ -41,6 +41,11 @@ struct prefix_order {
 	 * cannot be in: a line is tried only against those. */
 	uint8_t nk[PREFIX_CLASSES];
 	uint8_t fk[PREFIX_CLASSES][PREFIX_MAX_FORMATS];
+	/* Blanks in front of every line of the file (a log pasted as an
+	 * indented block, or indented by the program that relayed it):
+	 * where its lines start.  A line's own indentation beyond it stays
+	 * in the message, so its frames and fields read as indented still. */
+	uint8_t indent;
 };
 /* When order is not NULL it receives every format: those that parsed
  * sample lines first, most votes first, then the rest in table order.

@@ -659,6 +659,53 @@ static void test_detect(void)
 	CHECK_INT(prefix_detect(none, (size_t[]){ 5, 0, 11 }, 3, NULL), -1);
 	CHECK_INT(prefix_detect(none, NULL, 0, NULL), -1);
 	CHECK_STR(prefix_format_name(-1), "none");
+
+	/* A file indented as a whole (a pasted block) reads as it would
+	 * unindented; a line's own indentation beyond it stays in the
+	 * message, and one line behind a progress bar that lost it does not
+	 * undo it. */
+	const char *indented[] = {
+		"  2024-01-02 03:04:05 INFO start",
+		"  2024-01-02 03:04:06 ERROR boom",
+		"      at Main.run(Main.java:3)",
+		"",
+		"no indent behind a bar",
+	};
+	size_t ilens[5];
+	for (int i = 0; i < 5; i++)
+		ilens[i] = strlen(indented[i]);
+	struct prefix_order io;
+	struct header ih;
+	for (int i = 0; i < 20; i++) {   /* one line in 20 lost it */
+		const char *many[20];
+		size_t mlens[20];
+		for (int k = 0; k < 20; k++) {
+			many[k] = k == i ? indented[4] : indented[k % 3];
+			mlens[k] = strlen(many[k]);
+		}
+		prefix_detect(many, mlens, 20, &io);
+		CHECK_INT(io.indent, 2);
+	}
+	const char *five[6] = { indented[0], indented[1], indented[2], indented[0], indented[1], "" };
+	size_t flens[6];
+	for (int i = 0; i < 6; i++)
+		flens[i] = strlen(five[i]);
+	prefix_detect(five, flens, 6, &io);
+	CHECK_INT(io.indent, 2);
+	prefix_parse_in(&io, indented[1], ilens[1], &ih);
+	CHECK_INT(ih.level, LV_ERROR);
+	CHECK(ih.ts_ms != TS_NONE);
+	CHECK(memcmp(indented[1] + ih.msg_off, "boom", 5) == 0);
+	prefix_parse_in(&io, indented[2], ilens[2], &ih);
+	CHECK_INT(ih.msg_off, 2);   /* the frame is indented still */
+	prefix_parse_in(&io, indented[4], ilens[4], &ih);
+	CHECK_INT(ih.msg_off, 0);
+	/* One line in four unindented: the file is not indented. */
+	prefix_detect(indented, ilens, 5, &io);
+	CHECK_INT(io.indent, 0);
+	/* Four lines are no evidence. */
+	prefix_detect(five, flens, 4, &io);
+	CHECK_INT(io.indent, 0);
 	CHECK_STR(prefix_format_name(PREFIX_NONE), "none");
 
 	/* The detected format goes first, then the others. */
