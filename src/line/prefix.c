@@ -291,6 +291,10 @@ static size_t fmt_sglang(struct cur *c, struct header *h)
 		h->tag_len = (uint32_t)(end - tag);
 	}
 	eat(c, ' ');
+	/* Another program's bracketed time, then its level in any shape
+	 * (stamp_level): "[2025-01-28 08:49:37][I][train.py:141:f] msg". */
+	if (at(c, '['))
+		return stamp_level(c, h);
 	size_t msg = c->i;
 	int lv = level_word(c, 0);
 	if (!lv)
@@ -803,7 +807,7 @@ static size_t fmt_healthapp(struct cur *c, struct header *h)
 }
 
 /* A level in one of the shapes headers write it: INFO, LOG:, [INFO ],
- * [Note], <error>, and GitHub Actions' ##[error].  A bare word must be
+ * [Note], [I], <error>, and GitHub Actions' ##[error].  A bare word must be
  * upper case (a capitalised one is more often the message's first word)
  * and end at a blank or a colon; in brackets any case goes.  The cursor
  * ends past the level and its colon. */
@@ -816,6 +820,9 @@ static int level_shape(struct cur *c)
 	if (close) {
 		spaces(&w);
 		lv = level_word(&w, 1);
+		/* glog's letters, bracketed alone: "[I]", "[W]" */
+		if (!lv && w.i + 1 < w.n && w.s[w.i + 1] == close && (lv = level_letter(w.s[w.i])))
+			w.i++;
 		spaces(&w);
 		if (!lv || !eat(&w, close))
 			return LV_NONE;
@@ -898,6 +905,27 @@ static int header_field(struct cur *c, struct header *h)
 	return 1;
 }
 
+/* Where the program printed, as a logger writes it after the level in
+ * brackets: "[engine.py:12]", "[engine.py:12:step]", "[recipes/train:141:
+ * __main__]".  Header, as the file and line of "INFO file.py:12: msg"
+ * are (timeless_header): the message is what the program said, and two
+ * releases print it from other lines, two logger setups with or without
+ * the place. */
+static void source_field(struct cur *c)
+{
+	struct cur w = *c;
+	if (!eat(&w, '[') || !src_loc(&w))
+		return;
+	if (eat(&w, ':'))
+		while (w.i < w.n && (is_alpha(w.s[w.i]) || is_digit(w.s[w.i]) || w.s[w.i] == '_' ||
+				     w.s[w.i] == '.' || w.s[w.i] == '<' || w.s[w.i] == '>'))
+			w.i++;
+	if (!eat(&w, ']') || (w.i < w.n && !is_space(w.s[w.i])))
+		return;
+	spaces(&w);
+	*c = w;
+}
+
 /* log4j's and logback's "%t %c - %m" after the level: one or two fields
  * of one word, the last a code name (a class, a logger, a thread:
  * "org.pytorch.serve.ModelServer", "MODEL_LOG", "W-9000-stdout"), then
@@ -949,6 +977,7 @@ static size_t stamp_level(struct cur *c, struct header *h)
 		if (lv) {
 			spaces(&w);
 			rank_after_level(&w, h);
+			source_field(&w);
 			logger_fields(&w);
 			*c = w;
 			h->level = (uint8_t)lv;
