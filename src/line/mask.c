@@ -913,12 +913,156 @@ static int code_name(const struct scan *sc, size_t i, size_t j)
 	return 0;
 }
 
+/* The length of the shell prompt msg starts with, or 0: "$ ", a
+ * "user@host:dir$ " or "# " (bash's), "[user@host dir]$ " (Red Hat's),
+ * each behind an optional "(venv) ", PowerShell's "PS C:\\dir> ",
+ * cmd.exe's "C:\\dir>", zsh themes' "❯ " and "➜  dir ".  A bare "# " or
+ * "> " is no prompt: comments and quotes start so. */
+static size_t prompt_at(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+	if (len > 2 && s[0] == '(') {   /* a virtualenv's or conda's name */
+		while (i < len && i < 64 && s[i] != ')' && s[i] != ' ')
+			i++;
+		if (i + 1 >= len || s[i] != ')' || s[i + 1] != ' ')
+			i = 0;
+		else
+			i += 2;
+	}
+	size_t p = i;
+	if (len - p > 2 && s[p] == '$' && s[p + 1] == ' ')
+		return p + 2;
+	if (len - p > 4 && (!memcmp(s + p, "\xe2\x9d\xaf ", 4)))   /* ❯ */
+		return p + 4;
+	if (len - p > 4 && !memcmp(s + p, "\xe2\x9e\x9c ", 4)) {   /* ➜  dir */
+		size_t k = p + 4;
+		while (k < len && s[k] == ' ')
+			k++;
+		while (k < len && s[k] != ' ')
+			k++;
+		return k + 1 < len ? k + 1 : 0;
+	}
+	if (len - p > 5 && !memcmp(s + p, "PS ", 3) && is_alpha(s[p + 3]) && s[p + 4] == ':') {
+		for (size_t k = p + 5; k + 1 < len && k < p + 200; k++)
+			if (s[k] == '>' && s[k + 1] == ' ')
+				return k + 2;
+		return 0;
+	}
+	if (len - p > 4 && is_alpha(s[p]) && s[p + 1] == ':' && s[p + 2] == '\\') {
+		for (size_t k = p + 3; k + 1 < len && k < p + 200 && s[k] != ' '; k++)
+			if (s[k] == '>' && is_alpha(s[k + 1]))
+				return k + 1;
+		return 0;
+	}
+	/* user@host:dir$ and [user@host dir]$: an '@' in the first word, a
+	 * '$' or '#' ending it or the bracket, then a blank. */
+	size_t k = p + (p < len && s[p] == '[');
+	int at = 0;
+	for (; k < len && k < p + 200 && s[k] != ' '; k++)
+		at |= s[k] == '@';
+	if (s[p] == '[')
+		while (k < len && k < p + 200 && s[k] != ']')
+			k++;
+	if (!at || k < 2 || k >= len)
+		return 0;
+	size_t e = k;   /* "user@host:~$" or "...]$" */
+	if (s[p] == '[' && s[e] == ']')
+		e++;
+	if (e + 1 < len && (s[e] == '$' || s[e] == '#') && s[e + 1] == ' ')
+		return e + 2;
+	if (e >= 1 && (s[e - 1] == '$' || s[e - 1] == '#') && s[e] == ' ' && s[p] != '[')
+		return e + 1;
+	return 0;
+}
+
+/* Whether s[i..j) is a word a command line starts with that only runs
+ * what follows it: sudo, env, time, nohup and their kin, and "uv run",
+ * "poetry run", "python -m" (the words after them name the program). */
+static size_t wrapper_at(const unsigned char *s, size_t len, size_t i, size_t j)
+{
+	static const char *const alone[] = { "sudo", "env", "time", "nohup", "exec", "nice", "npx",
+					     "command", NULL };
+	static const char *const with_run[] = { "uv", "poetry", "pipenv", "pdm", "hatch", "rye",
+						"conda", "pixi", NULL };
+	for (int k = 0; alone[k]; k++)
+		if (j - i == strlen(alone[k]) && !memcmp(s + i, alone[k], j - i))
+			return j;
+	for (int k = 0; with_run[k]; k++)
+		if (j - i == strlen(with_run[k]) && !memcmp(s + i, with_run[k], j - i) &&
+		    len - j > 4 && !memcmp(s + j, " run", 4) && (j + 4 == len || s[j + 4] == ' '))
+			return j + 4;
+	if (j - i >= 6 && !memcmp(s + i, "python", 6) && len - j > 3 && !memcmp(s + j, " -m", 3) &&
+	    (j + 3 == len || s[j + 3] == ' '))
+		return j + 3;
+	return 0;
+}
+
+/* A command typed at a shell prompt: its template is the prompt's "$"
+ * and the command's name and subcommands ("$ vault server <*>", "$ npm
+ * run lint <*>"), the rest one value.  Two runs of one step differ in
+ * their prompt (user and host) and in their arguments (files, flags),
+ * so that the command that started each run is one step of both.
+ * Wrappers (sudo, "uv run", "python -m") and variables set for the
+ * command are skipped; the name ends at the first word that is no plain
+ * word (an option, a path, a file, a number, an assignment).  Returns
+ * 0 when msg is no such line. */
+static int mask_command(const char *msg, size_t len, struct masked *m)
+{
+	const unsigned char *s = (const unsigned char *)msg;
+	size_t i = len > 2 ? prompt_at(s, len) : 0;
+	if (!i)
+		return 0;
+	size_t name = SIZE_MAX, end = i;
+	buf_append(&m->text, "$", 1);
+	while (i < len) {
+		while (i < len && s[i] == ' ')
+			i++;
+		size_t j = i;
+		int plain = 1, assign = 0;
+		while (j < len && s[j] != ' ') {
+			plain &= is_alpha(s[j]) || s[j] == '-' || s[j] == '_' || s[j] == ':' ||
+				 (is_digit(s[j]) && name == SIZE_MAX);
+			assign |= s[j] == '=';
+			j++;
+		}
+		if (j == i)
+			break;
+		if (name == SIZE_MAX && (assign || s[i] == '-'))   /* VAR=1 cmd, sudo -E */
+			;
+		else if (name == SIZE_MAX && wrapper_at(s, len, i, j))
+			j = wrapper_at(s, len, i, j);
+		else if (plain && s[i] != '-')
+			name = name == SIZE_MAX ? i : name;
+		else
+			break;
+		if (name != SIZE_MAX) {
+			buf_append(&m->text, " ", 1);
+			buf_append(&m->text, msg + i, j - i);
+		}
+		end = i = j;
+	}
+	if (name == SIZE_MAX) {
+		buf_reset(&m->text);
+		return 0;
+	}
+	while (end < len && s[end] == ' ')
+		end++;
+	if (end < len) {
+		buf_append(&m->text, " ", 1);
+		buf_append(&m->text, placeholders[V_KV], placeholder_len[V_KV]);
+		add_value(m, end, len - end, V_KV, 0, 0);
+	}
+	return 1;
+}
+
 void mask_message(const char *msg, size_t len, struct masked *m)
 {
 	struct scan sc = { .s = (const unsigned char *)msg, .len = len, .m = m };
 	size_t i = 0;
 	buf_reset(&m->text);
 	m->nv = 0;
+	if (mask_command(msg, len, m))
+		return;
 	while (i < len) {
 		unsigned char c = sc.s[i];
 		size_t n, koff, klen;

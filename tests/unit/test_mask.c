@@ -419,6 +419,32 @@ static void test_key(void)
 	CHECK_INT(key_fails, 0);
 }
 
+/* A command typed at a shell prompt is the step "run this program":
+ * its prompt (user, host, folder) and its arguments differ between two
+ * runs of it, its name and subcommands do not. */
+static void test_commands(void)
+{
+	MASK("$ mypy 08.py", "$ mypy <*>");
+	VALUE(0, V_KV, "08.py", "");
+	MASK("roman@roman-VirtualBox:~$ vault server -dev -dev-root-token-id root", "$ vault server <*>");
+	VALUE(0, V_KV, "-dev -dev-root-token-id root", "");
+	MASK("ubuntu@ip-172-31-12-4:~$ vault server -dev -dev-listen-address=0.0.0.0:8200",
+	     "$ vault server <*>");
+	MASK("root@host:/srv# make -j8 all", "$ make <*>");
+	MASK("[me@box src]$ sudo -E uv run --no-sync mypy src/a.py", "$ mypy <*>");
+	MASK("(venv) $ python -m pytest -x tests/", "$ pytest <*>");
+	MASK("PS C:\\Users\\me> npm run lint -- --fix", "$ npm run lint <*>");
+	MASK("C:\\work>python train.py", "$ python <*>");
+	MASK("$ FOO=1 npm ci", "$ npm ci");
+	MASK("$ npm test", "$ npm test");
+	/* Not prompts: a comment, a quote, an address, a bare dollar. */
+	MASK("# not a prompt", "# not a prompt");
+	MASK("> quoted", "> quoted");
+	MASK("user@example.com: hello", "user@example.com: hello");
+	MASK("$5 paid", "$<int> paid");
+	MASK("$ ", "$ ");
+}
+
 int main(void)
 {
 	test_numbers();
@@ -435,6 +461,7 @@ int main(void)
 	test_bounds();
 	test_key_bytes();
 	test_key();
+	test_commands();
 	masked_free(&m);
 	masked_free(&m);
 	return test_report();
