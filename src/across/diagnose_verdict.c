@@ -821,6 +821,42 @@ static int64_t interrupted_at(const struct dx_state *st, const struct diagnosis 
 	return at;
 }
 
+/* A run that ended on its own word before it got where the good runs
+ * got (a step of the good run after where it got, no error or warning,
+ * is one it never reached: a good run that crashed sooner is no
+ * measure), right after where it got (a few lines of its own, as
+ * stopped_or_diverged counts them: more are a way of its own): its last line, one no good run printed, says it exits
+ * ("Exiting", "shutting down", st->stop) and no kill made it
+ * (interrupted_at).  Such
+ * a run is over, not stopped (which says it may be alive still) and not
+ * silent: CRASHED, that line the cause, as the finding of its template
+ * with its last copy for its line (the run that
+ * exits after each of its tries ended at the last).  The finding, else
+ * DX_NONE. */
+static int64_t exited_early(const struct dx_state *st, struct diagnosis *d)
+{
+	const struct log *bad = &st->logs[st->bad];
+	int64_t last = (int64_t)bad->nlines - 1;
+	while (last > d->bad_line && is_blank(st->ctext[st->id[st->bad][last]]))
+		last--;
+	if (last <= d->bad_line || st->w->follow[last] || !st->stop[st->id[st->bad][last]])
+		return DX_NONE;
+	if (own_lines_after(st, d) >= 3)
+		return DX_NONE;   /* it went a way of its own first */
+	size_t m = 0;   /* a step the good run took after where bad got */
+	while (m < d->nms && (d->ms[m].bad_line != DX_NONE || d->ms[m].good_line <= d->good_line ||
+			      !is_step(st, d->ms[m].id) || st->sev[d->ms[m].id] >= DX_WARNING))
+		m++;
+	if (m == d->nms)
+		return DX_NONE;
+	for (size_t k = 0; k < d->nnovel; k++)
+		if (st->id[st->bad][d->novel[k].line] == st->id[st->bad][last] && !d->novel[k].traceback) {
+			d->novel[k].line = d->novel[k].summary = last;
+			return (int64_t)k;
+		}
+	return DX_NONE;
+}
+
 /* Else it stopped (printed little of its own after where it got, or was
  * still retrying) or went another way: diverged. */
 static int stopped_or_diverged(const struct dx_state *st, const struct diagnosis *d)
@@ -918,6 +954,9 @@ void pass_verdict(struct dx_state *st, struct diagnosis *d)
 		d->verdict = DX_CRASHED;
 	} else if ((at = interrupted_at(st, d)) != DX_NONE) {
 		d->verdict = DX_INTERRUPTED;
+		d->crash = at;
+	} else if ((at = exited_early(st, d)) != DX_NONE) {
+		d->verdict = DX_CRASHED;
 		d->crash = at;
 	} else {
 		d->verdict = stopped_or_diverged(st, d);

@@ -514,6 +514,33 @@ static void test_ctrl_c(void)
 	dx_free(&x);
 }
 
+/* exited_early: a run whose last line, new, says it exits right after
+ * where it got, before it got where the good run got, is over: CRASHED
+ * at that line, not STOPPED.  The same line inside the run, with steps after it, is no
+ * ending; nor is an exit line the good run printed too. */
+static void test_exited_early(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, GOOD, UPTO04 "INFO Exiting\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+	/* After a way of its own, an exit ends that way: no early end. */
+	DIAGNOSE(&x, GENERIC, GOOD, UPTO04 "INFO warming the disk cache\n" "INFO cache warm\n"
+		 "INFO serving from the cache\n" "INFO Exiting\n");
+	CHECK(x.d.verdict != DX_CRASHED);
+	dx_free(&x);
+	DIAGNOSE(&x, GENERIC, GOOD, UPTO04 "INFO Exiting\n" L05 L06);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+	DIAGNOSE(&x, GENERIC, UPTO09 "INFO Exiting\n" L10 L11, UPTO04 "INFO Exiting\n");
+	CHECK(x.d.verdict != DX_CRASHED);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO Exiting\n");   /* no stop words */
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+}
+
 /* retried_error, still_retrying: an error its stream says it retries did
  * not end the run: a log that ends retrying is STOPPED, not crashed. */
 static void test_retried_error(void)
@@ -1911,6 +1938,7 @@ int main(void)
 	test_killed_from_outside();
 	test_done_then_killed();
 	test_ctrl_c();
+	test_exited_early();
 	test_retried_error();
 	test_retry_other_stream();
 	test_gave_up_after_retries();
