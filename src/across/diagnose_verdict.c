@@ -451,13 +451,57 @@ static int64_t warned_cause(const struct dx_state *st, const struct diagnosis *d
 	return crash;
 }
 
+/* Whether template text t says no word: nothing but placeholders,
+ * brackets and marks ("[<id>]", Rails' request id that heads its FATAL
+ * record before the message on the next line). */
+static int says_no_word(const char *t)
+{
+	for (const char *p = t; *p; p++) {
+		if (*p == '<') {
+			const char *e = strchr(p, '>');
+			if (e) {
+				p = e;
+				continue;
+			}
+		}
+		if (isalpha((unsigned char)p[0]) && isalpha((unsigned char)p[1]))
+			return 0;
+	}
+	return 1;
+}
+
+/* An error line that says no word is the head of a record whose next
+ * line says what failed: the cause is the first new error of its stream
+ * within RECORD_LINES after it, when there is one. */
+#define RECORD_LINES 2
+static int64_t record_cause(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
+{
+	const uint32_t *id = st->id[st->bad];
+	const uint16_t *stream = st->stream[st->bad];
+	int64_t at = d->novel[crash].summary;
+	if (d->novel[crash].traceback || !says_no_word(st->ctext[id[at]]))
+		return crash;
+	for (int64_t i = at + 1; i <= at + RECORD_LINES && i < (int64_t)st->logs[st->bad].nlines; i++) {
+		if (stream[i] != stream[at] || !st->new_error[id[i]])
+			continue;
+		for (size_t k = 0; k < d->nnovel; k++)
+			if (d->novel[k].line == i && !d->novel[k].traceback)
+				return (int64_t)k;
+	}
+	return crash;
+}
+
 /* The crash's cause: the line its error quotes (quoted_cause), else the
- * warning it began with (warned_cause), else the crash. */
+ * warning it began with (warned_cause), else the crash -- or, when that
+ * says no word, the line of its record that does (record_cause). */
 static int64_t choose_cause(const struct dx_state *st, const struct diagnosis *d, const size_t *fbefore,
 			    int64_t crash)
 {
 	int64_t quoted = quoted_cause(st, d, fbefore, crash);
-	return quoted != crash ? quoted : warned_cause(st, d, crash);
+	if (quoted != crash)
+		return quoted;
+	int64_t warned = warned_cause(st, d, crash);
+	return warned != crash ? warned : record_cause(st, d, crash);
 }
 
 /* Whether a crash candidate only names a failure that a line of the

@@ -541,6 +541,21 @@ static void test_exited_early(void)
 	dx_free(&x);
 }
 
+/* record_cause: an error line that says no word (a request id heading
+ * its record) leaves the cause to the next line of the record that says
+ * what failed; a line that says words stays the cause. */
+static void test_record_cause(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "FATAL [4cb7227f-642a-4326]\n" "ERROR the asset application.css is missing\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 6);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "FATAL the request failed\n" "ERROR the asset application.css is missing\n");
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+}
+
 /* retried_error, still_retrying: an error its stream says it retries did
  * not end the run: a log that ends retrying is STOPPED, not crashed. */
 static void test_retried_error(void)
@@ -1939,6 +1954,7 @@ int main(void)
 	test_done_then_killed();
 	test_ctrl_c();
 	test_exited_early();
+	test_record_cause();
 	test_retried_error();
 	test_retry_other_stream();
 	test_gave_up_after_retries();
