@@ -407,6 +407,35 @@ static size_t fmt_pylog(struct cur *c, struct header *h)
 	return c->i;
 }
 
+/* Ruby's Logger (Rails, Sidekiq, Puma's apps): "I, [2021-11-17T07:29:15.
+ * 077253 #4]  INFO -- progname: msg", the progname often empty ("-- :").
+ * The level's letter comes first, its word after the pid. */
+static size_t fmt_ruby(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (c->i + 3 >= c->n || !level_letter(c->s[c->i]))
+		return 0;
+	c->i++;
+	if (!eat_str(c, ", [") || !iso(c, &t) || !eat_str(c, " #"))
+		return 0;
+	size_t pid = c->i;
+	while (c->i < c->n && is_digit(c->s[c->i]))
+		c->i++;
+	if (c->i == pid || !eat(c, ']') || !spaces(c) || !stamp_set(&t, h))
+		return 0;
+	int lv = level_word(c, 0);
+	if (!lv)
+		eat_str(c, "ANY");
+	if (!eat_str(c, " -- "))
+		return 0;
+	while (c->i < c->n && c->s[c->i] != ':' && c->i - pid < 128)
+		c->i++;
+	if (!eat(c, ':'))
+		return 0;
+	h->level = (uint8_t)lv;
+	return msg_after_space(c);
+}
+
 /* uvicorn: "INFO:     msg". */
 static size_t fmt_uvicorn(struct cur *c, struct header *h)
 {
@@ -1105,6 +1134,7 @@ static const struct format {
 	{ "ascend", fmt_ascend, B_BRACKET, 0 },
 	{ "gin", fmt_gin, B_BRACKET, 0 },
 	{ "python-basic", fmt_pylog, B_UPPER, 0 },
+	{ "ruby", fmt_ruby, B_UPPER, 0 },
 	{ "uvicorn", fmt_uvicorn, B_UPPER, 0 },
 	{ "python", fmt_python, B_DIGIT, 0 },
 	{ "loguru", fmt_loguru, B_DIGIT, 0 },
@@ -1477,6 +1507,22 @@ static size_t cri_stream(const char *s, size_t n, size_t i)
 	return i + 8 == n ? 8 : s[i + 8] == ' ' ? 9 : 0;
 }
 
+/* The length of the source a log drain puts after its time, Heroku's
+ * "app[web.1]: " and "heroku[router]: " (syslog's "tag[pid]: " without
+ * the host), at s[i..n); 0 for none.  The program's line follows. */
+static size_t drain_tag(const char *s, size_t n, size_t i)
+{
+	size_t k = i;
+	while (k < n && k - i < 32 && (is_alpha(s[k]) || is_digit(s[k]) || s[k] == '-' || s[k] == '_'))
+		k++;
+	if (k == i || k >= n || s[k] != '[')
+		return 0;
+	for (size_t e = k + 1; e < n && e - k < 32 && s[e] != ' '; e++)
+		if (s[e] == ']')
+			return e + 2 < n && s[e + 1] == ':' && s[e + 2] == ' ' ? e + 3 - i : 0;
+	return 0;
+}
+
 /* A time a capture put before each line: RFC 3339 in UTC finer than
  * the microseconds programs write, `docker logs -t`'s and `kubectl logs
  * --timestamps`'s nanoseconds ("2025-05-01T10:00:00.123456789Z "), GitHub
@@ -1502,7 +1548,7 @@ static __attribute__((noinline, cold)) size_t capture_stamp(const char *s, size_
 		return i;   /* "2024-05-01T10:00:00Z  INFO": TGI's own header */
 	h->ts_ms = x.ts_ms;
 	h->ts_no_year = (uint8_t)weak;
-	return d.i + 1 + cri;
+	return d.i + 1 + cri + (cri ? 0 : drain_tag(s, n, d.i + 1));
 }
 
 /* A time since the epoch a capture put before each line, as a collector

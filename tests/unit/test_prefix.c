@@ -414,6 +414,14 @@ static const struct want cases[] = {
 	  "2023-05-10T10:00:00.123Z", LV_INFO, "", "[x] msg" },
 	{ "[2023-05-10 10:00:00,123] [INFO] [not a place] msg", "bracket-iso",
 	  "2023-05-10T10:00:00.123Z", LV_INFO, "", "[not a place] msg" },
+	/* Ruby's Logger, alone and behind a log drain's time and source */
+	{ "I, [2021-11-17T07:29:15.077253 #4]  INFO -- : [4cb7] Started GET \"/\"", "ruby",
+	  "2021-11-17T07:29:15.077Z", LV_INFO, "", "[4cb7] Started GET \"/\"" },
+	{ "E, [2021-11-17T07:29:15.077253 #4] ERROR -- sidekiq: job failed", "ruby",
+	  "2021-11-17T07:29:15.077Z", LV_ERROR, "", "job failed" },
+	{ "2021-11-17T07:29:15.340717+00:00 app[web.1]: F, [2021-11-17T07:29:15.340671 #4] FATAL -- : boom",
+	  "ruby", "2021-11-17T07:29:15.340Z", LV_FATAL, "", "boom" },
+	{ "I, [not a time #4]  INFO -- : x", "none", NULL, LV_NONE, "", "I, [not a time #4]  INFO -- : x" },
 	/* glog's letters bracketed alone, behind another program's time */
 	{ "[2025-01-28 08:49:37][I][recipes/full_finetune:141:__main__] Loss is initialized.",
 	  "sglang", "2025-01-28T08:49:37.000Z", LV_INFO, "", "Loss is initialized." },
