@@ -3,7 +3,7 @@
  * store_runs.c's, export and import store_transfer.c's, the failure
  * memory store_failures.c's.  See store.h.
  *
- * Layout (version 3):
+ * Layout (version 4):
  *   baseline(id, name, created, updated)
  *   run(id, baseline, name, hash, size, lines, first_ts, last_ts, format,
  *       mtime, added, pipeline, engine)
@@ -11,7 +11,8 @@
  *   template(run, level, text, count, first_line)
  *   config(run, key, value)               (version 2)
  *   failure(id, signature, summary, verdict, name, host, seen, baseline)
- *                                         (version 3)
+ *                                         (version 3), indexed by
+ *                                         signature (version 4)
  * Runs, chunks, templates and config go with their baseline (ON DELETE
  * CASCADE).
  *
@@ -35,6 +36,15 @@
 #include "db.h"
 #include "logmeta.h"
 #include "rules.h"
+
+/* The indexes ddx names itself, each in the SQL that made it; SQLite
+ * names the others sqlite_autoindex_TABLE_N.  An index is never required
+ * (a store without is read, only slower), but one ddx does not make is
+ * refused.  The failure memory's: every query of it asks for one
+ * signature's records, so that `ddx failures` and check's lookup read
+ * those, not the whole memory once per signature. */
+#define RUN_HASH_INDEX "CREATE INDEX run_hash ON run(baseline, hash)"
+#define FAILURE_INDEX "CREATE INDEX failure_signature ON failure(signature, seen)"
 
 /* The schema, one script per version and engine; applying scripts[v]
  * moves a store from version v to v + 1.  SQLite's strings are TEXT
@@ -95,6 +105,8 @@ static const char *const sqlite_scripts[STORE_VERSION] = {
 	"  host TEXT NOT NULL,"
 	"  seen INTEGER NOT NULL,"
 	"  baseline TEXT NOT NULL);",
+	/* 4: FAILURE_INDEX. */
+	FAILURE_INDEX ";",
 };
 
 static const char *const pg_scripts[STORE_VERSION] = {
@@ -150,6 +162,9 @@ static const char *const pg_scripts[STORE_VERSION] = {
 	"  host BYTEA NOT NULL,"
 	"  seen BIGINT NOT NULL,"
 	"  baseline BYTEA NOT NULL);",
+	/* A hash index: a B-tree entry cannot hold a long signature, and
+	 * the failure memory only asks for one signature's records. */
+	"CREATE INDEX failure_signature ON failure USING hash (signature);",
 };
 
 /* The tables of each version of an SQLite store and their columns, as
@@ -170,9 +185,6 @@ static const struct {
 	{ "config", 2, STORE_VERSION, "run key value" },
 	{ "failure", 3, STORE_VERSION, "id signature summary verdict name host seen baseline" },
 };
-/* The one index ddx names itself; SQLite names the others
- * sqlite_autoindex_TABLE_N. */
-#define RUN_HASH_INDEX "CREATE INDEX run_hash ON run(baseline, hash)"
 
 int64_t now_s(void)
 {
@@ -517,7 +529,9 @@ int check_tables(struct store *st, int64_t ver)
 			found++;
 		} else if (strcmp(type, "index") == 0) {
 			/* SQLite's own indexes have no SQL. */
-			int ok = def ? strcmp(name, "run_hash") == 0 && strcmp(def, RUN_HASH_INDEX) == 0 :
+			int ok = def ? (strcmp(name, "run_hash") == 0 && strcmp(def, RUN_HASH_INDEX) == 0) ||
+					       (strcmp(name, "failure_signature") == 0 &&
+						strcmp(def, FAILURE_INDEX) == 0) :
 				       strncmp(name, "sqlite_autoindex_", 17) == 0;
 			if (!ok)
 				bad = "an index ddx does not make";
@@ -678,11 +692,13 @@ static struct store *open_file(const char *path, int mode, int *missing)
 			return NULL;
 		}
 		readonly = mode == STORE_READ && r == 1 && version == STORE_VERSION;
-		/* A version-2 store that cannot be written (shipped read-only
-		 * beside a deployment) is read as it is: it lacks only the
-		 * failure memory (version 3), which the reader then goes
-		 * without. */
-		if (mode == STORE_READ && r == 1 && version == 2 && access(path, W_OK) < 0)
+		/* An older store, of version 2 or later, that cannot be
+		 * written (shipped read-only beside a deployment) is read as
+		 * it is: it lacks only the failure memory (version 3), which
+		 * the reader then goes without, or its index (version 4),
+		 * which only makes the memory slower to read. */
+		if (mode == STORE_READ && r == 1 && version >= 2 && version < STORE_VERSION &&
+		    access(path, W_OK) < 0)
 			readonly = 2;
 	}
 	struct store *st = new_store(path, path);
@@ -698,7 +714,7 @@ static struct store *open_file(const char *path, int mode, int *missing)
 	if (check_schema(st) < 0 || (st->version = store_version(st)) < 0 ||
 	    (st->version > 0 && check_tables(st, st->version) < 0) ||
 	    (mode == STORE_WRITE && wal(st) < 0) ||
-	    (st->version != STORE_VERSION && !(readonly == 2 && st->version == 2) &&
+	    (st->version != STORE_VERSION && !(readonly == 2 && st->version >= 2) &&
 	     migrate(st) < 0)) {
 		store_close(st);
 		return NULL;

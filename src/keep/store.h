@@ -40,8 +40,8 @@
 
 /* The schema this ddx writes.  1: baselines, runs, chunks, templates.
  * 2: adds the engine of each run and its configuration key=values.
- * 3: adds the failure memory. */
-#define STORE_VERSION 3
+ * 3: adds the failure memory.  4: indexes it by signature. */
+#define STORE_VERSION 4
 
 struct store;
 
