@@ -550,6 +550,150 @@ int check_tables(struct store *st, int64_t ver)
 	return 0;
 }
 
+/* The indexes of a PostgreSQL store, as the server describes them
+ * (pg_get_indexdef): its scripts' and its keys'. */
+#define PG_INDEXES \
+	"'CREATE UNIQUE INDEX baseline_pkey ON ddx.baseline USING btree (id)'," \
+	"'CREATE UNIQUE INDEX baseline_name_key ON ddx.baseline USING btree (name)'," \
+	"'CREATE UNIQUE INDEX run_pkey ON ddx.run USING btree (id)'," \
+	"'CREATE INDEX run_hash ON ddx.run USING btree (baseline, hash)'," \
+	"'CREATE UNIQUE INDEX chunk_run_seq_key ON ddx.chunk USING btree (run, seq)'," \
+	"'CREATE UNIQUE INDEX template_key ON ddx.template USING btree (run, level, sha256(text))'," \
+	"'CREATE UNIQUE INDEX config_key ON ddx.config USING btree (run, sha256(key))'," \
+	"'CREATE UNIQUE INDEX failure_pkey ON ddx.failure USING btree (id)'," \
+	"'CREATE INDEX failure_signature ON ddx.failure USING hash (signature)'"
+
+/* The first thing in the schema PG_SCHEMA that ddx does not make, in
+ * words: every way a crafted database could run code of its author's
+ * where ddx reads or writes a table (a view, a rule, a trigger, row
+ * security, a default, a constraint or an index calling a function, a
+ * child table, a function, operator or type of its own), or a function
+ * of ddx's name that is not ddx's. */
+static const char *const pg_foreign_sql =
+	"WITH ns AS (SELECT oid FROM pg_namespace WHERE nspname = '" PG_SCHEMA "'),"
+	" rel AS (SELECT c.* FROM pg_class c, ns WHERE c.relnamespace = ns.oid)"
+	" SELECT what FROM ("
+	"  SELECT CASE relkind WHEN 'v' THEN 'a view' WHEN 'm' THEN 'a materialized view'"
+	"   WHEN 'f' THEN 'a foreign table' WHEN 'p' THEN 'a partitioned table'"
+	"   ELSE 'an entry of unknown type' END FROM rel WHERE relkind NOT IN ('r', 'i', 'S')"
+	"  UNION ALL SELECT 'a trigger' FROM pg_trigger t JOIN rel ON rel.oid = t.tgrelid"
+	"   WHERE NOT t.tgisinternal"
+	"  UNION ALL SELECT 'a rule' FROM pg_rewrite r JOIN rel ON rel.oid = r.ev_class"
+	"  UNION ALL SELECT 'row security' FROM rel WHERE relrowsecurity OR relforcerowsecurity"
+	"  UNION ALL SELECT 'a policy' FROM pg_policy p JOIN rel ON rel.oid = p.polrelid"
+	"  UNION ALL SELECT 'a child table' FROM pg_inherits i JOIN rel"
+	"   ON rel.oid IN (i.inhrelid, i.inhparent)"
+	"  UNION ALL SELECT 'a column default' FROM pg_attrdef d JOIN rel ON rel.oid = d.adrelid"
+	"  UNION ALL SELECT 'a column of a type ddx does not use' FROM pg_attribute a"
+	"   JOIN rel ON rel.oid = a.attrelid WHERE rel.relkind = 'r' AND a.attnum > 0"
+	"   AND NOT a.attisdropped AND a.atttypid NOT IN ('bytea'::regtype, 'int8'::regtype)"
+	"  UNION ALL SELECT 'a constraint ddx does not make' FROM pg_constraint k, ns"
+	"   WHERE k.connamespace = ns.oid AND NOT (k.contype IN ('p', 'u')"
+	"   OR (k.contype = 'f' AND k.confrelid IN (SELECT oid FROM rel)))"
+	"  UNION ALL SELECT 'an index ddx does not make' FROM rel"
+	"   WHERE relkind = 'i' AND pg_get_indexdef(oid) NOT IN (" PG_INDEXES ")"
+	"  UNION ALL SELECT 'a function ddx does not make' FROM pg_proc p, ns"
+	"   WHERE p.pronamespace = ns.oid AND NOT ("
+	"    (p.proname = 'total_step' AND p.prokind = 'f' AND p.prosrc = 'SELECT $1 + $2'"
+	"     AND p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'sql')"
+	"     AND p.proargtypes = '701 20'::oidvector AND p.prorettype = 'float8'::regtype"
+	"     AND NOT p.prosecdef AND p.proconfig IS NULL)"
+	"    OR (p.proname = 'total' AND p.prokind = 'a' AND EXISTS (SELECT 1 FROM pg_aggregate g"
+	"     JOIN pg_proc f ON f.oid = g.aggtransfn WHERE g.aggfnoid = p.oid"
+	"     AND f.pronamespace = ns.oid AND f.proname = 'total_step'"
+	"     AND f.proargtypes = '701 20'::oidvector AND g.aggfinalfn::oid = 0"
+	"     AND g.aggcombinefn::oid = 0 AND g.aggserialfn::oid = 0"
+	"     AND g.aggdeserialfn::oid = 0 AND g.aggmtransfn::oid = 0"
+	"     AND g.aggminvtransfn::oid = 0 AND g.aggmfinalfn::oid = 0)))"
+	"  UNION ALL SELECT 'an operator' FROM pg_operator o, ns WHERE o.oprnamespace = ns.oid"
+	"  UNION ALL SELECT 'a type ddx does not make' FROM pg_type t, ns"
+	"   WHERE t.typnamespace = ns.oid AND t.typrelid NOT IN (SELECT oid FROM rel)"
+	"   AND t.typelem NOT IN (SELECT reltype FROM rel)"
+	" ) bad(what) LIMIT 1";
+
+/* Whether the words of have and want (separated by spaces and commas)
+ * are the same, in the same order. */
+static int same_words(const char *have, const char *want)
+{
+	for (;;) {
+		have += strspn(have, " ,");
+		want += strspn(want, " ,");
+		size_t n = strcspn(have, " ,"), m = strcspn(want, " ,");
+		if (n != m || strncmp(have, want, n) != 0)
+			return 0;
+		if (n == 0)
+			return 1;
+		have += n;
+		want += m;
+	}
+}
+
+/* Refuse a PostgreSQL store of which the schema holds anything ddx
+ * does not make (pg_foreign_sql), before anything is read from its
+ * tables, its version included: then no statement of ddx's runs code of
+ * another's.  Errors quote nothing of the database's. */
+static int check_server_objects(struct store *st)
+{
+	struct db_stmt *s = prepare(st, pg_foreign_sql);
+	if (!s)
+		return -1;
+	int rc = db_step(s);
+	if (rc == DB_ROW) {
+		error("'%s': not a ddx store this ddx can read (its schema has %s)", st->shown,
+		      db_col_text(s, 0));
+		db_finalize(s);
+		return -1;
+	}
+	db_finalize(s);
+	return rc == DB_DONE ? 0 : db_error(st, "cannot read the schema");
+}
+
+/* Whether the tables of a PostgreSQL store of version ver are ddx's:
+ * each of them, with its columns in order, and no other.  Returns -1
+ * after saying what is wrong. */
+static int check_server_tables(struct store *st, int64_t ver)
+{
+	struct db_stmt *s = prepare(st, "SELECT c.relname::text, string_agg(a.attname::text, ' '"
+				    " ORDER BY a.attnum) FROM pg_class c JOIN pg_attribute a"
+				    " ON a.attrelid = c.oid WHERE c.relnamespace = (SELECT oid"
+				    " FROM pg_namespace WHERE nspname = '" PG_SCHEMA "')"
+				    " AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped"
+				    " GROUP BY c.relname");
+	if (!s)
+		return -1;
+	size_t ntables = sizeof(tables) / sizeof(tables[0]), found = 0, expected = 1;
+	for (size_t i = 0; i < ntables; i++)
+		expected += tables[i].since <= ver && ver <= tables[i].until;
+	const char *bad = NULL, *table = "";
+	int rc;
+	while (!bad && (rc = db_step(s)) == DB_ROW) {
+		const char *name = db_col_text(s, 0), *cols = db_col_text(s, 1);
+		size_t k = 0;
+		while (k < ntables && !(strcmp(tables[k].name, name) == 0 &&
+					tables[k].since <= ver && ver <= tables[k].until))
+			k++;
+		/* The server keeps the version in a table of its own. */
+		const char *want = k < ntables ? tables[k].columns :
+				   strcmp(name, "schema_version") == 0 ? "version" : NULL;
+		if (!want) {
+			bad = "a table ddx does not make";
+		} else if (!same_words(cols, want)) {
+			bad = "other columns in table ";
+			table = k < ntables ? tables[k].name : "schema_version";
+		}
+		found++;
+	}
+	db_finalize(s);
+	if (bad)
+		return error("'%s': not a ddx store this ddx can read (its schema has %s%s)", st->shown,
+			     bad, table);
+	if (rc != DB_DONE)
+		return db_error(st, "cannot read the schema");
+	if (found != expected)
+		return error("'%s': not a ddx store this ddx can read (tables are missing)", st->shown);
+	return 0;
+}
+
 /* Read the schema, the first thing SQLite needs from the file: damage
  * there makes the file unusable as a store, and is said so.  Damage
  * further in shows up in the query that meets it. */
@@ -649,7 +793,11 @@ static struct store *open_server(const char *url, int mode, int *missing)
 		store_close(st);
 		return NULL;
 	}
-	st->version = store_version(st);
+	if (check_server_objects(st) < 0 ||
+	    ((st->version = store_version(st)) > 0 && check_server_tables(st, st->version) < 0)) {
+		store_close(st);
+		return NULL;
+	}
 	if (st->version == 0 && mode != STORE_WRITE) {
 		*missing = 1;
 		store_close(st);
