@@ -13,10 +13,23 @@
  * session's, taken before the transaction begins and let go after it
  * ends (and by the server when the client dies): a transaction begun
  * before the wait would see the catalog as it was then, and a store made
- * meanwhile by the lock's previous holder would look missing. */
+ * meanwhile by the lock's previous holder would look missing.
+ *
+ * No statement waits for ever, on either side.  The server cancels any
+ * of ddx's statements that runs past STATEMENT_MS beyond the wait for
+ * the lock (statement_timeout), and, where it can (PostgreSQL 14+),
+ * checks every second that ddx is still there, cancelling the statement
+ * of a ddx that was killed (client_connection_check_interval).  And ddx
+ * waits for an answer no longer than the server may work plus the
+ * connect timeout (only the connect timeout for the first statement,
+ * part of connecting): a server that stalls, or a network that drops its
+ * packets, is an error, DB_EDOWN, never a hang.  Statements are sent
+ * without blocking for that, and after one went unanswered the
+ * connection is used no more. */
 #include "db.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +39,13 @@
 /* The advisory lock's key: "ddx1" (0x64647831), as the SQLite store's
  * application id. */
 #define WRITE_LOCK "1684305969"
+/* How long a statement of ddx's may run on the server beyond the wait for
+ * the write lock: none takes near that long on a server that works. */
+#define STATEMENT_MS 60000
+/* How long to wait for a server to answer, in s, unless the URL says. */
+#define CONNECT_TIMEOUT 30
+#define STR(x) STR_(x)
+#define STR_(x) #x
 /* The most parameters a statement of the store's has, and then some. */
 #define MAX_PARAMS 16
 /* Type oids (pg_type.h, stable across versions). */
@@ -36,6 +56,8 @@ struct pg {
 	struct db base;
 	PGconn *c;
 	int value_max;
+	int answer_ms;     /* the longest wait for a statement's answer */
+	int stalled;       /* a statement went unanswered: the connection is done */
 };
 
 struct pg_stmt {
@@ -88,9 +110,85 @@ static int pg_fail(struct pg *p, const PGresult *res)
 	return db_fail(&p->base, e, msg);
 }
 
+/* Record that the server did not answer in time; the connection, with
+ * a statement in flight, is used no more. */
+static PGresult *stalled(struct pg *p)
+{
+	char msg[96];
+	p->stalled = 1;
+	snprintf(msg, sizeof(msg), "the server did not answer within %d s", p->answer_ms / 1000);
+	db_fail(&p->base, DB_EDOWN, msg);
+	return NULL;
+}
+
+/* Wait until the connection's socket is ready for events, or the
+ * deadline (now_ms) passes: 1 ready, 0 past the deadline. */
+static int ready(struct pg *p, short events, int64_t deadline)
+{
+	struct pollfd pfd = { .fd = PQsocket(p->c), .events = events };
+	for (;;) {
+		int64_t left = deadline - now_ms();
+		if (left <= 0)
+			return 0;
+		int n = poll(&pfd, 1, (int)(left < 1000000 ? left : 1000000));
+		if (n != 0)
+			return 1;   /* ready, or an error libpq's next call reports */
+	}
+}
+
+/* The result of the statement sent (sent: whether it went), as PQexec
+ * gives it: the last, or the first error; within p->answer_ms.  NULL
+ * when nothing came: a lost connection (the error in libpq), or a stall,
+ * which is recorded here. */
+static PGresult *answer(struct pg *p, int sent)
+{
+	if (!sent)
+		return NULL;
+	int64_t deadline = now_ms() + p->answer_ms;
+	int f;
+	while ((f = PQflush(p->c)) == 1)
+		if (!ready(p, POLLIN | POLLOUT, deadline))
+			return stalled(p);
+		else if (!PQconsumeInput(p->c))
+			return NULL;
+	if (f < 0)
+		return NULL;
+	PGresult *res = NULL, *r;
+	for (;;) {
+		while (PQisBusy(p->c)) {
+			if (!ready(p, POLLIN, deadline)) {
+				PQclear(res);
+				return stalled(p);
+			}
+			if (!PQconsumeInput(p->c)) {
+				PQclear(res);
+				return NULL;
+			}
+		}
+		if (!(r = PQgetResult(p->c)))
+			return res;
+		ExecStatusType st = PQresultStatus(res);
+		if (res && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+			PQclear(r);
+		} else {
+			PQclear(res);
+			res = r;
+		}
+	}
+}
+
+/* Send sql (one or more statements) and wait for its result, as
+ * answer. */
+static PGresult *run(struct pg *p, const char *sql)
+{
+	return p->stalled ? stalled(p) : answer(p, PQsendQuery(p->c, sql));
+}
+
 /* Run res's command and keep whether it worked; res is cleared. */
 static int pg_done(struct pg *p, PGresult *res)
 {
+	if (!res && p->stalled)
+		return -1;
 	ExecStatusType st = PQresultStatus(res);
 	int r = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? 0 : pg_fail(p, res);
 	PQclear(res);
@@ -99,14 +197,14 @@ static int pg_done(struct pg *p, PGresult *res)
 
 static int pg_exec(struct db *db, const char *sql)
 {
-	return pg_done(pg(db), PQexec(pg(db)->c, sql));
+	return pg_done(pg(db), run(pg(db), sql));
 }
 
 /* Let go of the write lock; a failure here (the connection lost) has let
  * go of it already. */
 static void unlock(struct db *db)
 {
-	PQclear(PQexec(pg(db)->c, "SELECT pg_advisory_unlock(" WRITE_LOCK ")"));
+	PQclear(run(pg(db), "SELECT pg_advisory_unlock(" WRITE_LOCK ")"));
 }
 
 static int pg_begin_write(struct db *db)
@@ -175,11 +273,13 @@ static int pg_step(struct db_stmt *st)
 	struct pg_stmt *s = ps(st);
 	struct pg *p = pg(st->db);
 	if (!s->res) {
-		s->res = PQexecParams(p->c, s->sql, s->nparams, s->types, s->values, s->lengths,
-				      s->formats, 1);
+		s->res = p->stalled ? stalled(p) :
+			 answer(p, PQsendQueryParams(p->c, s->sql, s->nparams, s->types, s->values,
+						     s->lengths, s->formats, 1));
 		ExecStatusType rs = PQresultStatus(s->res);
 		if (rs != PGRES_TUPLES_OK && rs != PGRES_COMMAND_OK) {
-			pg_fail(p, s->res);
+			if (!p->stalled)
+				pg_fail(p, s->res);
 			PQclear(s->res);
 			s->res = NULL;
 			return -1;
@@ -340,6 +440,19 @@ static void quiet(void *ctx, const char *message)
 	(void)message;
 }
 
+/* The connect timeout in effect on c, in seconds, as libpq counts it (at
+ * least 2); ddx's own when the URL says to wait for ever. */
+static int connect_timeout(PGconn *c)
+{
+	int t = 0;
+	PQconninfoOption *opts = PQconninfo(c);
+	for (PQconninfoOption *o = opts; o && o->keyword; o++)
+		if (strcmp(o->keyword, "connect_timeout") == 0 && o->val)
+			t = atoi(o->val);
+	PQconninfoFree(opts);
+	return t <= 0 ? CONNECT_TIMEOUT : t < 2 ? 2 : t;
+}
+
 struct db *db_pg_open(const char *url, const char *schema, int wait_ms, int value_max)
 {
 	struct pg *p = xcalloc(1, sizeof(*p));
@@ -349,7 +462,7 @@ struct db *db_pg_open(const char *url, const char *schema, int wait_ms, int valu
 	 * given up on (a URL's connect_timeout wins), and the session shows
 	 * as ddx's in pg_stat_activity. */
 	const char *keys[] = { "connect_timeout", "dbname", "fallback_application_name", NULL };
-	const char *vals[] = { "30", url, "ddx", NULL };
+	const char *vals[] = { STR(CONNECT_TIMEOUT), url, "ddx", NULL };
 	p->c = PQconnectdbParams(keys, vals, 1);
 	if (!p->c) {
 		db_fail(&p->base, DB_EDOWN, "out of memory");
@@ -361,11 +474,19 @@ struct db *db_pg_open(const char *url, const char *schema, int wait_ms, int valu
 	}
 	/* The server's notices and warnings are not the user's concern. */
 	PQsetNoticeProcessor(p->c, quiet, NULL);
+	PQsetnonblocking(p->c, 1);
+	int connect_ms = connect_timeout(p->c) * 1000;
+	p->answer_ms = connect_ms;
 	char *escaped = PQescapeIdentifier(p->c, schema, strlen(schema));
-	char *sql = xasprintf("SET search_path TO %s; SET lock_timeout = %d",
-			      escaped ? escaped : "ddx", wait_ms);
+	char *sql = xasprintf("SET search_path TO %s; SET lock_timeout = %d;"
+			      " SET statement_timeout = %d;"
+			      " SELECT set_config('client_connection_check_interval', '1000', false)"
+			      " WHERE current_setting('client_connection_check_interval', true)"
+			      " IS NOT NULL",
+			      escaped ? escaped : "ddx", wait_ms, wait_ms + STATEMENT_MS);
 	PQfreemem(escaped);
 	pg_exec(&p->base, sql);
 	free(sql);
+	p->answer_ms = wait_ms + STATEMENT_MS + connect_ms;
 	return &p->base;
 }
