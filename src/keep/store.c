@@ -466,6 +466,22 @@ static int migrate(struct store *st)
 	return 0;
 }
 
+/* What a schema check found, as the store's checks say it: the first
+ * thing of the schema that ddx does not make (bad, in table), a failed
+ * read, tables missing, or 0 when the schema is ddx's. */
+static int schema_verdict(struct store *st, const char *bad, const char *table, int rc, size_t found,
+			  size_t expected)
+{
+	if (bad)
+		return error("'%s': not a ddx store this ddx can read (its schema has %s%s)", st->shown,
+			     bad, table);
+	if (rc != DB_DONE)
+		return db_error(st, "cannot read the schema");
+	if (found != expected)
+		return error("'%s': not a ddx store this ddx can read (tables are missing)", st->shown);
+	return 0;
+}
+
 /* Whether table has exactly the columns cols (space- and
  * comma-separated, in order), none of them hidden or generated: 1 yes, 0
  * no, -1 after an error. */
@@ -540,14 +556,7 @@ int check_tables(struct store *st, int64_t ver)
 		}
 	}
 	db_finalize(s);
-	if (bad)
-		return error("'%s': not a ddx store this ddx can read (its schema has %s%s)", st->shown,
-			     bad, table);
-	if (rc != DB_DONE)
-		return db_error(st, "cannot read the schema");
-	if (found != expected)
-		return error("'%s': not a ddx store this ddx can read (tables are missing)", st->shown);
-	return 0;
+	return schema_verdict(st, bad, table, rc, found, expected);
 }
 
 /* The indexes of a PostgreSQL store, as the server describes them
@@ -684,14 +693,7 @@ static int check_server_tables(struct store *st, int64_t ver)
 		found++;
 	}
 	db_finalize(s);
-	if (bad)
-		return error("'%s': not a ddx store this ddx can read (its schema has %s%s)", st->shown,
-			     bad, table);
-	if (rc != DB_DONE)
-		return db_error(st, "cannot read the schema");
-	if (found != expected)
-		return error("'%s': not a ddx store this ddx can read (tables are missing)", st->shown);
-	return 0;
+	return schema_verdict(st, bad, table, rc, found, expected);
 }
 
 /* Read the schema, the first thing SQLite needs from the file: damage
