@@ -22,29 +22,62 @@
 
 /* ---- files this run reads ---- */
 
+/* A file no output may replace: by device and inode while it exists, so
+ * also under another name or a link, and by its name, so also before it
+ * exists (a store's -wal, made by a learn while ddx writes its page). */
 static struct protected {
 	dev_t dev;
 	ino_t ino;
+	int exists;
+	char *name;          /* file_name(path), or NULL */
 	const char *role;
 } *prot;
 static size_t nprot, protcap;
 
+/* The name of the file at path, as the system finds it: through every
+ * link when it exists, else in its folder through that folder's links
+ * ("/abs/dir/base").  malloc'd, or NULL when its folder is not there. */
+static char *file_name(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real || errno != ENOENT)
+		return real;
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	const char *base = slash ? path + (slash - dir) + 1 : path;
+	if (slash)
+		slash[slash == dir] = '\0';   /* "/x": the folder is "/" */
+	char *in = realpath(slash ? dir : ".", NULL);
+	char *name = in ? xasprintf("%s%s%s", in, strcmp(in, "/") ? "/" : "", base) : NULL;
+	free(in);
+	free(dir);
+	return name;
+}
+
 void outfile_protect(const char *path, const char *role)
 {
 	struct stat st;
-	int ok = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(path, &st);
-	if (ok < 0)
-		return;
+	int is_stdin = strcmp(path, "-") == 0;
+	int ok = is_stdin ? fstat(STDIN_FILENO, &st) : stat(path, &st);
 	GROW(prot, protcap, nprot + 1);
-	prot[nprot++] = (struct protected){ st.st_dev, st.st_ino, role };
+	prot[nprot++] = (struct protected){ .dev = st.st_dev, .ino = st.st_ino, .exists = ok == 0,
+					    .name = is_stdin ? NULL : file_name(path),
+					    .role = role };
 }
 
-static const char *protected_role(const struct stat *st)
+/* What the file named target (st, or NULL when there is none yet) is to
+ * this run when no output may replace it ("one of the inputs"), else
+ * NULL. */
+static const char *protected_role(const char *target, const struct stat *st)
 {
-	for (size_t i = 0; i < nprot; i++)
-		if (prot[i].dev == st->st_dev && prot[i].ino == st->st_ino)
-			return prot[i].role;
-	return NULL;
+	char *name = file_name(target);
+	const char *role = NULL;
+	for (size_t i = 0; i < nprot && !role; i++)
+		if ((st && prot[i].exists && prot[i].dev == st->st_dev && prot[i].ino == st->st_ino) ||
+		    (name && prot[i].name && strcmp(prot[i].name, name) == 0))
+			role = prot[i].role;
+	free(name);
+	return role;
 }
 
 /* ---- temporary files, removed on interruption ---- */
@@ -180,8 +213,8 @@ static int __attribute__((format(printf, 2, 3))) refuse(struct outfile *o, const
 	return -1;
 }
 
-/* Whether the regular file at path is empty or starts with magic: 1 or
- * 0, or -1 (errno set) when it cannot be read to tell. */
+/* Whether the regular file at path starts with magic: 1 or 0, or -1
+ * (errno set) when it cannot be read to tell. */
 static int holds(const char *path, const char *magic)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -195,7 +228,7 @@ static int holds(const char *path, const char *magic)
 	errno = e;
 	if (n < 0)
 		return -1;
-	return n == 0 || (n == (ssize_t)want && strncasecmp(head, magic, want) == 0);
+	return n == (ssize_t)want && strncasecmp(head, magic, want) == 0;
 }
 
 /* Write in place into the FIFO or character device st, which path named:
@@ -237,24 +270,32 @@ int outfile_open(struct outfile *o, const char *what, const char *path,
 	}
 	struct stat st, link;
 	mode_t mode;
-	if (stat(path, &st) < 0) {
-		if (errno != ENOENT)
-			return refuse(o, "%s", strerror(errno));
-		if (lstat(path, &link) == 0)
-			return refuse(o, "a symbolic link to nothing");
+	int exists = stat(path, &st) == 0;
+	if (!exists && errno != ENOENT)
+		return refuse(o, "%s", strerror(errno));
+	if (!exists && lstat(path, &link) == 0)
+		return refuse(o, "a symbolic link to nothing");
+	const char *role = protected_role(path, exists ? &st : NULL);
+	if (role)
+		return refuse(o, "is %s", role);
+	if (!exists) {
 		mode_t mask = umask(0);
 		umask(mask);
 		mode = 0666 & ~mask;
 		o->target = xstrdup(path);
 	} else {
-		const char *role = protected_role(&st);
-		if (role)
-			return refuse(o, "is %s", role);
 		if (!S_ISREG(st.st_mode)) {
 			if (kind->stream && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
 				return open_in_place(o, &st);
 			return refuse(o, "is %s, not a regular file", file_type(st.st_mode));
 		}
+		/* ddx writes a file whole, never empty: an empty file is
+		 * another program's (a log just emptied by copytruncate, a
+		 * store's -wal after a checkpoint, a file made to be filled),
+		 * and only what ddx made -- a file that holds what it writes
+		 * -- is replaced. */
+		if (st.st_size == 0)
+			return refuse(o, "is an empty file that ddx did not write: not replaced");
 		int h = holds(path, kind->magic);
 		if (h < 0)
 			return refuse(o, "cannot read it to tell whether it is %s: %s", kind->name,

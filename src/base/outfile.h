@@ -2,11 +2,13 @@
  * FILE`, `baselines export NAME FILE`).
  *
  * What it never does:
- * - replace a file this run reads (a log, a --rules file, the open store),
- *   compared by device and inode, so also under another name or a link;
+ * - replace a file this run reads (a log, a --rules file, the open store
+ *   and the files SQLite keeps beside it), compared by device and inode,
+ *   so also under another name or a link, and by name, so also one that
+ *   is made only while ddx writes (a store's -wal);
  * - replace an existing regular file that does not already hold what it
  *   writes (an HTML page, a ddx store): a log named where FILE was meant
- *   survives;
+ *   survives, and so does an empty file, which ddx never writes;
  * - replace what is not a regular file: a FIFO or a character device
  *   (/dev/null, a terminal) is written in place by a writer that streams,
  *   and refused by one that needs a file (SQLite).
@@ -29,7 +31,8 @@
 /* What a writer writes. */
 struct outfile_kind {
 	const char *magic;   /* what an existing file it may replace starts with
-				(compared ignoring case; an empty file always may) */
+				(compared ignoring case; an empty file never
+				may: ddx writes none, so another program made it) */
 	const char *name;    /* that, in words: "an HTML page" */
 	int stream;          /* writes through a FILE *: "-" is standard output,
 				and a FIFO or character device is written in place;
@@ -48,7 +51,8 @@ struct outfile {
 
 /* Note that this run reads path ("-": standard input), "one of the
  * inputs" or "the open store" (role, a string that lives on): no output
- * may replace it.  A path that does not exist (yet) protects nothing. */
+ * may replace it, nor be written under its name while it does not exist
+ * (yet). */
 void outfile_protect(const char *path, const char *role);
 
 /* Check that path may be written as kind says, and make what to write

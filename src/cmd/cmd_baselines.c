@@ -226,7 +226,7 @@ static int export(struct store *st, const char *store, const char *name, const c
 {
 	static const struct outfile_kind store_file = { "SQLite format 3", "an SQLite database", 0 };
 	struct outfile out;
-	outfile_protect(store, "the open store");
+	store_protect(store);
 	if (outfile_open(&out, "export", file, &store_file) < 0)
 		return -1;
 	outfile_also_remove(&out, "-journal");

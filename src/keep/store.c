@@ -35,6 +35,7 @@
 
 #include "db.h"
 #include "logmeta.h"
+#include "outfile.h"
 #include "rules.h"
 
 /* The indexes ddx names itself, each in the SQL that made it; SQLite
@@ -742,6 +743,22 @@ static int is_pg(const char *path)
 	size_t n = url_scheme(path);
 	return (n == 10 && strncmp(path, "postgresql", n) == 0) ||
 	       (n == 8 && strncmp(path, "postgres", n) == 0);
+}
+
+void store_protect(const char *path)
+{
+	if (url_scheme(path))
+		return;
+	outfile_protect(path, "the open store");
+	/* SQLite names its files after the store's, through its links. */
+	static const char *const beside[] = { "-wal", "-shm", "-journal" };
+	char *real = realpath(path, NULL);
+	for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
+		char *side = xasprintf("%s%s", real ? real : path, beside[i]);
+		outfile_protect(side, "part of the open store");
+		free(side);
+	}
+	free(real);
 }
 
 char *store_shown(const char *path)

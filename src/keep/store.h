@@ -96,6 +96,11 @@ enum { STORE_READ = 0, STORE_WRITE = 1, STORE_EXPORT = 2 };
  * $XDG_DATA_HOME/ddx/baselines.db, else ~/.local/share/ddx/baselines.db.
  * Returns a malloc'd string. */
 char *store_path(const char *opt);
+/* No output file of this run (outfile.h) replaces the store at path nor
+ * the files SQLite keeps beside it (-wal, -shm, -journal), whether they
+ * exist yet or not: replacing one loses what was written there.  A
+ * database URL has no file to protect. */
+void store_protect(const char *path);
 /* path as messages name it: a URL's password (user:PASSWORD@,
  * password=PASSWORD) becomes "***".  Returns a malloc'd string. */
 char *store_shown(const char *path);

@@ -121,7 +121,7 @@ int diff_open_html(struct diff_args *a, char *const *logs, size_t n, int stored,
 		outfile_protect(a->causes[i], "one of the inputs");
 	if (stored) {
 		char *path = store_path(store_opt);
-		outfile_protect(path, "the open store");
+		store_protect(path);
 		free(path);
 	}
 	return outfile_open(&a->html_out, "--html", a->html, &html_page_kind);
