@@ -24,24 +24,24 @@
 
 /* A file no output may replace: by device and inode while it exists, so
  * also under another name or a link, and by its name, so also before it
- * exists (a store's -wal, made by a learn while ddx writes its page). */
+ * exists (a store's -wal, made by a learn while ddx writes its page).
+ * A folder (a run of several files) also protects every name inside it:
+ * whatever is written there is read as one of its logs next time. */
 static struct protected {
 	dev_t dev;
 	ino_t ino;
-	int exists;
+	int exists, folder;
 	char *name;          /* file_name(path), or NULL */
+	char *path;          /* as named, for messages */
 	const char *role;
 } *prot;
 static size_t nprot, protcap;
 
-/* The name of the file at path, as the system finds it: through every
- * link when it exists, else in its folder through that folder's links
- * ("/abs/dir/base").  malloc'd, or NULL when its folder is not there. */
-static char *file_name(const char *path)
+/* The name path has in its folder, through that folder's links but not
+ * its own ("/abs/dir/base").  malloc'd, or NULL when its folder is not
+ * there. */
+static char *name_in_folder(const char *path)
 {
-	char *real = realpath(path, NULL);
-	if (real || errno != ENOENT)
-		return real;
 	char *dir = xstrdup(path);
 	char *slash = strrchr(dir, '/');
 	const char *base = slash ? path + (slash - dir) + 1 : path;
@@ -54,6 +54,14 @@ static char *file_name(const char *path)
 	return name;
 }
 
+/* The name of the file at path, as the system finds it: through every
+ * link when it exists, else name_in_folder.  malloc'd, or NULL. */
+static char *file_name(const char *path)
+{
+	char *real = realpath(path, NULL);
+	return real || errno != ENOENT ? real : name_in_folder(path);
+}
+
 void outfile_protect(const char *path, const char *role)
 {
 	struct stat st;
@@ -61,23 +69,36 @@ void outfile_protect(const char *path, const char *role)
 	int ok = is_stdin ? fstat(STDIN_FILENO, &st) : stat(path, &st);
 	GROW(prot, protcap, nprot + 1);
 	prot[nprot++] = (struct protected){ .dev = st.st_dev, .ino = st.st_ino, .exists = ok == 0,
+					    .folder = ok == 0 && S_ISDIR(st.st_mode),
 					    .name = is_stdin ? NULL : file_name(path),
-					    .role = role };
+					    .path = xstrdup(path), .role = role };
 }
 
-/* What the file named target (st, or NULL when there is none yet) is to
- * this run when no output may replace it ("one of the inputs"), else
- * NULL. */
-static const char *protected_role(const char *target, const struct stat *st)
+/* Whether the name (file_name) lies inside the folder named folder. */
+static int inside(const char *name, const char *folder)
 {
-	char *name = file_name(target);
-	const char *role = NULL;
-	for (size_t i = 0; i < nprot && !role; i++)
-		if ((st && prot[i].exists && prot[i].dev == st->st_dev && prot[i].ino == st->st_ino) ||
-		    (name && prot[i].name && strcmp(prot[i].name, name) == 0))
-			role = prot[i].role;
+	size_t n = strlen(folder);
+	return name && strncmp(name, folder, n) == 0 && (n == 1 || name[n] == '/');
+}
+
+/* What keeps an output from the file named target (st, or NULL when
+ * there is none yet): the file itself, or the folder it would be in
+ * (under its own name, or the name a link there points to); NULL when
+ * nothing does. */
+static const struct protected *protector(const char *target, const struct stat *st)
+{
+	char *name = file_name(target), *here = name_in_folder(target);
+	const struct protected *by = NULL;
+	for (size_t i = 0; i < nprot && !by; i++) {
+		const struct protected *p = &prot[i];
+		if ((st && p->exists && p->dev == st->st_dev && p->ino == st->st_ino) ||
+		    (name && p->name && strcmp(p->name, name) == 0) ||
+		    (p->folder && p->name && (inside(name, p->name) || inside(here, p->name))))
+			by = p;
+	}
 	free(name);
-	return role;
+	free(here);
+	return by;
 }
 
 /* ---- temporary files, removed on interruption ---- */
@@ -275,9 +296,12 @@ int outfile_open(struct outfile *o, const char *what, const char *path,
 		return refuse(o, "%s", strerror(errno));
 	if (!exists && lstat(path, &link) == 0)
 		return refuse(o, "a symbolic link to nothing");
-	const char *role = protected_role(path, exists ? &st : NULL);
-	if (role)
-		return refuse(o, "is %s", role);
+	const struct protected *by = protector(path, exists ? &st : NULL);
+	if (by && by->folder && !(exists && st.st_dev == by->dev && st.st_ino == by->ino))
+		return refuse(o, "is in '%s', a folder that is %s: it would be read as one of its logs",
+			      by->path, by->role);
+	if (by)
+		return refuse(o, "is %s", by->role);
 	if (!exists) {
 		mode_t mask = umask(0);
 		umask(mask);

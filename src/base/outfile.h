@@ -6,6 +6,8 @@
  *   and the files SQLite keeps beside it), compared by device and inode,
  *   so also under another name or a link, and by name, so also one that
  *   is made only while ddx writes (a store's -wal);
+ * - write inside a folder this run reads as a run of logs, in its
+ *   subfolders neither: the file would be one of its logs next time;
  * - replace an existing regular file that does not already hold what it
  *   writes (an HTML page, a ddx store): a log named where FILE was meant
  *   survives, and so does an empty file, which ddx never writes;
