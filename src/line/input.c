@@ -644,6 +644,22 @@ static int cmp_paths(const void *a, const void *b)
 	return natcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether the file at path is a regular file that begins as a page ddx
+ * writes (INPUT_DDX_PAGE_HEAD): a report saved among a run's logs.  One
+ * that cannot be read to tell is not: reading it as a log says why. */
+static int is_ddx_page(const char *path)
+{
+	static const char head[] = INPUT_DDX_PAGE_HEAD;
+	char got[sizeof(head) - 1];
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	struct stat st;
+	ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? pread(fd, got, sizeof(got), 0) : -1;
+	close(fd);
+	return n == (ssize_t)sizeof(got) && memcmp(got, head, sizeof(got)) == 0;
+}
+
 /* Append dir's files to *paths, recursing; depth bounds a loop of links. */
 static int list_folder(const char *dir, int depth, char ***paths, size_t *n, size_t *cap)
 {
@@ -670,6 +686,8 @@ static int list_folder(const char *dir, int depth, char ***paths, size_t *n, siz
 				rc = error("cannot read folder '%s': nested too deep", shown(mine[i]));
 			else
 				rc = list_folder(mine[i], depth + 1, paths, n, cap);
+			free(mine[i]);
+		} else if (rc == 0 && is_ddx_page(mine[i])) {
 			free(mine[i]);
 		} else if (rc == 0) {
 			GROW(*paths, *cap, *n + 1);

@@ -83,10 +83,21 @@ void input_close(struct input *in);
  * input_open does.  Returns 0, or -1 after printing an error. */
 int input_from_memory(struct input *in, const char *path, char *data, size_t size,
 		      time_t mtime);
+/* How every HTML page ddx writes begins, byte for byte (html_frame.c
+ * writes it): a file that begins so is ddx's report, never a log.  Kept
+ * as it is, so that pages written before are known too. */
+#define INPUT_DDX_PAGE_HEAD                                                         \
+	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"       \
+	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"      \
+	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "     \
+	"style-src 'unsafe-inline'; img-src data:\">\n"                                   \
+	"<meta name=\"color-scheme\" content=\"light dark\">\n<title>"
+
 /* The files under folder dir, as paths dir/NAME, in natural order of
  * their names (rank-2.log before rank-10.log), subfolders' files
  * included (a folder per node, a file per rank); names starting with a
- * dot are skipped.  Returns 0 with *paths malloc'd (each too), or -1
+ * dot are skipped, and so are ddx's own pages (INPUT_DDX_PAGE_HEAD,
+ * whatever their names: a report saved beside the logs).  Returns 0 with *paths malloc'd (each too), or -1
  * after printing an error naming what could not be read. */
 int input_list_folder(const char *dir, char ***paths, size_t *n);
 /* Whether path names a folder (following links). */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "html_impl.h"
+#include "input.h"
 #include "util.h"
 
 const struct outfile_kind html_page_kind = { "<!DOCTYPE html", "an HTML page", 1 };
@@ -108,11 +109,8 @@ static const char style[] =
 
 void page_head(FILE *f, const char *title)
 {
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "style-src 'unsafe-inline'; img-src data:\">\n"
-	      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>", f);
+	/* A run's folder knows the page by this head (input_list_folder). */
+	fputs(INPUT_DDX_PAGE_HEAD, f);
 	html_str(f, title);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
 }
