@@ -32,6 +32,78 @@
 #define LINE_BYTES 400
 /* Ranks drawn one lane each; more are grouped by where they stopped. */
 #define RANK_LANES 16
+/* Most milestones in the timeline and the table, slow steps and ranks
+ * listed: the page's own lists, capped as the text report caps its
+ * (report_impl.h), so that a page stays bounded whatever the logs. */
+#define MS_SHOWN 40
+#define SLOW_SHOWN 20
+#define RANK_ROWS 64
+
+/* ---- what the page lists ---- */
+
+/* What of the diagnosis's lists the page shows; the JSON report has
+ * them all, and each list cut says how many more there are. */
+struct shown {
+	struct ms_key *ix;   /* d->ms by template id */
+	uint8_t *next;       /* per d->next: NEXT_* (next_shown) */
+	uint8_t *ms;         /* per d->ms: shown or not */
+	size_t nms;          /* how many are */
+};
+
+static void keep_ms(struct shown *sh, const struct diagnosis *d, int64_t m)
+{
+	if (m >= 0 && (size_t)m < d->nms && !sh->ms[m] && sh->nms < MS_SHOWN)
+		sh->ms[m] = 1, sh->nms++;
+}
+
+/* MS_SHOWN milestones, or all when there are no more: the one where
+ * the good run is up, the last bad reached and the first it then
+ * missed, those rules name, then others evenly spaced, then the first
+ * left. */
+static void shown_init(struct shown *sh, const struct diagnosis *d)
+{
+	sh->ix = ms_index(d);
+	sh->next = xmalloc(d->nnext ? d->nnext : 1);
+	next_shown(d, sh->ix, sh->next);
+	sh->ms = xcalloc(d->nms ? d->nms : 1, 1);
+	sh->nms = 0;
+	int64_t reached = DX_NONE;
+	for (size_t m = 0; m < d->nms; m++)
+		if (d->ms[m].bad_line >= 0)
+			reached = (int64_t)m;
+	keep_ms(sh, d, d->up);
+	keep_ms(sh, d, reached);
+	keep_ms(sh, d, reached < 0 ? DX_NONE : reached + 1);
+	for (size_t m = 0; m < d->nms; m++)
+		if (d->ms[m].name || d->nms <= MS_SHOWN)
+			keep_ms(sh, d, (int64_t)m);
+	for (size_t j = 0; j < MS_SHOWN; j++)
+		keep_ms(sh, d, (int64_t)(j * d->nms / MS_SHOWN));
+	for (size_t m = 0; m < d->nms && sh->nms < MS_SHOWN; m++)
+		keep_ms(sh, d, (int64_t)m);
+}
+
+static void shown_free(struct shown *sh)
+{
+	free(sh->ix);
+	free(sh->next);
+	free(sh->ms);
+}
+
+/* The note under a list cut at shown of n entries. */
+static void more(FILE *f, size_t n, size_t shown)
+{
+	if (n > shown)
+		fprintf(f, "<p class=\"mute\">%zu more in the JSON report.</p>\n", n - shown);
+}
+
+/* The name of template id's milestone, when it is one. */
+static void milestone_name(FILE *f, const struct diagnosis *d, const struct shown *sh, uint32_t id)
+{
+	const struct dx_milestone *ms = milestone_of(d, sh->ix, id);
+	if (ms)
+		html_str(f, dx_milestone_name(d, ms));
+}
 
 /* ---- excerpts of the logs ---- */
 
@@ -213,7 +285,7 @@ static void verdict_card(FILE *f, const struct diagnosis *d, const struct log *l
  * anything). */
 static void cause_cards(FILE *f, const struct diagnosis *d)
 {
-	for (size_t k = 0; k < d->ncauses; k++) {
+	for (size_t k = 0; k < d->ncauses && k < CAUSES_MAX; k++) {
 		const struct cause *c = d->causes[k].cause;
 		fputs("<section class=\"card cause\">\n<h2>Likely cause: ", f);
 		html_str(f, c->title);
@@ -236,6 +308,7 @@ static void cause_cards(FILE *f, const struct diagnosis *d)
 		html_str(f, c->url);
 		fputs(link ? "</a></p>\n</section>\n" : "</p>\n</section>\n", f);
 	}
+	more(f, d->ncauses, CAUSES_MAX);
 }
 
 /* Log k's line of milestone m, or DX_NONE. */
@@ -248,24 +321,29 @@ static int64_t ms_line(const struct diagnosis *d, const struct log *logs, size_t
 
 /* The lanes of the runs: each good log, then bad.  By time when every
  * run has one at each of its milestones, else by line. */
-static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t nlogs,
-		      struct picture *p, double *slow)
+static void run_lanes(const struct diagnosis *d, const struct shown *sh, const struct log *logs,
+		      size_t nlogs, struct picture *p, double *slow)
 {
-	p->ncols = d->nms;
-	p->names = xmalloc((d->nms ? d->nms : 1) * sizeof(*p->names));
-	p->final = xcalloc(d->nms ? d->nms : 1, 1);
-	p->named = xcalloc(d->nms ? d->nms : 1, 1);
-	for (size_t m = 0; m < d->nms; m++) {
-		p->names[m] = dx_milestone_name(d, &d->ms[m]);
-		p->final[m] = (int64_t)m == d->up;
-		p->named[m] = d->ms[m].name != NULL;
+	/* Columns: the milestones shown, col[c] each. */
+	size_t *col = xmalloc((sh->nms ? sh->nms : 1) * sizeof(*col));
+	p->ncols = 0;
+	for (size_t m = 0; m < d->nms; m++)
+		if (sh->ms[m])
+			col[p->ncols++] = m;
+	p->names = xmalloc((p->ncols ? p->ncols : 1) * sizeof(*p->names));
+	p->final = xcalloc(p->ncols ? p->ncols : 1, 1);
+	p->named = xcalloc(p->ncols ? p->ncols : 1, 1);
+	for (size_t c = 0; c < p->ncols; c++) {
+		p->names[c] = dx_milestone_name(d, &d->ms[col[c]]);
+		p->final[c] = (int64_t)col[c] == d->up;
+		p->named[c] = d->ms[col[c]].name != NULL;
 	}
-	int64_t *lines = xmalloc((d->nms ? d->nms : 1) * sizeof(*lines));
+	int64_t *lines = xmalloc((p->ncols ? p->ncols : 1) * sizeof(*lines));
 	p->by_line = 0;
 	for (size_t k = 0; k < nlogs && !p->by_line; k++) {
-		for (size_t m = 0; m < d->nms; m++)
-			lines[m] = ms_line(d, logs, nlogs, k, m);
-		p->by_line = !picture_timed(&logs[k], lines, d->nms);
+		for (size_t c = 0; c < p->ncols; c++)
+			lines[c] = ms_line(d, logs, nlogs, k, col[c]);
+		p->by_line = !picture_timed(&logs[k], lines, p->ncols);
 	}
 	free(lines);
 	p->nlanes = nlogs;
@@ -282,9 +360,9 @@ static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t 
 		l->title = lg->in.path;
 		l->end_s = picture_end_pos(p, lg);
 		l->now_s = l->crash_s = NAN;
-		l->at = xmalloc((d->nms ? d->nms : 1) * sizeof(*l->at));
-		for (size_t m = 0; m < d->nms; m++)
-			l->at[m] = picture_pos(p, lg, ms_line(d, logs, nlogs, k, m));
+		l->at = xmalloc((p->ncols ? p->ncols : 1) * sizeof(*l->at));
+		for (size_t c = 0; c < p->ncols; c++)
+			l->at[c] = picture_pos(p, lg, ms_line(d, logs, nlogs, k, col[c]));
 		if (!bad)
 			continue;
 		if ((d->verdict == DX_STOPPED || d->verdict == DX_RUNNING) && !isnan(d->silent_s) &&
@@ -295,33 +373,35 @@ static void run_lanes(const struct diagnosis *d, const struct log *logs, size_t 
 			l->crash_s = picture_pos(p, lg, d->novel[d->crash].summary);
 		l->end_word = d->verdict == DX_SAME || d->verdict == DX_DIFFERENT ? NULL
 			: dx_verdict_name(d->verdict);
-		for (size_t s = 0; s < d->nslow; s++) {
+		l->nslow = d->nslow < SLOW_SHOWN ? d->nslow : SLOW_SHOWN;
+		for (size_t s = 0; s < l->nslow; s++) {
 			slow[2 * s] = picture_pos(p, lg, d->slow[s].from_bad);
 			slow[2 * s + 1] = picture_pos(p, lg, d->slow[s].to_bad);
 		}
 		l->slow = slow;
-		l->nslow = d->nslow;
 	}
+	free(col);
 }
 
 /* The lanes of bad's ranks: one each, or when there are many, one per
  * group of ranks that stopped at the same milestone and had errors or
  * none (a group named by its first and last rank and its size). */
-static void rank_lanes(const struct diagnosis *d, struct picture *p, char ***names, size_t *nnames)
+static void rank_lanes(const struct diagnosis *d, const struct shown *sh, struct picture *p,
+		       char ***names, size_t *nnames)
 {
 	const struct log *bad = d->bad_log;
 	/* p->by_line: as the runs' picture. */
 	p->ncols = 0;
 	p->nlanes = 0;
 	p->lanes = xcalloc(d->nranks ? d->nranks : 1, sizeof(*p->lanes));
-	/* Columns: the milestones some rank stopped at. */
+	/* Columns: the milestones shown that some rank stopped at. */
 	p->names = xmalloc((d->nms ? d->nms : 1) * sizeof(*p->names));
 	p->final = xcalloc(d->nms ? d->nms : 1, 1);
 	p->named = xcalloc(d->nms ? d->nms : 1, 1);
 	size_t *col = xmalloc((d->nms ? d->nms : 1) * sizeof(*col));
 	for (size_t m = 0; m < d->nms; m++) {
 		col[m] = SIZE_MAX;
-		for (size_t r = 0; r < d->nranks; r++)
+		for (size_t r = 0; sh->ms[m] && r < d->nranks; r++)
 			if (d->ranks[r].last_milestone >= 0 &&
 			    dx_bad_id(d, d->ranks[r].last_milestone) == d->ms[m].id) {
 				col[m] = p->ncols;
@@ -374,16 +454,17 @@ static void rank_lanes(const struct diagnosis *d, struct picture *p, char ***nam
 	free(col);
 }
 
-static void timeline_section(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs)
+static void timeline_section(FILE *f, const struct diagnosis *d, const struct shown *sh,
+			     const struct log *logs, size_t nlogs)
 {
 	struct picture runs = { 0 }, ranks = { 0 };
-	double *slow = xmalloc((2 * d->nslow + 1) * sizeof(*slow));
+	double *slow = xmalloc((2 * SLOW_SHOWN) * sizeof(*slow));
 	char **names = NULL;
 	size_t nnames = 0;
-	run_lanes(d, logs, nlogs, &runs, slow);
+	run_lanes(d, sh, logs, nlogs, &runs, slow);
 	ranks.by_line = runs.by_line;
 	if (d->nranks > 1)
-		rank_lanes(d, &ranks, &names, &nnames);
+		rank_lanes(d, sh, &ranks, &names, &nnames);
 	runs.tmax = ranks.tmax = axis_end(picture_extent(&ranks, picture_extent(&runs, 0)));
 	fprintf(f, "<h2 id=\"timeline\">Timeline</h2>\n<p class=\"mute\">%s; milestones of the "
 		"good run joined across the runs", runs.by_line
@@ -416,7 +497,8 @@ static void put_offset(FILE *f, double s)
 	put_dur(f, fabs(s));
 }
 
-static void findings(FILE *f, const struct diagnosis *d, struct excerpt *be, struct excerpt *ge)
+static void findings(FILE *f, const struct diagnosis *d, const struct shown *sh,
+		     struct excerpt *be, struct excerpt *ge)
 {
 	const struct log *bad = d->bad_log, *good = d->good_log;
 	fputs("<h2>Where it left the good run</h2>\n<p>", f);
@@ -436,29 +518,29 @@ static void findings(FILE *f, const struct diagnosis *d, struct excerpt *be, str
 	if (d->nnext) {
 		fputs("<h2>Next in the good run</h2>\n<table><tr><th>after</th><th>line</th>"
 		      "<th>milestone</th><th>text</th></tr>\n", f);
+		size_t listed = 0;
 		for (size_t k = 0; k < d->nnext; k++) {
 			int64_t j = d->next[k];
+			if (sh->next[k] == NEXT_HIDDEN)
+				continue;
+			listed++;
 			fputs("<tr><td class=\"n\">", f);
 			put_offset(f, d->good_line >= 0 ? log_span_s(good, (size_t)d->good_line, (size_t)j) : NAN);
 			fputs("</td><td class=\"n\">", f);
 			line_link(f, ge, j);
 			fputs("</td><td>", f);
-			uint32_t id = dx_good_id(d, j);
-			for (size_t m = 0; m < d->nms; m++)
-				if (d->ms[m].id == id) {
-					html_str(f, dx_milestone_name(d, &d->ms[m]));
-					break;
-				}
+			milestone_name(f, d, sh, dx_good_id(d, j));
 			fputs("</td><td><code>", f);
 			line_text(f, good, j, 1, 200);
 			fputs("</code></td></tr>\n", f);
 		}
 		fputs("</table>\n", f);
+		more(f, d->nnext, listed);
 	}
 	if (d->nchanged) {
 		fputs("<h2>Changed values</h2>\n<table><tr><th>what</th><th>key</th><th>good</th>"
 		      "<th>bad</th><th>lines</th></tr>\n", f);
-		for (size_t k = 0; k < d->nchanged; k++) {
+		for (size_t k = 0; k < d->nchanged && k < CHANGED_MAX; k++) {
 			const struct dx_change *c = &d->changed[k];
 			fputs("<tr><td>", f);
 			html_str(f, c->label ? c->label : "");
@@ -475,6 +557,7 @@ static void findings(FILE *f, const struct diagnosis *d, struct excerpt *be, str
 			fputs("</td></tr>\n", f);
 		}
 		fputs("</table>\n", f);
+		more(f, d->nchanged, CHANGED_MAX);
 	}
 	if (d->nnovel) {
 		fprintf(f, "<h2>New in the bad run</h2>\n<p class=\"mute\">%zu templates, %zu lines "
@@ -495,14 +578,12 @@ static void findings(FILE *f, const struct diagnosis *d, struct excerpt *be, str
 			fputs("</td></tr>\n", f);
 		}
 		fputs("</table>\n", f);
-		if (d->nnovel > NOVEL_SHOWN)
-			fprintf(f, "<p class=\"mute\">%zu more in the JSON report.</p>\n",
-				d->nnovel - NOVEL_SHOWN);
+		more(f, d->nnovel, NOVEL_SHOWN);
 	}
 	if (d->nslow) {
 		fputs("<h2>Slow steps</h2>\n<table><tr><th>step (bad lines)</th><th>bad</th>"
 		      "<th>good at most</th><th>rank</th></tr>\n", f);
-		for (size_t k = 0; k < d->nslow; k++) {
+		for (size_t k = 0; k < d->nslow && k < SLOW_SHOWN; k++) {
 			const struct dx_slow *s = &d->slow[k];
 			fputs("<tr><td>", f);
 			line_link(f, be, s->from_bad);
@@ -517,11 +598,12 @@ static void findings(FILE *f, const struct diagnosis *d, struct excerpt *be, str
 			fputs("</td></tr>\n", f);
 		}
 		fputs("</table>\n", f);
+		more(f, d->nslow, SLOW_SHOWN);
 	}
 }
 
-static void milestone_table(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
-			    const struct excerpt *be)
+static void milestone_table(FILE *f, const struct diagnosis *d, const struct shown *sh,
+			    const struct log *logs, size_t nlogs, const struct excerpt *be)
 {
 	if (!d->nms)
 		return;
@@ -531,6 +613,8 @@ static void milestone_table(FILE *f, const struct diagnosis *d, const struct log
 	fputs("<th>bad</th><th>bad line</th></tr>\n", f);
 	for (size_t m = 0; m < d->nms; m++) {
 		const struct dx_milestone *ms = &d->ms[m];
+		if (!sh->ms[m])
+			continue;
 		fprintf(f, "<tr%s><td>", ms->bad_line < 0 ? " class=\"mute\"" : "");
 		html_str(f, dx_milestone_name(d, ms));
 		fputs("</td>", f);
@@ -550,15 +634,17 @@ static void milestone_table(FILE *f, const struct diagnosis *d, const struct log
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	more(f, d->nms, sh->nms);
 }
 
-static void ranks_table(FILE *f, const struct diagnosis *d, const struct excerpt *be)
+static void ranks_table(FILE *f, const struct diagnosis *d, const struct shown *sh,
+			const struct excerpt *be)
 {
 	if (d->nranks < 2)
 		return;
 	fputs("<h2>Ranks</h2>\n<table><tr><th>rank</th><th>last line</th><th>last milestone</th>"
 	      "<th>errors</th><th>role</th></tr>\n", f);
-	for (size_t r = 0; r < d->nranks; r++) {
+	for (size_t r = 0; r < d->nranks && r < RANK_ROWS; r++) {
 		const struct dx_rank *k = &d->ranks[r];
 		fputs("<tr><td>", f);
 		html_str(f, k->name);
@@ -566,12 +652,7 @@ static void ranks_table(FILE *f, const struct diagnosis *d, const struct excerpt
 		line_link(f, be, k->last_line);
 		fputs("</td><td>", f);
 		if (k->last_milestone >= 0) {
-			uint32_t id = dx_bad_id(d, k->last_milestone);
-			for (size_t m = 0; m < d->nms; m++)
-				if (d->ms[m].id == id) {
-					html_str(f, dx_milestone_name(d, &d->ms[m]));
-					break;
-				}
+			milestone_name(f, d, sh, dx_bad_id(d, k->last_milestone));
 			fputs(" (", f);
 			line_link(f, be, k->last_milestone);
 			fputs(")", f);
@@ -584,6 +665,7 @@ static void ranks_table(FILE *f, const struct diagnosis *d, const struct excerpt
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	more(f, d->nranks, RANK_ROWS);
 }
 
 static int live_section(FILE *f, const struct live_report *live)
@@ -604,7 +686,8 @@ static int live_section(FILE *f, const struct live_report *live)
 /* What the evidence shows: context around the divergence point in both
  * logs, each novel finding (the crash whole), what bad waits for, the
  * lines of a change, the good run's next steps, and bad's last lines. */
-static void pick_lines(const struct diagnosis *d, struct excerpt *be, struct excerpt *ge)
+static void pick_lines(const struct diagnosis *d, const struct shown *sh, struct excerpt *be,
+		       struct excerpt *ge)
 {
 	int64_t nb = (int64_t)d->bad_log->nlines;
 	excerpt_add(be, d->bad_line, d->bad_line, SHOW_MARK, CONTEXT);
@@ -625,13 +708,14 @@ static void pick_lines(const struct diagnosis *d, struct excerpt *be, struct exc
 		excerpt_add(be, d->waiting.first, d->waiting.first, SHOW_MARK, 1);
 		excerpt_add(be, d->waiting.last, d->waiting.last, SHOW_MARK, 1);
 	}
-	for (size_t k = 0; k < d->nchanged; k++) {
+	for (size_t k = 0; k < d->nchanged && k < CHANGED_MAX; k++) {
 		excerpt_add(be, d->changed[k].bad_line, d->changed[k].bad_line, SHOW_MARK, 0);
 		excerpt_add(ge, d->changed[k].good_line, d->changed[k].good_line, SHOW_MARK, 0);
 	}
 	for (size_t k = 0; k < d->nnext; k++)
-		excerpt_add(ge, d->next[k], d->next[k], SHOW_CONTEXT, 0);
-	for (size_t k = 0; k < d->nslow; k++) {
+		if (sh->next[k] != NEXT_HIDDEN)
+			excerpt_add(ge, d->next[k], d->next[k], SHOW_CONTEXT, 0);
+	for (size_t k = 0; k < d->nslow && k < SLOW_SHOWN; k++) {
 		excerpt_add(be, d->slow[k].from_bad, d->slow[k].from_bad, SHOW_MARK, 0);
 		excerpt_add(be, d->slow[k].to_bad, d->slow[k].to_bad, SHOW_MARK, 0);
 	}
@@ -646,17 +730,19 @@ int html_diff_page(FILE *f, const struct diagnosis *d, const struct log *logs, s
 	char *title = xasprintf("ddx diff: %s", d->bad_log->in.path);
 	page_head(f, title);
 	free(title);
+	struct shown sh;
+	shown_init(&sh, d);
 	struct excerpt be, ge;
 	excerpt_init(&be, d->bad_log, 'b');
 	excerpt_init(&ge, d->good_log, 'g');
-	pick_lines(d, &be, &ge);
+	pick_lines(d, &sh, &be, &ge);
 	int rc = 0;
 	verdict_card(f, d, logs, nlogs, live);
 	cause_cards(f, d);
-	timeline_section(f, d, logs, nlogs);
-	findings(f, d, &be, &ge);
-	milestone_table(f, d, logs, nlogs, &be);
-	ranks_table(f, d, &be);
+	timeline_section(f, d, &sh, logs, nlogs);
+	findings(f, d, &sh, &be, &ge);
+	milestone_table(f, d, &sh, logs, nlogs, &be);
+	ranks_table(f, d, &sh, &be);
 	if (live_section(f, live) < 0)
 		rc = -1;
 	fputs("<h2>Evidence</h2>\n", f);
@@ -668,6 +754,7 @@ int html_diff_page(FILE *f, const struct diagnosis *d, const struct log *logs, s
 	free(t);
 	free(be.how);
 	free(ge.how);
+	shown_free(&sh);
 	const char **paths = xmalloc(nlogs * sizeof(*paths));
 	for (size_t k = 0; k < nlogs; k++)
 		paths[k] = logs[k].in.path;

@@ -56,6 +56,25 @@ struct ms_key *ms_index(const struct diagnosis *d);
 /* The milestone of template id (ids are unique in d->ms), or NULL. */
 const struct dx_milestone *milestone_of(const struct diagnosis *d, const struct ms_key *ix,
 					uint32_t id);
+/* The most entries of each list a report for people shows, the text
+ * report and the page alike (the JSON report has them all): a good log
+ * of distinct lines learns a milestone per line, a bad one as many novel
+ * lines, and a report must stay readable, and quick to write, whatever
+ * the logs. */
+#define NEXT_MAX 12          /* the good run's next steps */
+#define NOVEL_MAX 10         /* lines only bad printed (the text's) */
+#define CHANGED_MAX 20       /* changed values */
+#define CAUSES_MAX 2         /* known causes */
+#define LIVE_MAX 12          /* live processes */
+
+/* How a report lists each of d->next (next_shown). */
+enum { NEXT_HIDDEN, NEXT_SHOWN, NEXT_FINAL };
+/* Which of d->next a report lists, NEXT_MAX at most: show[k] (the
+ * caller's, d->nnext of them) is NEXT_HIDDEN, NEXT_SHOWN, or NEXT_FINAL
+ * for the good run's final milestone, always shown.  When rules name
+ * milestones of a single good log, only those follow the step it took
+ * next. */
+void next_shown(const struct diagnosis *d, const struct ms_key *ix, uint8_t *show);
 /* The report's first sentence, the verdict, as the text report writes
  * it off a terminal (no colour, quotes cut for 120 columns), without its
  * newline: the JSON report's "summary".  malloc'd; NULL when out of

@@ -20,12 +20,6 @@
  * follows the quote; a line still too wide is cut at its end. */
 /* A quote is cut to no fewer columns than this before its line is. */
 #define QUOTE_MIN 12
-#define NEXT_MAX 12
-#define NOVEL_MAX 10
-#define CHANGED_MAX 20
-/* Known causes named in the text (--json lists them all). */
-#define CAUSES_MAX 2
-#define LIVE_MAX 12
 
 /* Untrusted text as put_text writes it, cut to width columns (see
  * put_fitted). */
@@ -226,6 +220,26 @@ static int next_named(const struct diagnosis *d, const struct ms_key *ix, int64_
 {
 	const struct dx_milestone *m = milestone_of(d, ix, dx_good_id(d, j));
 	return m && m->name != NULL;
+}
+
+void next_shown(const struct diagnosis *d, const struct ms_key *ix, uint8_t *show)
+{
+	/* Milestones learned from one good log are every line it printed
+	 * once: when rules name some, show only those, after the step the
+	 * good run took next (next[0]), which is always shown. */
+	int named = 0;
+	for (size_t k = 0; k < d->nnext; k++)
+		named += next_named(d, ix, d->next[k]);
+	/* The good run's final milestone is always shown, last. */
+	const struct dx_milestone *fin = dx_final_milestone(d);
+	size_t shown = 0;
+	for (size_t k = 0; k < d->nnext; k++) {
+		int is_final = fin && dx_good_id(d, d->next[k]) == fin->id;
+		int hide = (k > 0 && d->ngood < 2 && named && !next_named(d, ix, d->next[k])) ||
+			   (!is_final && shown >= NEXT_MAX - 1);
+		show[k] = hide ? NEXT_HIDDEN : is_final ? NEXT_FINAL : NEXT_SHOWN;
+		shown += !hide;
+	}
 }
 
 /* Milestone m as bad reached it at bad's line i: its rule's name, else
@@ -754,27 +768,19 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 	if (d->nnext && d->verdict != DX_SAME && d->verdict != DX_DIFFERENT && d->verdict != DX_FAILED) {
 		fprintf(f, "\n  %snext in the good run (%s)%s\n", SGR_BOLD(o),
 			d->verdict == DX_RUNNING ? "not reached yet" : "never reached", SGR_RESET(o));
-		/* Milestones learned from one good log are every line it printed
-		 * once: when rules name some, show only those, after the step the
-		 * good run took next (next[0]), which is always shown. */
-		int named = 0;
-		for (size_t k = 0; k < d->nnext; k++)
-			named += next_named(d, ix, d->next[k]);
-		/* The good run's final milestone is always shown, last. */
-		const struct dx_milestone *fin = dx_final_milestone(d);
-		size_t shown = 0, hidden = 0;
+		uint8_t *show = xmalloc(d->nnext);
+		next_shown(d, ix, show);
+		size_t hidden = 0;
 		for (size_t k = 0; k < d->nnext; k++) {
-			int is_final = fin && dx_good_id(d, d->next[k]) == fin->id;
-			if ((k > 0 && d->ngood < 2 && named && !next_named(d, ix, d->next[k])) ||
-			    (!is_final && shown >= NEXT_MAX - 1)) {
+			if (show[k] == NEXT_HIDDEN) {
 				hidden++;
 				continue;
 			}
-			if (is_final && hidden)
+			if (show[k] == NEXT_FINAL && hidden)
 				fprintf(f, "    ... %zu more (--json lists them)\n", hidden), hidden = 0;
-			shown++;
 			put_next(o, d, d->next[k]);
 		}
+		free(show);
 		if (hidden)
 			fprintf(f, "    ... %zu more (--json lists them)\n", hidden);
 	}
