@@ -866,17 +866,16 @@ static int64_t interrupted_at(const struct dx_state *st, const struct diagnosis 
 }
 
 /* A run that ended on its own word before it got where the good runs
- * got (a step of the good run after where it got, no error or warning,
- * is one it never reached: a good run that crashed sooner is no
- * measure), right after where it got (a few lines of its own, as
- * stopped_or_diverged counts them: more are a way of its own): its last line, one no good run printed, says it exits
- * ("Exiting", "shutting down", st->stop) and no kill made it
- * (interrupted_at).  Such
- * a run is over, not stopped (which says it may be alive still) and not
- * silent: CRASHED, that line the cause, as the finding of its template
- * with its last copy for its line (the run that
- * exits after each of its tries ended at the last).  The finding, else
- * DX_NONE. */
+ * got: its last line, one no good run printed, says it exits
+ * ("Exiting", "shutting down": st->stop), no kill made it
+ * (interrupted_at), it printed at most a few lines of its own after
+ * where it got (as stopped_or_diverged counts them: more are a way of
+ * its own), and the good run took a step after that point which it never
+ * reached (no error or warning: a good run that crashed sooner is no
+ * measure).  Such a run is over, not stopped (which says it may be alive
+ * still) and not silent: CRASHED, that line the cause.  The finding of
+ * its template takes its last copy for its line: a run that exits after
+ * each of its tries ended at the last.  The finding, else DX_NONE. */
 static int64_t exited_early(const struct dx_state *st, struct diagnosis *d)
 {
 	const struct log *bad = &st->logs[st->bad];

@@ -930,6 +930,8 @@ static size_t prompt_at(const unsigned char *s, size_t len)
 			i += 2;
 	}
 	size_t p = i;
+	if (p >= len)
+		return 0;
 	if (len - p > 2 && s[p] == '$' && s[p + 1] == ' ')
 		return p + 2;
 	if (len - p > 4 && (!memcmp(s + p, "\xe2\x9d\xaf ", 4)))   /* ❯ */
@@ -956,7 +958,7 @@ static size_t prompt_at(const unsigned char *s, size_t len)
 	}
 	/* user@host:dir$ and [user@host dir]$: an '@' in the first word, a
 	 * '$' or '#' ending it or the bracket, then a blank. */
-	size_t k = p + (p < len && s[p] == '[');
+	size_t k = p + (s[p] == '[');
 	int at = 0;
 	for (; k < len && k < p + 200 && s[k] != ' '; k++)
 		at |= s[k] == '@';
@@ -975,9 +977,10 @@ static size_t prompt_at(const unsigned char *s, size_t len)
 	return 0;
 }
 
-/* Whether s[i..j) is a word a command line starts with that only runs
- * what follows it: sudo, env, time, nohup and their kin, and "uv run",
- * "poetry run", "python -m" (the words after them name the program). */
+/* When the word s[i..j) starts a wrapper, a command that only runs what
+ * follows it (sudo, env, time, nohup and their kin, "uv run", "poetry
+ * run", "python -m": the words after them name the program), where the
+ * wrapper ends; else 0. */
 static size_t wrapper_at(const unsigned char *s, size_t len, size_t i, size_t j)
 {
 	static const char *const alone[] = { "sudo", "env", "time", "nohup", "exec", "nice", "npx",
@@ -1027,10 +1030,11 @@ static int mask_command(const char *msg, size_t len, struct masked *m)
 		}
 		if (j == i)
 			break;
+		size_t wrapped = name == SIZE_MAX ? wrapper_at(s, len, i, j) : 0;
 		if (name == SIZE_MAX && (assign || s[i] == '-'))   /* VAR=1 cmd, sudo -E */
 			;
-		else if (name == SIZE_MAX && wrapper_at(s, len, i, j))
-			j = wrapper_at(s, len, i, j);
+		else if (wrapped)
+			j = wrapped;
 		else if (plain && s[i] != '-')
 			name = name == SIZE_MAX ? i : name;
 		else

@@ -443,6 +443,7 @@ static void test_commands(void)
 	MASK("user@example.com: hello", "user@example.com: hello");
 	MASK("$5 paid", "$<int> paid");
 	MASK("$ ", "$ ");
+	MASK("(venv) ", "(venv) ");   /* a prompt's start, and the line ends */
 }
 
 int main(void)
