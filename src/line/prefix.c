@@ -576,23 +576,6 @@ static size_t syslog_tail(struct cur *c)
 	return c->i;
 }
 
-/* journalctl -o short-iso / RFC 3339 syslog:
- * 2024-01-02T03:04:05+0000 host unit[1]: msg (a zone is required). */
-static size_t fmt_journal(struct cur *c, struct header *h)
-{
-	struct stamp t = { 0 };
-	if (!iso(c, &t) || !t.has_zone || !eat(c, ' ') || !token(c) || !eat(c, ' ') ||
-	    !stamp_set(&t, h))
-		return 0;
-	size_t prog = c->i;
-	while (c->i < c->n && !is_space(c->s[c->i]) && c->s[c->i] != ':')
-		c->i++;
-	if (c->i == prog || !eat(c, ':'))
-		return 0;
-	c->i = prog;
-	return syslog_tail(c);
-}
-
 /* Whether a syslog host and the program's tag are at c: a host name
  * (letters, digits, "._-") and blanks, then the text before the first
  * ": " (or a closing ':'), which is one word ("sshd[12]", "kernel"), or
@@ -633,6 +616,26 @@ static int syslog_host(struct cur c)
 	while (word < c.i && (is_digit(c.s[word]) || c.s[word] == '.'))
 		word++;
 	return word == c.i;   /* a version */
+}
+
+/* journalctl -o short-iso / RFC 3339 syslog:
+ * 2024-01-02T03:04:05+0000 host unit[1]: msg (a zone is required).  The
+ * host is a host name (syslog_host): what stands there in a program's
+ * own stamped lines, a level ("[DEBUG] agent.grpc: msg", hclog), makes
+ * them no journal lines. */
+static size_t fmt_journal(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!iso(c, &t) || !t.has_zone || !eat(c, ' ') || !syslog_host(*c) || !token(c) ||
+	    !eat(c, ' ') || !stamp_set(&t, h))
+		return 0;
+	size_t prog = c->i;
+	while (c->i < c->n && !is_space(c->s[c->i]) && c->s[c->i] != ':')
+		c->i++;
+	if (c->i == prog || !eat(c, ':'))
+		return 0;
+	c->i = prog;
+	return syslog_tail(c);
 }
 
 /* BSD syslog: Jun 14 15:16:01 host prog[123]: msg (no year); without a

@@ -134,6 +134,9 @@ static const struct want cases[] = {
 	  "2024-01-02T03:04:05.000Z", LV_NONE, "", "msg" },
 	{ "2024-01-02T03:04:05.5+01:00 host kernel: oops", "journal",
 	  "2024-01-02T03:04:05.500Z", LV_NONE, "", "oops" },
+	/* a level where the host would stand makes no journal line (hclog) */
+	{ "2025-09-20T14:48:00.098+0600 [DEBUG] agent.grpc: switching server", "iso",
+	  "2025-09-20T14:48:00.098Z", LV_DEBUG, "", "agent.grpc: switching server" },
 	{ "Jun 14 15:16:01 host prog[123]: msg", "syslog",
 	  "1970-06-14T15:16:01.000Z", LV_NONE, "", "msg" },
 	{ "Jun  4 15:16:01 combo sshd(pam_unix)[19939]: check pass; user unknown", "syslog",
