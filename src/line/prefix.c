@@ -1557,7 +1557,8 @@ static __attribute__((noinline, cold)) size_t capture_stamp(const char *s, size_
 /* A time since the epoch a capture put before each line, as a collector
  * or `ts '%.s'` writes it: "1764583200.137 " (seconds with any fraction,
  * or milliseconds, micro- or nanoseconds), bare or in brackets, then a
- * blank.  At s[i..n), starting with a digit; its time into h->ts_ms as a
+ * blank; or whole seconds and a colon, as mosquitto stamps its own lines
+ * ("1418872412: msg").  At s[i..n), starting with a digit; its time into h->ts_ms as a
  * capture's (see capture_stamp), returns where the line goes on, or i. */
 static __attribute__((noinline, cold)) size_t epoch_stamp(const char *s, size_t n, size_t i,
 							  struct header *h)
@@ -1566,7 +1567,7 @@ static __attribute__((noinline, cold)) size_t epoch_stamp(const char *s, size_t 
 	while (e < n && e - b < 24 && (is_digit(s[e]) || s[e] == '.'))
 		e++;
 	int64_t ms;
-	size_t end = e + (s[i] == '[');
+	size_t end = e + (s[i] == '[' || (s[e] == ':' && e - b == 10));
 	if (end >= n || (s[i] == '[' && s[e] != ']') || (s[end] != ' ' && s[end] != '\t') ||
 	    !record_epoch(s + b, e - b, &ms))
 		return i;
@@ -1583,7 +1584,7 @@ static inline int epoch_start(const char *s, size_t n, size_t i)
 	i += i < n && s[i] == '[';
 	return n - i > 11 && s[i] == '1' && is_digit(s[i + 5]) && is_digit(s[i + 9]) &&
 	       is_digit(s[i + 1]) && (s[i + 10] == '.' || s[i + 10] == ' ' || is_digit(s[i + 10]) ||
-				      s[i + 10] == ']' || s[i + 10] == '\t');
+				      s[i + 10] == ']' || s[i + 10] == '\t' || s[i + 10] == ':');
 }
 
 /* Reset h and take off what a capture put before the line: a byte order
