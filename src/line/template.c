@@ -111,7 +111,10 @@ uint32_t tmpl_intern(struct tmpl_table *tt, const char *text, size_t len, int le
  * tokens are all a program's state names (state_name: WORKER_STARTED,
  * WORKER_MODEL_LOADED) names the step however many states it has, up to
  * STATE_VALUES: "State change WORKER_STARTED -> WORKER_MODEL_LOADED" is
- * the step the model loaded in, not one more state change.
+ * the step the model loaded in, not one more state change.  So does a
+ * position of capitalised verbs (action_word: Initializing, Starting,
+ * Pausing, Stopping; Started, Stopped): "Starting ProtocolHandler [x]"
+ * is not the step "Stopping ProtocolHandler [x]" is.
  */
 
 #define SIM_MIN 0.5
@@ -311,12 +314,31 @@ static int state_name(const struct tmpl *tm, const struct tok *t)
 	return joins > 0 && caps >= 2;
 }
 
+/* Whether token t is a capitalised verb that names an action, as its
+ * "-ing" or "-ed" says: "Starting", "Stopping", "Initialized", a
+ * trailing ':' or '.' aside.  At least five letters: no short name
+ * ("Fred", "Bing") ends so by chance. */
+static int action_word(const struct tmpl *tm, const struct tok *t)
+{
+	uint32_t n = t->len;
+	const char *s = tm->text + t->off;
+	if (n > 1 && (s[n - 1] == ':' || s[n - 1] == '.'))
+		n--;
+	if (n < 5 || s[0] < 'A' || s[0] > 'Z')
+		return 0;
+	for (uint32_t i = 1; i < n; i++)
+		if (s[i] < 'a' || s[i] > 'z')
+			return 0;
+	return (s[n - 3] == 'i' && s[n - 2] == 'n' && s[n - 1] == 'g') ||
+	       (s[n - 2] == 'e' && s[n - 1] == 'd');
+}
+
 /* Split cluster c on its step positions, those holding at most
  * STEP_VALUES distinct plain tokens: tokens that read as words of the
  * message ("end.", "user=root", "isOverlap:false", "SOCKS5"), for mask
  * found no number or identifier in them; or a number mask kept
  * (kept_number) beside masked ones: "0 failed" is no "<int> failed",
- * in a line of any length; or up to STATE_VALUES state names, in a short
+ * in a line of any length; or up to STATE_VALUES state names or action words, in a short
  * line.  Members get key = hash of their tokens there; returns 1 if there
  * is any such position. */
 static int step_keys(struct ctx *cx, const struct cluster *c)
@@ -337,7 +359,7 @@ static int step_keys(struct ctx *cx, const struct cluster *c)
 				continue;
 			}
 			kept |= kept_number(&cx->tt->t[id], t);
-			states = states && state_name(&cx->tt->t[id], t);
+			states = states && (state_name(&cx->tt->t[id], t) || action_word(&cx->tt->t[id], t));
 			size_t v = 0;
 			while (v < nv && vals[v] != t->h)
 				v++;

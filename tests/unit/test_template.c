@@ -181,6 +181,32 @@ static void test_state_names_split(void)
 	CHECK_INT(nclusters, 1);
 }
 
+/* A position of capitalised verbs in -ing or -ed is a step position
+ * however many it takes (a server's lifecycle: Initializing, Starting,
+ * Pausing, Stopping, Destroying one handler); capitalised names of
+ * another shape past STEP_VALUES are a parameter. */
+static void test_action_words_split(void)
+{
+	static const char *const verbs[] = { "Initializing", "Starting", "Pausing", "Stopping", "Destroying",
+					     "Started" };
+	char b[128];
+	reset();
+	for (size_t k = 0; k < 6; k++) {
+		snprintf(b, sizeof(b), "[main] Protocol.%zu %s ProtocolHandler [\"<id>\"]", k, verbs[k]);
+		add(b, 0);
+	}
+	cluster();
+	CHECK_INT(nclusters, 6);
+	static const char *const names[] = { "Alice", "Bob", "Carol", "Dave", "Erin", "Fred" };
+	reset();
+	for (size_t k = 0; k < 6; k++) {
+		snprintf(b, sizeof(b), "[main] Protocol.%zu %s ProtocolHandler [\"<id>\"]", k, names[k]);
+		add(b, 0);
+	}
+	cluster();
+	CHECK_INT(nclusters, 1);
+}
+
 /* Clusters are numbered by their first member; texts keep the first
  * member's spacing. */
 static void test_numbering(void)
@@ -247,6 +273,7 @@ int main(void)
 	test_levels_never_merge();
 	test_kept_number_splits();
 	test_state_names_split();
+	test_action_words_split();
 	test_numbering();
 	test_many();
 	tmpl_free(&tt);
