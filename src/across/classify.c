@@ -36,13 +36,16 @@ static int says_failure(const struct ruleset *rs, const char *t)
 }
 
 /* Whether the word at p of t is counted zero: "0 failed", "0 errors",
- * "Failures: 0" (mask keeps such a 0 in the template).  None of it
- * happened. */
+ * "Failures: 0", automake's aligned "# FAIL:  0" (mask keeps such a 0
+ * in the template).  None of it happened. */
 static int counted_zero(const char *t, const char *p, const char *end)
 {
 	if (p - t >= 2 && p[-1] == ' ' && p[-2] == '0' && (p - t == 2 || !isalnum((unsigned char)p[-3])))
 		return 1;
-	return end[0] == ':' && end[1] == ' ' && end[2] == '0' && !isalnum((unsigned char)end[3]) && end[3] != '.';
+	if (end[0] != ':' || end[1] != ' ')
+		return 0;
+	const char *n = end + 1 + strspn(end + 1, " ");
+	return n[0] == '0' && !isalnum((unsigned char)n[1]) && n[1] != '.';
 }
 
 /* Whether the word at p, one of len letters starting t, is denied: "no

@@ -635,7 +635,7 @@ static int count_before(const unsigned char *s, size_t i)
 
 /* Is the number at i a count of zero failures: a lone "0" that counts
  * (count_before) a word that names them ("; 0 failed", "with 0 errors")
- * or after one and ": " ("Failures: 0", "Errors: 0")?  None failed: the
+ * or after one and ": " ("Failures: 0", "Errors: 0", "# FAIL:  0")?  None failed: the
  * line says all went well, unlike the same line with a count of one, so
  * the 0 stays in the template (see mask.h).  "worker 0 failed" names
  * worker 0. */
@@ -647,12 +647,15 @@ static int zero_failures_at(const struct scan *sc, size_t i)
 	if (AT(sc, i + 1) == ' ' && failure_word_at(s, sc->len, i + 2) &&
 	    (i == 0 || (s[i - 1] == ' ' ? count_before(s, i - 1) : !is_alnum(s[i - 1]))))
 		return 1;
-	if (i < 3 || s[i - 1] != ' ' || s[i - 2] != ':')
+	size_t c = i;
+	while (c > 0 && s[c - 1] == ' ')
+		c--;   /* aligned in columns: automake's "# FAIL:  0" */
+	if (c < 2 || c == i || s[c - 1] != ':')
 		return 0;
-	size_t b = i - 2;
+	size_t b = c - 1;
 	while (b > 0 && is_alpha(s[b - 1]))
 		b--;
-	return (b == 0 || !is_alnum(s[b - 1])) && failure_word_at(s, i - 2, b);
+	return (b == 0 || !is_alnum(s[b - 1])) && failure_word_at(s, c - 1, b);
 }
 
 /* A typed value starting at token start i: its length and *type, or 0.

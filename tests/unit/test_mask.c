@@ -51,6 +51,9 @@ static void test_exit_status(void)
 	/* A count of zero failures says none failed: it stays too. */
 	MASK("test result: ok. 63 passed; 0 failed; 0 ignored", "test result: ok. <int> passed; 0 failed; <int> ignored");
 	MASK("Tests run: 4, Failures: 0, Errors: 0, Skipped: 1", "Tests run: <int>, Failures: 0, Errors: 0, Skipped: <int>");
+	MASK("# PASS:  12", "# PASS:  <int>");
+	MASK("# FAIL:  0", "# FAIL:  0");
+	MASK("# FAIL:  1", "# FAIL:  <int>");
 	MASK("Tests run: 4, Failures: 1, Errors: 0", "Tests run: <int>, Failures: <int>, Errors: 0");
 	MASK("compiled with 0 warnings", "compiled with 0 warnings");
 	MASK("10 failed", "<int> failed");
