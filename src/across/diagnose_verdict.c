@@ -470,16 +470,44 @@ static int says_no_word(const char *t)
 	return 1;
 }
 
-/* An error line that says no word is the head of a record whose next
- * line says what failed: the cause is the first new error of its stream
- * within RECORD_LINES after it, when there is one. */
+/* Whether template text t is an error only by a verdict in capitals
+ * ("FAIL", "FAILED", "ERROR" as a word): without them it says no
+ * failure.  A test runner's "FAIL  tests/pricing.test.ts > applies the
+ * discount" names what failed, not how. */
+static int says_only_a_verdict(const struct dx_state *st, const char *t)
+{
+	static const char *const verdicts[] = { "FAILED", "FAIL", "ERROR", NULL };
+	char *rest = xstrdup(t);
+	int found = 0;
+	for (char *p = rest; *p; p++) {
+		if (p > rest && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		for (size_t k = 0; verdicts[k]; k++) {
+			size_t n = strlen(verdicts[k]);
+			if (strncmp(p, verdicts[k], n) == 0 && !isalnum((unsigned char)p[n]) && p[n] != '_') {
+				memset(p, ' ', n);
+				found = 1;
+				break;
+			}
+		}
+	}
+	int only = found && classify_severity(st->rs, rest, LV_NONE) != CLASSIFY_ERROR;
+	free(rest);
+	return only;
+}
+
+/* An error line that says no word, or no failure but a verdict
+ * (says_only_a_verdict), is the head of a record whose next line says
+ * what failed: the cause is the first new error of its stream within
+ * RECORD_LINES after it, when there is one. */
 #define RECORD_LINES 2
 static int64_t record_cause(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
 {
 	const uint32_t *id = st->id[st->bad];
 	const uint16_t *stream = st->stream[st->bad];
 	int64_t at = d->novel[crash].summary;
-	if (d->novel[crash].traceback || !says_no_word(st->ctext[id[at]]))
+	const char *t = st->ctext[id[at]];
+	if (d->novel[crash].traceback || !(says_no_word(t) || says_only_a_verdict(st, t)))
 		return crash;
 	for (int64_t i = at + 1; i <= at + RECORD_LINES && i < (int64_t)st->logs[st->bad].nlines; i++) {
 		if (stream[i] != stream[at] || !st->new_error[id[i]])

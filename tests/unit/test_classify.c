@@ -72,6 +72,12 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "npm ERR! code ELIFECYCLE", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "npm error code 1", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "error[E0425]: cannot find value `x` in this scope", LV_NONE), CLASSIFY_ERROR);
+	/* A test runner's FAIL, a word alone; not inside a name. */
+	CHECK_INT(classify_severity(&builtin, "--- FAIL: TestBrooderDocSections (<dur>)", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "FAIL src/math.test.js", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "set FAIL_FAST=1 and FAILOVER=on", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "# FAIL:  0", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "# FAIL:  1", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "no error in 12 files", LV_NONE), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "the error budget is fine", LV_NONE), CLASSIFY_INFO);
 	CHECK_INT(classify_message_follows("thread 'main' panicked at src/main.rs:10:5:"), 1);

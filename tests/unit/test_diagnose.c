@@ -542,8 +542,9 @@ static void test_exited_early(void)
 }
 
 /* record_cause: an error line that says no word (a request id heading
- * its record) leaves the cause to the next line of the record that says
- * what failed; a line that says words stays the cause. */
+ * its record), or no failure but a verdict ("FAIL  test > name"), leaves
+ * the cause to the next line of the record that says what failed; a
+ * line that says what failed stays the cause. */
 static void test_record_cause(void)
 {
 	struct dx x;
@@ -552,6 +553,15 @@ static void test_record_cause(void)
 	CHECK_INT(crash_summary(&x.d), 6);
 	dx_free(&x);
 	DIAGNOSE(&x, NULL, GOOD, UPTO04 "FATAL the request failed\n" "ERROR the asset application.css is missing\n");
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+	/* A test runner's verdict names what failed, the next line how. */
+	DIAGNOSE(&x, GENERIC, GOOD, UPTO04 "|FAIL  tests/pricing.test.ts > applies the discount\n"
+		 "|AssertionError: expected 90 to be 81\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 6);
+	dx_free(&x);
+	DIAGNOSE(&x, GENERIC, GOOD, UPTO04 "|FAIL: the fixture failed to load\n" "|AssertionError: expected 90 to be 81\n");
 	CHECK_INT(crash_summary(&x.d), 5);
 	dx_free(&x);
 }
