@@ -967,6 +967,56 @@ static int64_t failed_step(const struct dx_state *st, const struct diagnosis *d)
 	return first;
 }
 
+/* A job that failed step after step and went on, as a test suite whose
+ * tests fail one by one: one stream printed the same new error
+ * FAILED_STEPS times or more ("--- FAIL: TestX"), each time followed
+ * by a step of the good run in that stream (the next test started as
+ * the good run started it) before the error came again.  Its first
+ * failure is the cause, whatever it ended with (go test's "FAIL pkg"
+ * summary): FAILED.  Errors of different kinds the run went on after
+ * are findings (an optional import that failed, a fallback), and ranks
+ * that print one error each are one failure; an error it retried or a
+ * kill is no failure of a step.  The first failure's finding, else
+ * DX_NONE. */
+#define FAILED_STEPS 2
+static int64_t failed_step_after_step(const struct dx_state *st, const struct diagnosis *d)
+{
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *id = st->id[st->bad];
+	const uint16_t *stream = st->stream[st->bad];
+	struct crash_lines cl;
+	crash_lines_init(&cl, st, d);
+	int64_t first = DX_NONE, pending = DX_NONE;
+	int failures = 0;
+	for (size_t i = st->from; i < bad->nlines; i++) {
+		uint32_t c = id[i];
+		if (first != DX_NONE && stream[i] != stream[first])
+			continue;
+		if (st->new_error[c] && !classify_is_killed(st->rs, st->ctext[c]) &&
+		    !retried_error(st, &cl, (int64_t)i)) {
+			if (pending == DX_NONE && (first == DX_NONE || c == id[first]))
+				pending = (int64_t)i;
+		} else if (pending != DX_NONE && st->w->follow[i] && stream[i] == stream[pending] && st->step[c] &&
+			   is_step(st, c)) {
+			if (first == DX_NONE)
+				first = pending;
+			failures++;
+			pending = DX_NONE;
+		}
+	}
+	crash_lines_free(&cl);
+	if (failures < FAILED_STEPS)
+		return DX_NONE;
+	int64_t at = DX_NONE;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		if (nv->line <= first && first < nv->line + (int64_t)nv->nlines && nv->severity == DX_ERROR &&
+		    (at == DX_NONE || nv->line > d->novel[at].line))
+			at = (int64_t)k;
+	}
+	return at;
+}
+
 /* A run that failed a step and went on left the good run's path where
  * it failed and came back to it after: it diverged at the first step of
  * the good run it skipped on the way to its end (the good run's
@@ -1021,6 +1071,10 @@ void pass_verdict(struct dx_state *st, struct diagnosis *d)
 		d->crash = at;
 	} else if (st->done) {
 		d->verdict = clean_match(d) ? DX_SAME : DX_DIFFERENT;
+	} else if ((at = failed_step_after_step(st, d)) != DX_NONE) {
+		d->verdict = DX_FAILED;
+		d->crash = at;
+		failed_departure(st, d);
 	} else if (d->crash != DX_NONE) {
 		d->verdict = DX_CRASHED;
 	} else if ((at = interrupted_at(st, d)) != DX_NONE) {

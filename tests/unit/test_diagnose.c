@@ -541,6 +541,28 @@ static void test_exited_early(void)
 	dx_free(&x);
 }
 
+/* failed_step_after_step: a job whose steps failed one after another,
+ * each failure followed by the good run's next step, FAILED at its
+ * first failure, not CRASHED at the summary it ended with; errors of
+ * different kinds the run went on after are no such job. */
+#define GO_TEST(t, verdict) "|=== RUN   Test" t "\n" "|--- " verdict ": Test" t " (0.00s)\n"
+#define GO_TESTS(v) GO_TEST("Alpha", v) GO_TEST("Bravo", v) GO_TEST("Charlie", v) GO_TEST("Delta", v) \
+	GO_TEST("Echo", v) GO_TEST("Foxtrot", v)
+static void test_failed_step_after_step(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, GO_TESTS("PASS") "|PASS\n" "|ok  example.com/pkg 0.002s\n",
+		 GO_TESTS("FAIL") "|FAIL\n" "|FAIL example.com/pkg 0.001s\n");
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 1);
+	CHECK_INT(x.d.bad_line, 0);
+	dx_free(&x);
+	DIAGNOSE(&x, GENERIC, GOOD, L00 L01 "ERROR optional plugin zstd is missing\n" L02 L03
+		 "ERROR the cache folder is not writable\n" L04 L05 "ERROR the pool gave out\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	dx_free(&x);
+}
+
 /* record_cause: an error line that says no word (a request id heading
  * its record), or no failure but a verdict ("FAIL  test > name"), leaves
  * the cause to the next line of the record that says what failed; a
@@ -1965,6 +1987,7 @@ int main(void)
 	test_ctrl_c();
 	test_exited_early();
 	test_record_cause();
+	test_failed_step_after_step();
 	test_retried_error();
 	test_retry_other_stream();
 	test_gave_up_after_retries();
