@@ -4,12 +4,16 @@
 # libFuzzer targets fuzz/fuzz_*.c with clang into build-fuzz/ and runs each
 # for FUZZ_TIME seconds (see fuzz/run).
 
-PKGS    := zlib libzstd libpcre2-8 sqlite3 libpq
+PKGS    := zlib libzstd libpcre2-8 sqlite3
+# libpq's header only: src/keep/db_pg.c loads the library (dlopen) when a
+# PostgreSQL store is first opened, so a ddx that never opens one never
+# loads it and the twenty libraries it needs.
+DLPKGS  := libpq
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= -g
 CFLAGS  += $(OPT) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
-           $(shell pkg-config --cflags $(PKGS))
+           $(shell pkg-config --cflags $(PKGS) $(DLPKGS))
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lm -pthread
 
 ifeq ($(FUZZ),1)

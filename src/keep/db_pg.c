@@ -28,13 +28,61 @@
  * connection is used no more. */
 #include "db.h"
 
+#include <dlfcn.h>
 #include <libpq-fe.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
+
+/* libpq is loaded when the first PostgreSQL store is opened, not linked:
+ * it brings GSSAPI, LDAP and TLS, some twenty libraries that every ddx
+ * would otherwise load at its start (a few milliseconds each time), and
+ * most runs never touch a server.  Its header still declares each
+ * function, so every pointer below has the header's type.  PQ_FUNCTIONS
+ * is every libpq function this file calls, the one list both the table
+ * and the loader are made from; a call is pq.NAME(...). */
+#define LIBPQ "libpq.so.5"
+#define PQ_FUNCTIONS(X)                                                                   \
+	X(PQclear) X(PQconnectdbParams) X(PQconninfo) X(PQconninfoFree) X(PQconsumeInput) \
+	X(PQerrorMessage) X(PQescapeIdentifier) X(PQfinish) X(PQflush) X(PQfreemem)       \
+	X(PQftype) X(PQgetResult) X(PQgetisnull) X(PQgetlength) X(PQgetvalue) X(PQisBusy) \
+	X(PQnfields) X(PQntuples) X(PQresultErrorField) X(PQresultStatus) X(PQsendQuery)  \
+	X(PQsendQueryParams) X(PQsetNoticeProcessor) X(PQsetnonblocking) X(PQsocket)      \
+	X(PQstatus)
+
+static struct {
+#define PQ_POINTER(name) __typeof__(name) *name;
+	PQ_FUNCTIONS(PQ_POINTER)
+#undef PQ_POINTER
+} pq;
+
+static pthread_once_t pq_once = PTHREAD_ONCE_INIT;
+/* Set by load_libpq: empty when pq is filled, else why it is not. */
+static char pq_error[256];
+
+/* Open libpq, once, and fill pq from it.  The library stays loaded: the
+ * process may open another store. */
+static void load_libpq(void)
+{
+	void *h = dlopen(LIBPQ, RTLD_NOW | RTLD_LOCAL);
+	int ok = h != NULL;
+#define PQ_RESOLVE(name) \
+	if (ok && !(pq.name = (__typeof__(name) *)dlsym(h, #name))) \
+		ok = 0;
+	PQ_FUNCTIONS(PQ_RESOLVE)
+#undef PQ_RESOLVE
+	if (ok)
+		return;
+	/* dlerror names the file and what is wrong with it, or the function
+	 * it lacks (a libpq older than ddx's). */
+	snprintf(pq_error, sizeof(pq_error), "PostgreSQL store needs " LIBPQ ": %s", dlerror());
+	if (h)
+		dlclose(h);
+}
 
 /* The advisory lock's key: "ddx1" (0x64647831), as the SQLite store's
  * application id. */
@@ -91,10 +139,10 @@ static struct pg_stmt *ps(struct db_stmt *s)
  * serialisation failure, DB_EBUSY. */
 static int pg_fail(struct pg *p, const PGresult *res)
 {
-	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	const char *state = res ? pq.PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = res ? pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	enum db_err e = DB_EOTHER;
-	if (PQstatus(p->c) == CONNECTION_BAD || (state && (strncmp(state, "08", 2) == 0 ||
+	if (pq.PQstatus(p->c) == CONNECTION_BAD || (state && (strncmp(state, "08", 2) == 0 ||
 							    strncmp(state, "57P", 3) == 0)))
 		e = DB_EDOWN;
 	else if (state && (strcmp(state, "55P03") == 0 || strcmp(state, "40P01") == 0 ||
@@ -102,7 +150,7 @@ static int pg_fail(struct pg *p, const PGresult *res)
 		e = DB_EBUSY;
 	if (!msg || !*msg) {
 		/* libpq's own words, which may start with the severity. */
-		msg = PQerrorMessage(p->c);
+		msg = pq.PQerrorMessage(p->c);
 		for (const char *sev = "FATAL:  \0ERROR:  \0"; *sev; sev += strlen(sev) + 1)
 			if (strncmp(msg, sev, strlen(sev)) == 0)
 				msg += strlen(sev);
@@ -125,7 +173,7 @@ static PGresult *stalled(struct pg *p)
  * deadline (now_ms) passes: 1 ready, 0 past the deadline. */
 static int ready(struct pg *p, short events, int64_t deadline)
 {
-	struct pollfd pfd = { .fd = PQsocket(p->c), .events = events };
+	struct pollfd pfd = { .fd = pq.PQsocket(p->c), .events = events };
 	for (;;) {
 		int64_t left = deadline - now_ms();
 		if (left <= 0)
@@ -146,32 +194,32 @@ static PGresult *answer(struct pg *p, int sent)
 		return NULL;
 	int64_t deadline = now_ms() + p->answer_ms;
 	int f;
-	while ((f = PQflush(p->c)) == 1)
+	while ((f = pq.PQflush(p->c)) == 1)
 		if (!ready(p, POLLIN | POLLOUT, deadline))
 			return stalled(p);
-		else if (!PQconsumeInput(p->c))
+		else if (!pq.PQconsumeInput(p->c))
 			return NULL;
 	if (f < 0)
 		return NULL;
 	PGresult *res = NULL, *r;
 	for (;;) {
-		while (PQisBusy(p->c)) {
+		while (pq.PQisBusy(p->c)) {
 			if (!ready(p, POLLIN, deadline)) {
-				PQclear(res);
+				pq.PQclear(res);
 				return stalled(p);
 			}
-			if (!PQconsumeInput(p->c)) {
-				PQclear(res);
+			if (!pq.PQconsumeInput(p->c)) {
+				pq.PQclear(res);
 				return NULL;
 			}
 		}
-		if (!(r = PQgetResult(p->c)))
+		if (!(r = pq.PQgetResult(p->c)))
 			return res;
-		ExecStatusType st = PQresultStatus(res);
+		ExecStatusType st = pq.PQresultStatus(res);
 		if (res && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-			PQclear(r);
+			pq.PQclear(r);
 		} else {
-			PQclear(res);
+			pq.PQclear(res);
 			res = r;
 		}
 	}
@@ -181,7 +229,7 @@ static PGresult *answer(struct pg *p, int sent)
  * answer. */
 static PGresult *run(struct pg *p, const char *sql)
 {
-	return p->stalled ? stalled(p) : answer(p, PQsendQuery(p->c, sql));
+	return p->stalled ? stalled(p) : answer(p, pq.PQsendQuery(p->c, sql));
 }
 
 /* Run res's command and keep whether it worked; res is cleared. */
@@ -189,9 +237,9 @@ static int pg_done(struct pg *p, PGresult *res)
 {
 	if (!res && p->stalled)
 		return -1;
-	ExecStatusType st = PQresultStatus(res);
+	ExecStatusType st = pq.PQresultStatus(res);
 	int r = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? 0 : pg_fail(p, res);
-	PQclear(res);
+	pq.PQclear(res);
 	return r;
 }
 
@@ -204,7 +252,7 @@ static int pg_exec(struct db *db, const char *sql)
  * go of it already. */
 static void unlock(struct db *db)
 {
-	PQclear(run(pg(db), "SELECT pg_advisory_unlock(" WRITE_LOCK ")"));
+	pq.PQclear(run(pg(db), "SELECT pg_advisory_unlock(" WRITE_LOCK ")"));
 }
 
 static int pg_begin_write(struct db *db)
@@ -274,18 +322,18 @@ static int pg_step(struct db_stmt *st)
 	struct pg *p = pg(st->db);
 	if (!s->res) {
 		s->res = p->stalled ? stalled(p) :
-			 answer(p, PQsendQueryParams(p->c, s->sql, s->nparams, s->types, s->values,
+			 answer(p, pq.PQsendQueryParams(p->c, s->sql, s->nparams, s->types, s->values,
 						     s->lengths, s->formats, 1));
-		ExecStatusType rs = PQresultStatus(s->res);
+		ExecStatusType rs = pq.PQresultStatus(s->res);
 		if (rs != PGRES_TUPLES_OK && rs != PGRES_COMMAND_OK) {
 			if (!p->stalled)
 				pg_fail(p, s->res);
-			PQclear(s->res);
+			pq.PQclear(s->res);
 			s->res = NULL;
 			return -1;
 		}
 		s->row = -1;
-		s->nrows = PQntuples(s->res);
+		s->nrows = pq.PQntuples(s->res);
 	}
 	if (s->row + 1 >= s->nrows) {
 		s->row = s->nrows;
@@ -294,15 +342,15 @@ static int pg_step(struct db_stmt *st)
 	s->row++;
 	/* The store reads no value larger than it writes, from a server as
 	 * from a file. */
-	for (int i = 0; i < PQnfields(s->res); i++)
-		if (PQgetlength(s->res, s->row, i) > p->value_max)
+	for (int i = 0; i < pq.PQnfields(s->res); i++)
+		if (pq.PQgetlength(s->res, s->row, i) > p->value_max)
 			return db_fail(&p->base, DB_ETOOBIG, "a value too large");
 	return DB_ROW;
 }
 
 static void pg_reset(struct db_stmt *st)
 {
-	PQclear(ps(st)->res);
+	pq.PQclear(ps(st)->res);
 	ps(st)->res = NULL;
 }
 
@@ -317,8 +365,8 @@ static void pg_finalize(struct db_stmt *st)
  * its rows, or a column it lacks, reads as NULL. */
 static int has(struct pg_stmt *s, int i)
 {
-	return s->res && s->row >= 0 && s->row < s->nrows && i >= 0 && i < PQnfields(s->res) &&
-	       !PQgetisnull(s->res, s->row, i);
+	return s->res && s->row >= 0 && s->row < s->nrows && i >= 0 && i < pq.PQnfields(s->res) &&
+	       !pq.PQgetisnull(s->res, s->row, i);
 }
 
 static uint64_t be(const char *p, int n)
@@ -334,7 +382,7 @@ static int pg_col_type(struct db_stmt *st, int i)
 	struct pg_stmt *s = ps(st);
 	if (!has(s, i))
 		return DB_NULL;
-	switch (PQftype(s->res, i)) {
+	switch (pq.PQftype(s->res, i)) {
 	case BOOLOID: case INT2OID: case INT4OID: case INT8OID: return DB_INT;
 	case FLOAT4OID: case FLOAT8OID: return DB_FLOAT;
 	case TEXTOID: case VARCHAROID: return DB_TEXT;
@@ -356,13 +404,13 @@ static int64_t pg_col_int(struct db_stmt *st, int i)
 	}
 	if (type != DB_INT)
 		return 0;
-	const char *p = PQgetvalue(s->res, s->row, i);
-	int n = PQgetlength(s->res, s->row, i);
+	const char *p = pq.PQgetvalue(s->res, s->row, i);
+	int n = pq.PQgetlength(s->res, s->row, i);
 	if (n != 1 && n != 2 && n != 4 && n != 8)
 		return 0;
 	uint64_t v = be(p, n);
 	/* Sign-extend the narrower integers. */
-	if (n < 8 && PQftype(s->res, i) != BOOLOID && v >> (8 * n - 1))
+	if (n < 8 && pq.PQftype(s->res, i) != BOOLOID && v >> (8 * n - 1))
 		v |= ~(uint64_t)0 << (8 * n);
 	return (int64_t)v;
 }
@@ -375,8 +423,8 @@ static double pg_col_double(struct db_stmt *st, int i)
 		return (double)pg_col_int(st, i);
 	if (type != DB_FLOAT)
 		return 0;
-	const char *p = PQgetvalue(s->res, s->row, i);
-	int n = PQgetlength(s->res, s->row, i);
+	const char *p = pq.PQgetvalue(s->res, s->row, i);
+	int n = pq.PQgetlength(s->res, s->row, i);
 	if (n == 8) {
 		uint64_t v = be(p, 8);
 		double d;
@@ -396,18 +444,20 @@ static const void *pg_col_blob(struct db_stmt *st, int i)
 {
 	struct pg_stmt *s = ps(st);
 	/* libpq ends every value with a NUL, binary ones too. */
-	return has(s, i) ? PQgetvalue(s->res, s->row, i) : "";
+	return has(s, i) ? pq.PQgetvalue(s->res, s->row, i) : "";
 }
 
 static size_t pg_col_bytes(struct db_stmt *st, int i)
 {
 	struct pg_stmt *s = ps(st);
-	return has(s, i) ? (size_t)PQgetlength(s->res, s->row, i) : 0;
+	return has(s, i) ? (size_t)pq.PQgetlength(s->res, s->row, i) : 0;
 }
 
 static void pg_close(struct db *db)
 {
-	PQfinish(pg(db)->c);
+	/* No connection when libpq could not be loaded. */
+	if (pg(db)->c)
+		pq.PQfinish(pg(db)->c);
 	free(db);
 }
 
@@ -445,11 +495,11 @@ static void quiet(void *ctx, const char *message)
 static int connect_timeout(PGconn *c)
 {
 	int t = 0;
-	PQconninfoOption *opts = PQconninfo(c);
+	PQconninfoOption *opts = pq.PQconninfo(c);
 	for (PQconninfoOption *o = opts; o && o->keyword; o++)
 		if (strcmp(o->keyword, "connect_timeout") == 0 && o->val)
 			t = atoi(o->val);
-	PQconninfoFree(opts);
+	pq.PQconninfoFree(opts);
 	return t <= 0 ? CONNECT_TIMEOUT : t < 2 ? 2 : t;
 }
 
@@ -458,33 +508,38 @@ struct db *db_pg_open(const char *url, const char *schema, int wait_ms, int valu
 	struct pg *p = xcalloc(1, sizeof(*p));
 	p->base.ops = &pg_ops;
 	p->value_max = value_max;
+	pthread_once(&pq_once, load_libpq);
+	if (pq_error[0]) {
+		db_fail(&p->base, DB_EOTHER, pq_error);
+		return &p->base;
+	}
 	/* What the URL does not say: a server that does not answer is
 	 * given up on (a URL's connect_timeout wins), and the session shows
 	 * as ddx's in pg_stat_activity. */
 	const char *keys[] = { "connect_timeout", "dbname", "fallback_application_name", NULL };
 	const char *vals[] = { STR(CONNECT_TIMEOUT), url, "ddx", NULL };
-	p->c = PQconnectdbParams(keys, vals, 1);
+	p->c = pq.PQconnectdbParams(keys, vals, 1);
 	if (!p->c) {
 		db_fail(&p->base, DB_EDOWN, "out of memory");
 		return &p->base;
 	}
-	if (PQstatus(p->c) != CONNECTION_OK) {
-		db_fail(&p->base, DB_EDOWN, PQerrorMessage(p->c));
+	if (pq.PQstatus(p->c) != CONNECTION_OK) {
+		db_fail(&p->base, DB_EDOWN, pq.PQerrorMessage(p->c));
 		return &p->base;
 	}
 	/* The server's notices and warnings are not the user's concern. */
-	PQsetNoticeProcessor(p->c, quiet, NULL);
-	PQsetnonblocking(p->c, 1);
+	pq.PQsetNoticeProcessor(p->c, quiet, NULL);
+	pq.PQsetnonblocking(p->c, 1);
 	int connect_ms = connect_timeout(p->c) * 1000;
 	p->answer_ms = connect_ms;
-	char *escaped = PQescapeIdentifier(p->c, schema, strlen(schema));
+	char *escaped = pq.PQescapeIdentifier(p->c, schema, strlen(schema));
 	char *sql = xasprintf("SET search_path TO %s; SET lock_timeout = %d;"
 			      " SET statement_timeout = %d;"
 			      " SELECT set_config('client_connection_check_interval', '1000', false)"
 			      " WHERE current_setting('client_connection_check_interval', true)"
 			      " IS NOT NULL",
 			      escaped ? escaped : "ddx", wait_ms, wait_ms + STATEMENT_MS);
-	PQfreemem(escaped);
+	pq.PQfreemem(escaped);
 	pg_exec(&p->base, sql);
 	free(sql);
 	p->answer_ms = wait_ms + STATEMENT_MS + connect_ms;
