@@ -36,12 +36,14 @@ static int says_failure(const struct ruleset *rs, const char *t)
 }
 
 /* Whether the word at p of t is counted zero: "0 failed", "0 errors",
- * "Failures: 0", automake's aligned "# FAIL:  0" (mask keeps such a 0
- * in the template).  None of it happened. */
+ * "Failures: 0", automake's aligned "# FAIL:  0", Ansible's "failed=0"
+ * (mask keeps such a 0 in the template).  None of it happened. */
 static int counted_zero(const char *t, const char *p, const char *end)
 {
 	if (p - t >= 2 && p[-1] == ' ' && p[-2] == '0' && (p - t == 2 || !isalnum((unsigned char)p[-3])))
 		return 1;
+	if (end[0] == '=')   /* Ansible's recap: "failed=0" */
+		return end[1] == '0' && !isalnum((unsigned char)end[2]) && end[2] != '.';
 	if (end[0] != ':' || end[1] != ' ')
 		return 0;
 	const char *n = end + 1 + strspn(end + 1, " ");

@@ -635,7 +635,7 @@ static int count_before(const unsigned char *s, size_t i)
 
 /* Is the number at i a count of zero failures: a lone "0" that counts
  * (count_before) a word that names them ("; 0 failed", "with 0 errors")
- * or after one and ": " ("Failures: 0", "Errors: 0", "# FAIL:  0")?  None failed: the
+ * or after one and ": " or "=" ("Failures: 0", "# FAIL:  0", "failed=0")?  None failed: the
  * line says all went well, unlike the same line with a count of one, so
  * the 0 stays in the template (see mask.h).  "worker 0 failed" names
  * worker 0. */
@@ -650,8 +650,8 @@ static int zero_failures_at(const struct scan *sc, size_t i)
 	size_t c = i;
 	while (c > 0 && s[c - 1] == ' ')
 		c--;   /* aligned in columns: automake's "# FAIL:  0" */
-	if (c < 2 || c == i || s[c - 1] != ':')
-		return 0;
+	if (c < 2 || (c == i) != (s[c - 1] == '=') || (s[c - 1] != ':' && s[c - 1] != '='))
+		return 0;   /* "Failures: 0", or Ansible's "failed=0" */
 	size_t b = c - 1;
 	while (b > 0 && is_alpha(s[b - 1]))
 		b--;
@@ -854,6 +854,8 @@ static size_t value_at(struct scan *sc, size_t i, size_t koff, size_t klen)
 	if (is_open(c) && group_has_keys(sc, i))
 		return i;
 	if ((n = typed_at(sc, i, &type)) && value_ends_at(sc, i + n)) {
+		if (type == V_INT && n == 1 && zero_failures_at(sc, i))
+			return i + n;   /* "failed=0": literal text */
 		emit(sc, i, n, type, koff, klen);
 		return i + n;
 	}

@@ -278,13 +278,18 @@ static size_t group(struct ctx *cx, const uint32_t *ids, size_t n, struct cluste
 	return nc;
 }
 
-/* Whether token t is a number mask kept in the text ("0", "0;", "137"):
+/* Whether token t is a number mask kept in the text ("0", "0;", "137",
+ * a key's "failed=0"):
  * an exit status or a count of zero failures, which says what the line
  * reports. */
 static int kept_number(const struct tmpl *tm, const struct tok *t)
 {
 	int digit = 0;
-	for (uint32_t i = 0; i < t->len; i++) {
+	uint32_t from = 0;
+	const char *eq = memchr(tm->text + t->off, '=', t->len);
+	if (eq)
+		from = (uint32_t)(eq - (tm->text + t->off)) + 1;   /* Ansible's "failed=0" */
+	for (uint32_t i = from; i < t->len; i++) {
 		char ch = tm->text[t->off + i];
 		if ((unsigned)((ch | 32) - 'a') < 26 || ch == '<')
 			return 0;

@@ -78,6 +78,10 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "set FAIL_FAST=1 and FAILOVER=on", LV_NONE), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "# FAIL:  0", LV_NONE), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "# FAIL:  1", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "web1 : ok=<int> changed=<int> failed=0 skipped=<int>", LV_NONE),
+		  CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "web1 : ok=<int> changed=<int> failed=<int> skipped=<int>", LV_NONE),
+		  CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "no error in 12 files", LV_NONE), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "the error budget is fine", LV_NONE), CLASSIFY_INFO);
 	CHECK_INT(classify_message_follows("thread 'main' panicked at src/main.rs:10:5:"), 1);

@@ -54,6 +54,8 @@ static void test_exit_status(void)
 	MASK("# PASS:  12", "# PASS:  <int>");
 	MASK("# FAIL:  0", "# FAIL:  0");
 	MASK("# FAIL:  1", "# FAIL:  <int>");
+	MASK("web1 : ok=3 changed=0 failed=0 skipped=2", "<id> : ok=<int> changed=0 failed=0 skipped=<int>");
+	MASK("web1 : ok=3 changed=1 failed=1 skipped=2", "<id> : ok=<int> changed=<int> failed=<int> skipped=<int>");
 	MASK("Tests run: 4, Failures: 1, Errors: 0", "Tests run: <int>, Failures: <int>, Errors: 0");
 	MASK("compiled with 0 warnings", "compiled with 0 warnings");
 	MASK("10 failed", "<int> failed");

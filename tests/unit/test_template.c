@@ -155,6 +155,24 @@ static void test_kept_number_splits(void)
 	CHECK(map[0] != map[1]);
 }
 
+/* A count of zero failures kept in a key ("failed=0") is a step
+ * position as a bare kept 0 is: Ansible's recap of a play that failed
+ * is not the recap of one that did not. */
+static void test_kept_key_zero_split(void)
+{
+	static const char *const hosts[] = { "alpha", "bravo", "charlie", "delta", "echo" };
+	char b[128];
+	reset();
+	for (size_t k = 0; k < 5; k++) {
+		snprintf(b, sizeof(b), "%s : ok=<int> changed=<int> unreachable=0 failed=%s skipped=<int>", hosts[k],
+			 k == 4 ? "<int>" : "0");
+		add(b, 0);
+	}
+	cluster();
+	CHECK_INT(map[0], map[3]);
+	CHECK(map[0] != map[4]);
+}
+
 /* A position of state names is a step position however many states it
  * takes: each state a worker enters is a step of its own.  Words of
  * another shape past STEP_VALUES are a parameter. */
@@ -272,6 +290,7 @@ int main(void)
 	test_long_line_parameter();
 	test_levels_never_merge();
 	test_kept_number_splits();
+	test_kept_key_zero_split();
 	test_state_names_split();
 	test_action_words_split();
 	test_numbering();
