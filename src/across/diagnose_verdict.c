@@ -973,11 +973,12 @@ static int64_t failed_step(const struct dx_state *st, const struct diagnosis *d)
  * by a step of the good run in that stream (the next test started as
  * the good run started it) before the error came again.  Its first
  * failure is the cause, whatever it ended with (go test's "FAIL pkg"
- * summary): FAILED.  Errors of different kinds the run went on after
- * are findings (an optional import that failed, a fallback), and ranks
- * that print one error each are one failure; an error it retried or a
- * kill is no failure of a step.  The first failure's finding, else
- * DX_NONE. */
+ * summary): FAILED -- unless it was then stopped from outside, for how
+ * it ended (Ctrl-C, a cancel) is what the verdict says first.  Errors of
+ * different kinds the run went on after are findings (an optional
+ * import that failed, a fallback), and ranks that print one error each
+ * are one failure; an error it retried or a kill is no failure of a
+ * step.  The first failure's finding, else DX_NONE. */
 #define FAILED_STEPS 2
 static int64_t failed_step_after_step(const struct dx_state *st, const struct diagnosis *d)
 {
@@ -1071,7 +1072,7 @@ void pass_verdict(struct dx_state *st, struct diagnosis *d)
 		d->crash = at;
 	} else if (st->done) {
 		d->verdict = clean_match(d) ? DX_SAME : DX_DIFFERENT;
-	} else if ((at = failed_step_after_step(st, d)) != DX_NONE) {
+	} else if ((at = failed_step_after_step(st, d)) != DX_NONE && interrupted_at(st, d) == DX_NONE) {
 		d->verdict = DX_FAILED;
 		d->crash = at;
 		failed_departure(st, d);

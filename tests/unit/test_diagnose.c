@@ -543,8 +543,9 @@ static void test_exited_early(void)
 
 /* failed_step_after_step: a job whose steps failed one after another,
  * each failure followed by the good run's next step, FAILED at its
- * first failure, not CRASHED at the summary it ended with; errors of
- * different kinds the run went on after are no such job. */
+ * first failure, not CRASHED at the summary it ended with, and
+ * INTERRUPTED when a Ctrl-C ended it; errors of different kinds the run
+ * went on after are no such job. */
 #define GO_TEST(t, verdict) "|=== RUN   Test" t "\n" "|--- " verdict ": Test" t " (0.00s)\n"
 #define GO_TESTS(v) GO_TEST("Alpha", v) GO_TEST("Bravo", v) GO_TEST("Charlie", v) GO_TEST("Delta", v) \
 	GO_TEST("Echo", v) GO_TEST("Foxtrot", v)
@@ -556,6 +557,11 @@ static void test_failed_step_after_step(void)
 	CHECK_INT(x.d.verdict, DX_FAILED);
 	CHECK_INT(crash_summary(&x.d), 1);
 	CHECK_INT(x.d.bad_line, 0);
+	dx_free(&x);
+	/* Stopped from outside after its failures: how it ended comes first. */
+	DIAGNOSE(&x, GENERIC, GO_TESTS("PASS") "|PASS\n" "|ok  example.com/pkg 0.002s\n",
+		 GO_TESTS("FAIL") "|^CERROR: got KeyboardInterrupt signal\n");
+	CHECK_INT(x.d.verdict, DX_INTERRUPTED);
 	dx_free(&x);
 	DIAGNOSE(&x, GENERIC, GOOD, L00 L01 "ERROR optional plugin zstd is missing\n" L02 L03
 		 "ERROR the cache folder is not writable\n" L04 L05 "ERROR the pool gave out\n");
