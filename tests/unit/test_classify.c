@@ -72,6 +72,10 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "npm ERR! code ELIFECYCLE", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "npm error code 1", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "error[E0425]: cannot find value `x` in this scope", LV_NONE), CLASSIFY_ERROR);
+	/* A command line the program refused, in Go's flag package's words. */
+	CHECK_INT(classify_severity(&builtin, "flag provided but not defined: -access-key", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Incorrect Usage: flag provided but not defined: -x", LV_NONE),
+		  CLASSIFY_ERROR);
 	/* A test runner's FAIL, a word alone; not inside a name. */
 	CHECK_INT(classify_severity(&builtin, "--- FAIL: TestBrooderDocSections (<dur>)", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "FAIL src/math.test.js", LV_NONE), CLASSIFY_ERROR);
