@@ -1567,6 +1567,8 @@ static __attribute__((noinline, cold)) size_t epoch_stamp(const char *s, size_t 
 	while (e < n && e - b < 24 && (is_digit(s[e]) || s[e] == '.'))
 		e++;
 	int64_t ms;
+	if (e >= n)
+		return i;
 	size_t end = e + (s[i] == '[' || (s[e] == ':' && e - b == 10));
 	if (end >= n || (s[i] == '[' && s[e] != ']') || (s[end] != ' ' && s[end] != '\t') ||
 	    !record_epoch(s + b, e - b, &ms))

@@ -291,6 +291,11 @@ static const struct want cases[] = {
 	{ "2024-05-01T10:00:00Z stdout F", "none", "2024-05-01T10:00:00.000Z", LV_NONE, "", "" },
 	{ "2024-05-01T10:00:00Z stdout X y", "iso", "2024-05-01T10:00:00.000Z", LV_NONE, "",
 	  "stdout X y" },
+	/* a time since the epoch a capture or the program put first */
+	{ "1764583200.137 hello", "none", "2025-12-01T10:00:00.137Z", LV_NONE, "", "hello" },
+	{ "[1764583200137] hello", "none", "2025-12-01T10:00:00.137Z", LV_NONE, "", "hello" },
+	{ "1418872412: New client connected", "none", "2014-12-18T03:13:32.000Z", LV_NONE, "",
+	  "New client connected" },
 	/* GitHub Actions' 100 ns stamp is a capture's as docker's is */
 	{ "2025-05-01T10:00:00.1234567Z 2025-04-14T15:51:31.134585Z  INFO text_generation_launcher: "
 	  "Args {", "tracing", "2025-05-01T10:00:00.123Z", LV_INFO, "", "Args {" },
