@@ -91,6 +91,8 @@ static void words_of(const char *t, int asides, struct words *ws)
 		}
 		if (n < 2)
 			continue;
+		if (n > 3 && n <= sizeof(low) && low[n - 1] == 's' && low[n - 2] != 's')
+			n--;   /* "flows file" reworded as "flow file" */
 		uint64_t h = hash_bytes(low, n);
 		if (order++ < 2)
 			lead = lead * 31 + h;

@@ -1320,6 +1320,19 @@ static void test_reworded_group(void)
 	dx_free(&x);
 }
 
+/* canonicalise, words_of: a plural and its singular are one word, so
+ * that a step a later build reworded by a plural ("Creating new flows
+ * file : flows.json" for "Creating new flow file") is still that step. */
+static void test_reworded_plural(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 "INFO Creating new flows file : flows_noltop.json\n" L05 L06,
+		 UPTO04 "INFO Creating new flow file\n");
+	CHECK_INT(x.d.bad_line, 5);
+	CHECK_INT(x.d.good_line, 5);
+	dx_free(&x);
+}
+
 /* canonicalise, same_severity: an error a rule's words name like a step
  * ("Error starting agent", the good run's "Starting server") is not that
  * step reworded: the run crashed there, it did not get there. */
@@ -2035,6 +2048,7 @@ int main(void)
 	test_next_skips_non_steps();
 	test_next_after_warning();
 	test_reworded_group();
+	test_reworded_plural();
 	test_error_is_no_reworded_step();
 	test_warning_aside();
 	test_steps_named_by_value();
