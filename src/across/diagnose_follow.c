@@ -434,15 +434,76 @@ static int trouble_jumps(const struct walk *k, const struct match *m, uint32_t s
 	return skipped && k->st->clevel[m->c] >= LV_WARN;
 }
 
+/* Whether templates a and b read alike but for one word, the outcome
+ * one says and the other does not: "FAIL  tests/x.test.js" where the
+ * good run printed "PASS  tests/x.test.js", "--- FAIL: TestX" for "---
+ * PASS: TestX".  The words compared are split at blanks; the one that
+ * differs has a letter on both sides, and a word that is no
+ * placeholder is the same on both, so that "Error <int>" is no
+ * "Loading <int>". */
+static int one_word_apart(const char *a, const char *b)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	int differ = 0, shared = 0;
+	for (;;) {
+		while (*a == ' ' || *a == '\t')
+			a++;
+		while (*b == ' ' || *b == '\t')
+			b++;
+		if (!*a || !*b)
+			return !*a && !*b && differ == 1 && shared;
+		size_t na = strcspn(a, " \t"), nb = strcspn(b, " \t");
+		if (na == nb && memcmp(a, b, na) == 0) {
+			shared |= *a != '<' && strcspn(a, letters) < na;
+		} else {
+			if (++differ > 1 || strcspn(a, letters) >= na || strcspn(b, letters) >= nb)
+				return 0;
+		}
+		a += na;
+		b += nb;
+	}
+}
+
+/* How many of the milestones a match of m jumps over from good line
+ * since (skipped of them) bad did with another outcome: a new error in
+ * bad's stream since it last followed took the step's place, reading as
+ * it but for one word (one_word_apart).  A test suite that failed went
+ * on with its tests; its "FAIL" header is no teardown.  Looks at the
+ * first eight skipped and the last 64 lines of the stream's own. */
+static uint32_t outcome_steps(const struct walk *k, const struct match *m, int64_t since, uint32_t skipped)
+{
+	const struct dx_state *st = k->st;
+	uint32_t n = 0;
+	size_t from = k->lastb[m->s] >= 0 ? (size_t)k->lastb[m->s] + 1 : 0;
+	if (m->i - from > 64)
+		from = m->i - 64;
+	for (uint32_t t = 1; t <= skipped && t <= 8; t++) {
+		uint32_t j = pending_nth(&k->pend, since, st->stream[k->g][m->j], t, m->order);
+		if (j == ALIGN_NONE || j >= m->j)
+			break;
+		for (size_t i = from; i < m->i; i++) {
+			uint32_t c = st->id[st->bad][i];
+			if (st->stream[st->bad][i] == m->s && st->new_error[c] &&
+			    one_word_apart(st->ctext[c], st->ctext[st->id[k->g][j]])) {
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
 /* After a new error anywhere since this stream last followed, a leap
  * ahead is the dying run's teardown matching the good run's (closing
  * plugins, destroying comms, "Shutdown complete" without "ready"): it
  * follows only by the lines it skipped and over no step, or when bad
- * goes on from there step by step. */
-static int teardown_follows(const struct walk *k, const struct match *m, uint32_t skipped)
+ * goes on from there step by step.  A step bad did with another outcome
+ * (outcome_steps) is no step skipped. */
+static int teardown_follows(const struct walk *k, const struct match *m, int64_t since, uint32_t skipped)
 {
 	if (k->lasterr <= k->lastb[m->s])
 		return 1;
+	skipped -= outcome_steps(k, m, since, skipped);
 	return (!skipped && !leaps(&k->pend, k->lastg[m->s], m->j, k->own[m->s], m->order)) ||
 	       steps_on(k->st, k->w, &k->pend, k->g, m->i, m->j, m->order);
 }
@@ -471,7 +532,7 @@ static int match_follows(const struct walk *k, const struct match *m)
 		return 0;
 	if (trouble_jumps(k, m, skipped) || bar_ahead(k, m, m->j))
 		return 0;
-	return teardown_follows(k, m, skipped);
+	return teardown_follows(k, m, since, skipped);
 }
 
 /* The aligner may have matched a line further on (a look-alike after

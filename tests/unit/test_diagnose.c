@@ -1333,6 +1333,24 @@ static void test_reworded_plural(void)
 	dx_free(&x);
 }
 
+/* outcome_steps, one_word_apart: an error that reads as the good run's
+ * step but for its outcome ("FAIL" for "PASS") is that step done, not a
+ * teardown: the suite went on with its tests, and bad got to the one
+ * after it.  A line that shares only a placeholder is no such step. */
+static void test_failed_step_is_done(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, UPTO04 "|PASS  tests/math.test.js\n|  checked Hello World\n" L05 L06,
+		 UPTO04 "|FAIL  tests/math.test.js\n|  checked Hello World\n|Error: Failure!\n");
+	CHECK_INT(x.d.bad_line, 6);
+	CHECK_INT(x.d.good_line, 6);
+	dx_free(&x);
+	DIAGNOSE(&x, GENERIC, UPTO04 "|Loading 1234\n|  checked Hello World\n" L05 L06,
+		 UPTO04 "|Error 5678\n|  checked Hello World\n|Error: Failure!\n");
+	CHECK_INT(x.d.bad_line, 4);
+	dx_free(&x);
+}
+
 /* canonicalise, same_severity: an error a rule's words name like a step
  * ("Error starting agent", the good run's "Starting server") is not that
  * step reworded: the run crashed there, it did not get there. */
@@ -2049,6 +2067,7 @@ int main(void)
 	test_next_after_warning();
 	test_reworded_group();
 	test_reworded_plural();
+	test_failed_step_is_done();
 	test_error_is_no_reworded_step();
 	test_warning_aside();
 	test_steps_named_by_value();
