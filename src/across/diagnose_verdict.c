@@ -1018,6 +1018,53 @@ static int64_t failed_step_after_step(const struct dx_state *st, const struct di
 	return at;
 }
 
+/* The first step of the good run that a run which failed a step and
+ * went on skipped on the way to its end: a step of good d->good, before
+ * the furthest line bad followed, whose template bad never printed where
+ * it followed the good run.  Before its first failure, as many lines of
+ * bad's own in the place of such steps are those steps reworded (the
+ * project's name in Maven's header), as follows() has it for a jump;
+ * from its failure on, what bad printed in a step's place is what the
+ * failure made of it ("job killed ..." for "Successfully completed.").
+ * Its good line, or DX_NONE. */
+static int64_t first_skipped(const struct dx_state *st, const struct diagnosis *d)
+{
+	const struct following *w = st->w;
+	const struct log *bad = &st->logs[st->bad];
+	const uint32_t *gid = st->id[d->good], *bid = st->id[st->bad];
+	uint8_t *printed = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t i = st->from; i < bad->nlines; i++)
+		if (w->follow[i])
+			printed[bid[i]] = 1;
+	int64_t skip = DX_NONE, pg = -1;
+	size_t own = 0;
+	int failed = 0;
+	for (size_t i = st->from; i < bad->nlines && skip == DX_NONE; i++) {
+		if (!w->follow[i]) {
+			failed |= st->new_error[bid[i]];
+			own += !is_blank(st->ctext[bid[i]]);
+			continue;
+		}
+		int64_t g = w->b2g[i];
+		if (g <= pg)
+			continue;
+		int64_t first = DX_NONE;
+		size_t steps = 0;
+		for (int64_t j = pg + 1; j < g; j++)
+			if (st->step[gid[j]] && is_step(st, gid[j]) && !printed[gid[j]]) {
+				steps++;
+				if (first == DX_NONE)
+					first = j;
+			}
+		if (first != DX_NONE && (own < steps || failed))
+			skip = first;
+		pg = g;
+		own = 0;
+	}
+	free(printed);
+	return skip;
+}
+
 /* A run that failed a step and went on left the good run's path where
  * it failed and came back to it after: it diverged at the first step of
  * the good run it skipped on the way to its end (the good run's
@@ -1026,27 +1073,15 @@ static int64_t failed_step_after_step(const struct dx_state *st, const struct di
  * it skipped none (a failed test among passing ones).  Where it diverged
  * is bad's last line before that which follows the good run; the good
  * run's next step is then the one it skipped.  A step is skipped when
- * bad, following the good run past it, never printed its template.  The
- * failure's own line may come before (a shell's "Killed" written ahead
- * of the batch system's report that says the job did not complete). */
+ * bad, following the good run past it, never printed its template (see
+ * first_skipped).  The failure's own line may come before (a shell's
+ * "Killed" written ahead of the batch system's report that says the job
+ * did not complete). */
 static void failed_departure(const struct dx_state *st, struct diagnosis *d)
 {
 	const struct following *w = st->w;
 	const struct log *bad = &st->logs[st->bad];
-	const uint32_t *gid = st->id[d->good];
-	uint8_t *printed = xcalloc(st->nc ? st->nc : 1, 1);
-	int64_t far = DX_NONE;
-	for (size_t i = st->from; i < bad->nlines; i++)
-		if (w->follow[i]) {
-			printed[st->id[st->bad][i]] = 1;
-			if ((int64_t)w->b2g[i] > far)
-				far = w->b2g[i];
-		}
-	int64_t skip = DX_NONE;
-	for (int64_t j = 0; j < far && skip == DX_NONE; j++)
-		if (st->step[gid[j]] && is_step(st, gid[j]) && !printed[gid[j]])
-			skip = j;
-	free(printed);
+	int64_t skip = first_skipped(st, d);
 	int64_t limit = skip != DX_NONE ? (int64_t)bad->nlines : d->novel[d->crash].line, at = DX_NONE;
 	for (int64_t i = st->from; i < limit; i++) {
 		if (!w->follow[i])

@@ -1099,6 +1099,15 @@ static void test_failed_departure(void)
 	CHECK_INT(x.d.good_line, 9);
 	CHECK_INT(x.d.end_line, 22);
 	dx_free(&x);
+	/* first_skipped: a line of bad's own in a step's place before the
+	 * failure is that step reworded, not one bad skipped */
+	DIAGNOSE(&x, NULL, GOOD,
+		 L00 "INFO handling the flags of the widget build\n" L02 L03 L04 L05 L06 L07 L08 L09
+		 "ERROR test_upload failed: expected 200, got 500\n" L10 L11 L12 L13 L14 FROM15);
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(x.d.bad_line, 9);
+	CHECK_INT(x.d.good_line, 9);
+	dx_free(&x);
 }
 
 /* find_non_finite: a number that became nan or inf where the good run
