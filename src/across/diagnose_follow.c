@@ -337,6 +337,7 @@ struct walk {
 	uint32_t *firstof;      /* template -> its first good line */
 	uint8_t *reached;       /* template: a step reached on every rank of good */
 	int64_t gend;           /* the good run's last step (good_last_step) */
+	int64_t msend;          /* ... and its last milestone */
 	/* Per bad stream: the last good line followed, lastg before its last
 	 * move, the bad line that followed it, and what bad printed since
 	 * that was not matched (a new error among it). */
@@ -464,31 +465,60 @@ static int one_word_apart(const char *a, const char *b)
 	}
 }
 
-/* How many of the milestones a match of m jumps over from good line
- * since (skipped of them) bad did with another outcome: a new error in
- * bad's stream since it last followed took the step's place, reading as
- * it but for one word (one_word_apart).  A test suite that failed went
- * on with its tests; its "FAIL" header is no teardown.  Looks at the
- * first eight skipped and the last 64 lines of the stream's own. */
-static uint32_t outcome_steps(const struct walk *k, const struct match *m, int64_t since, uint32_t skipped)
+/* Whether bad's stream goes on with the good run after line m->i: the
+ * aligner matched LOOKAHEAD more of its lines within LOOKAHEAD_LINES.  A
+ * dying run's teardown is the last it prints. */
+static int aligned_after(const struct walk *k, const struct match *m)
 {
 	const struct dx_state *st = k->st;
-	uint32_t n = 0;
+	size_t n = st->logs[st->bad].nlines, found = 0;
+	for (size_t i = m->i + 1; i < n && i <= m->i + LOOKAHEAD_LINES && found < LOOKAHEAD; i++)
+		found += st->stream[st->bad][i] == m->s && k->w->b2g[i] != ALIGN_NONE;
+	return found >= LOOKAHEAD;
+}
+
+/* How many of the good run's milestones a match of m to good line to
+ * jumps over from good line since, in its stream (or in all of good): every learned
+ * milestone counts, not only the steps a rule names, for after an error
+ * whatever the good run did once and bad did not is progress it never
+ * made (MySQL's "InnoDB initialization has started" before the
+ * "Initialization - end" an aborting server prints too).  A milestone
+ * bad did with another outcome is no milestone skipped: a new error in
+ * bad's stream since it last followed took its place, reading as it
+ * but for one word (one_word_apart), as a failed suite's "FAIL" header
+ * takes the place of "PASS".  A match at a line the good run printed
+ * more than once (a unit of work done) or at its last milestone ("Prompt
+ * executed") is the job gone on to its end (a failed request, and the
+ * next one served), a first match may skip the good run's start (a
+ * build with another preamble), and a run whose lines go on matching
+ * the good run's after it (aligned_after) went on past its error ("...
+ * Proceeding"): there only the steps count, as everywhere without an
+ * error.
+ * Looks at the last 64 lines of the stream's own; a jump over more than
+ * 256 good lines skips many. */
+static uint32_t teardown_skipped(const struct walk *k, const struct match *m, int64_t since, uint32_t to)
+{
+	const struct dx_state *st = k->st;
+	const uint32_t *gid = st->id[k->g];
+	size_t j0 = since >= 0 ? (size_t)since + 1 : 0;
+	if (to > j0 + 256)
+		return 256;
 	size_t from = k->lastb[m->s] >= 0 ? (size_t)k->lastb[m->s] + 1 : 0;
 	if (m->i - from > 64)
 		from = m->i - 64;
-	for (uint32_t t = 1; t <= skipped && t <= 8; t++) {
-		uint32_t j = pending_nth(&k->pend, since, st->stream[k->g][m->j], t, m->order);
-		if (j == ALIGN_NONE || j >= m->j)
-			break;
-		for (size_t i = from; i < m->i; i++) {
+	int strict = since >= 0 && st->ms[gid[to]] && (int64_t)to < k->msend && !aligned_after(k, m);
+	uint32_t n = 0;
+	for (size_t j = j0; j < to; j++) {
+		if ((!m->order && st->stream[k->g][j] != st->stream[k->g][to]) ||
+		    !(strict ? st->ms : st->step)[gid[j]] || is_blank(st->ctext[gid[j]]))
+			continue;
+		int other = 0;
+		for (size_t i = from; i < m->i && !other; i++) {
 			uint32_t c = st->id[st->bad][i];
-			if (st->stream[st->bad][i] == m->s && st->new_error[c] &&
-			    one_word_apart(st->ctext[c], st->ctext[st->id[k->g][j]])) {
-				n++;
-				break;
-			}
+			other = st->stream[st->bad][i] == m->s && st->new_error[c] &&
+				one_word_apart(st->ctext[c], st->ctext[gid[j]]);
 		}
+		n += !other;
 	}
 	return n;
 }
@@ -497,14 +527,13 @@ static uint32_t outcome_steps(const struct walk *k, const struct match *m, int64
  * ahead is the dying run's teardown matching the good run's (closing
  * plugins, destroying comms, "Shutdown complete" without "ready"): it
  * follows only by the lines it skipped and over no step, or when bad
- * goes on from there step by step.  A step bad did with another outcome
- * (outcome_steps) is no step skipped. */
-static int teardown_follows(const struct walk *k, const struct match *m, int64_t since, uint32_t skipped)
+ * goes on from there step by step (see teardown_skipped). */
+static int teardown_follows(const struct walk *k, const struct match *m, int64_t since)
 {
 	if (k->lasterr <= k->lastb[m->s])
 		return 1;
-	skipped -= outcome_steps(k, m, since, skipped);
-	return (!skipped && !leaps(&k->pend, k->lastg[m->s], m->j, k->own[m->s], m->order)) ||
+	return (!teardown_skipped(k, m, since, m->j) &&
+		!leaps(&k->pend, k->lastg[m->s], m->j, k->own[m->s], m->order)) ||
 	       steps_on(k->st, k->w, &k->pend, k->g, m->i, m->j, m->order);
 }
 
@@ -532,7 +561,7 @@ static int match_follows(const struct walk *k, const struct match *m)
 		return 0;
 	if (trouble_jumps(k, m, skipped) || bar_ahead(k, m, m->j))
 		return 0;
-	return teardown_follows(k, m, since, skipped);
+	return teardown_follows(k, m, since);
 }
 
 /* The aligner may have matched a line further on (a look-alike after
@@ -589,7 +618,8 @@ static int rematch_follows(const struct walk *k, const struct match *m, uint32_t
 	if ((pk && jumps_coming_step(st, &k->pend, &k->bx, k->g, k->nextsame, m->i, last, j, m->order)) ||
 	    bar_ahead(k, m, j))
 		return 0;
-	return k->lasterr <= k->lastb[m->s] || (!pk && !leaps(&k->pend, last, j, k->own[m->s], m->order));
+	return k->lasterr <= k->lastb[m->s] ||
+	       (!teardown_skipped(k, m, last, j) && !leaps(&k->pend, last, j, k->own[m->s], m->order));
 }
 
 /* The good line a line the aligner's match did not carry follows after
@@ -618,14 +648,15 @@ static int reordered(const struct walk *k, const struct match *m)
 
 /* ---- the walk's moves ---- */
 
-/* The good run's last step: its last milestone that is no warning and no
- * continuation line.  What it printed after that (a resource_tracker
+/* The good run's last step: its last line of a template that is[] marks
+ * (st->step: a step; st->ms: any milestone) and that is no warning and
+ * no continuation line.  What it printed after that (a resource_tracker
  * warning at exit, cleanup) is its tail.  -1 for none. */
-static int64_t good_last_step(const struct dx_state *st, size_t g)
+static int64_t good_last_step(const struct dx_state *st, size_t g, const uint8_t *is)
 {
 	for (size_t j = st->logs[g].nlines; j-- > 0;) {
 		uint32_t c = st->id[g][j];
-		if (st->step[c] && st->sev[c] == DX_INFO && !isspace((unsigned char)st->ctext[c][0]))
+		if (is[c] && st->sev[c] == DX_INFO && !isspace((unsigned char)st->ctext[c][0]))
 			return (int64_t)j;
 	}
 	return -1;
@@ -756,7 +787,8 @@ static void walk_init(struct walk *k, const struct dx_state *st, size_t g, struc
 		k->nextsame[j] = k->firstof[st->id[g][j]];
 		k->firstof[st->id[g][j]] = (uint32_t)j;
 	}
-	k->gend = good_last_step(st, g);
+	k->gend = good_last_step(st, g, st->step);
+	k->msend = good_last_step(st, g, st->ms);
 	w->score = 0;
 	w->last = DX_NONE;
 }

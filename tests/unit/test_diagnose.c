@@ -1360,6 +1360,31 @@ static void test_failed_step_is_done(void)
 	dx_free(&x);
 }
 
+/* teardown_skipped: after a new error, a match that jumps over what the
+ * good run did once is the teardown, though the rules name other steps
+ * and none of those: a server that aborted at its data directory and
+ * then printed the "Initialization - end." the good run printed after
+ * InnoDB started crashed; it never got that far.  The rules name three
+ * steps, and those are the only steps a single good run has. */
+#define MYSQL_START "INFO [Server] /usr/sbin/mysqld (mysqld 8.4.0) starting as process 80\n"
+static void test_teardown_over_unnamed_steps(void)
+{
+	struct dx x;
+	DIAGNOSE(&x,
+		 "[mysqlish]\nstep  starting: starting as process\nstep  socket: Server socket created\n"
+		 "final ready: ready for connections\n",
+		 MYSQL_START "INFO [InnoDB] InnoDB initialization has started.\n"
+		 "INFO [InnoDB] InnoDB initialization has ended.\n"
+		 "INFO [Server] MySQL Server Initialization - end.\n"
+		 "INFO [Server] Server socket created on IP: '::'.\n"
+		 "INFO [Server] /usr/sbin/mysqld: ready for connections. Version: '8.4.0'\n",
+		 MYSQL_START "ERROR [Server] --initialize specified but the data directory has files in it.\n"
+		 "INFO [Server] MySQL Server Initialization - end.\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(x.d.bad_line, 0);
+	dx_free(&x);
+}
+
 /* canonicalise, same_severity: an error a rule's words name like a step
  * ("Error starting agent", the good run's "Starting server") is not that
  * step reworded: the run crashed there, it did not get there. */
@@ -2077,6 +2102,7 @@ int main(void)
 	test_reworded_group();
 	test_reworded_plural();
 	test_failed_step_is_done();
+	test_teardown_over_unnamed_steps();
 	test_error_is_no_reworded_step();
 	test_warning_aside();
 	test_steps_named_by_value();
