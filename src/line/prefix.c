@@ -1148,7 +1148,7 @@ static const struct format {
 	{ "openstack", fmt_openstack, B_NONBLANK, 0 },
 	{ "windows", fmt_windows, B_DIGIT, 0 },
 	{ "journal", fmt_journal, B_DIGIT, 1 },
-	{ "syslog", fmt_syslog, B_UPPER, 1 },
+	{ "syslog", fmt_syslog, B_UPPER | B_OTHER | B_DIGIT, 1 },
 	{ "thunderbird", fmt_thunderbird, B_NONBLANK, 1 },
 	{ "bgl", fmt_bgl, B_NONBLANK, 0 },
 	{ "hdfs", fmt_hdfs, B_DIGIT, 0 },

@@ -270,7 +270,57 @@ static const char month_abbr[12][4] = {
 	"Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 };
 
-/* An English month abbreviation, "Jan" to "Dec". */
+/* Month abbreviations as other locales write them where syslog and
+ * journalctl put "Aug" (strftime's %b): Russian, German, French,
+ * Spanish; the ones English shares are in month_abbr.  Longer first
+ * where one begins another ("mars" before "mar"). */
+static const struct {
+	const char *name;
+	uint8_t mo;
+} month_local_names[] = {
+	{ "янв", 1 }, { "фев", 2 }, { "мар", 3 }, { "апр", 4 }, { "мая", 5 }, { "май", 5 },
+	{ "июн", 6 }, { "июл", 7 }, { "авг", 8 }, { "сен", 9 }, { "окт", 10 }, { "ноя", 11 },
+	{ "дек", 12 },
+	{ "Mär", 3 }, { "Mai", 5 }, { "Okt", 10 }, { "Dez", 12 },
+	{ "janv", 1 }, { "févr", 2 }, { "mars", 3 }, { "avr", 4 }, { "mai", 5 }, { "juin", 6 },
+	{ "juil", 7 }, { "août", 8 }, { "sept", 9 }, { "déc", 12 },
+	{ "ene", 1 }, { "feb", 2 }, { "mar", 3 }, { "abr", 4 }, { "may", 5 }, { "jun", 6 },
+	{ "jul", 7 }, { "ago", 8 }, { "sep", 9 }, { "oct", 10 }, { "nov", 11 }, { "dic", 12 },
+};
+
+/* A month as another locale names it (month_local_names, with or
+ * without a closing '.'), or as Korean, Chinese and Japanese number it
+ * ("8월", "8月"); a blank must follow.  Cold: English is the rule. */
+static __attribute__((noinline, cold)) int month_local(struct cur *c, int *mo)
+{
+	const char *s = c->s + c->i;
+	size_t left = c->n - c->i, n = 0;
+	int m = 0;
+	if (left && is_digit(s[0])) {
+		while (n < 2 && n < left && is_digit(s[n]))
+			m = m * 10 + (s[n++] - '0');
+		if (m < 1 || m > 12 || left - n < 3 ||
+		    (memcmp(s + n, "월", 3) != 0 && memcmp(s + n, "月", 3) != 0))
+			return 0;
+		n += 3;
+	} else {
+		for (size_t k = 0; k < sizeof(month_local_names) / sizeof(month_local_names[0]) && !m; k++) {
+			size_t len = strlen(month_local_names[k].name);
+			if (len <= left && memcmp(s, month_local_names[k].name, len) == 0) {
+				m = month_local_names[k].mo;
+				n = len + (len < left && s[len] == '.');
+			}
+		}
+	}
+	if (!m || n >= left || s[n] != ' ')
+		return 0;
+	c->i += n;
+	*mo = m;
+	return 1;
+}
+
+/* A month's abbreviation: English, "Jan" to "Dec", or another locale's
+ * (month_local). */
 static inline int month_name(struct cur *c, int *mo)
 {
 	if (c->n - c->i < 3)
@@ -282,7 +332,7 @@ static inline int month_name(struct cur *c, int *mo)
 			return 1;
 		}
 	}
-	return 0;
+	return month_local(c, mo);
 }
 
 /* Level words packed little-end first into a 64-bit integer, so a word

@@ -143,6 +143,16 @@ static const struct want cases[] = {
 	  "1970-06-04T15:16:01.000Z", LV_NONE, "", "check pass; user unknown" },
 	{ "Jun 19 04:09:11 combo syslogd 1.4.1: restart.", "syslog",
 	  "1970-06-19T04:09:11.000Z", LV_NONE, "", "restart." },
+	/* journalctl and syslog in other locales: the month as strftime's %b
+	 * writes it there */
+	{ "авг 29 10:34:14 wg-client wg-quick[2540]: [#] ip link add wg0", "syslog",
+	  "1970-08-29T10:34:14.000Z", LV_NONE, "", "[#] ip link add wg0" },
+	{ "Mär  3 09:00:01 host cron[7]: job", "syslog", "1970-03-03T09:00:01.000Z", LV_NONE, "", "job" },
+	{ "déc. 24 23:59:59 host sshd[9]: bye", "syslog", "1970-12-24T23:59:59.000Z", LV_NONE, "", "bye" },
+	{ "12월 04 10:34:14 host dockerd[1]: up", "syslog", "1970-12-04T10:34:14.000Z", LV_NONE, "", "up" },
+	{ "8月 29 10:34:14 host systemd[1]: Started x.", "syslog", "1970-08-29T10:34:14.000Z", LV_NONE, "",
+	  "Started x." },
+	{ "13월 04 10:34:14 host d[1]: no", "none", NULL, LV_NONE, "", "13월 04 10:34:14 host d[1]: no" },
 	/* a syslog time without a host: the program's text follows, its own
 	 * header read as behind a host's tag */
 	{ "Dec  1 10:00:00 Traceback (most recent call last):", "syslog",
