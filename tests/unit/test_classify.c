@@ -30,6 +30,12 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "Unknown command: '<id>'", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "main.py: error: unrecognized arguments: --tp", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "Known commands: serve, run", LV_NONE), CLASSIFY_INFO);
+	/* systemd's and a shell's words for a failure, capitalised or not */
+	CHECK_INT(classify_severity(&builtin, "Failed to start WireGuard via wg-quick(<int>) for <id>.", LV_NONE),
+		  CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "<path>: line <int>: resolvconf: command not found", LV_NONE),
+		  CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "FailedOver to the standby", LV_NONE), CLASSIFY_INFO);
 	/* The level the program gave wins over the words ... */
 	CHECK_INT(classify_severity(&builtin, "retrying after error: timeout", LV_INFO), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "all good", LV_ERROR), CLASSIFY_ERROR);
