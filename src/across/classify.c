@@ -40,8 +40,9 @@ static int says_failure(const struct ruleset *rs, const char *t)
  * (mask keeps such a 0 in the template).  None of it happened. */
 static int counted_zero(const char *t, const char *p, const char *end)
 {
-	if (p - t >= 2 && p[-1] == ' ' && p[-2] == '0' && (p - t == 2 || !isalnum((unsigned char)p[-3])))
-		return 1;
+	if (p - t >= 2 && p[-1] == ' ' && p[-2] == '0' &&
+	    (p - t == 2 || (!isalnum((unsigned char)p[-3]) && p[-3] != '=')))
+		return 1;   /* "0 failed", not "changed=0 failed=1": that 0 is changed's */
 	if (end[0] == '=')   /* Ansible's recap: "failed=0" */
 		return end[1] == '0' && !isalnum((unsigned char)end[2]) && end[2] != '.';
 	if (end[0] != ':' || end[1] != ' ')

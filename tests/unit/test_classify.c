@@ -36,6 +36,8 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "<path>: line <int>: resolvconf: command not found", LV_NONE),
 		  CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "FailedOver to the standby", LV_NONE), CLASSIFY_INFO);
+	/* A zero counts the word after it only when it is no other key's value. */
+	CHECK_INT(classify_severity(&builtin, "<id> : ok=<int> changed=0 failed=<int>", LV_NONE), CLASSIFY_ERROR);
 	/* The level the program gave wins over the words ... */
 	CHECK_INT(classify_severity(&builtin, "retrying after error: timeout", LV_INFO), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "all good", LV_ERROR), CLASSIFY_ERROR);
