@@ -94,6 +94,47 @@ int classify_names_failure(const struct ruleset *rs, const char *t)
 	return 0;
 }
 
+/* Whether the word at p..end of t is counted, whatever the number:
+ * counted_zero's shapes ("3 failed", "failed=1", "Failures: 2") with
+ * any number or its placeholder. */
+static int counted(const char *t, const char *p, const char *end)
+{
+	const char *n;
+	if (p - t >= 2 && p[-1] == ' ' && (isdigit((unsigned char)p[-2]) || (p - t >= 6 && !memcmp(p - 6, "<int>", 5))))
+		return 1;
+	if (end[0] == '=')
+		n = end + 1;
+	else if (end[0] == ':' && end[1] == ' ')
+		n = end + 1 + strspn(end + 1, " ");
+	else
+		return 0;
+	return isdigit((unsigned char)n[0]) || strncmp(n, "<int>", 5) == 0;
+}
+
+int classify_is_tally(const struct ruleset *rs, const char *t)
+{
+	char *rest = xstrdup(t);
+	int found = 0;
+	for (const char *p = t; *p;) {
+		if (!isalpha((unsigned char)*p) || (p > t && isalnum((unsigned char)p[-1]))) {
+			p++;
+			continue;
+		}
+		const char *e = p;
+		while (isalpha((unsigned char)*e))
+			e++;
+		if (counted(t, p, e)) {
+			memset(rest + (p - t), ' ', (size_t)(e - p));
+			found = 1;
+		}
+		p = e;
+	}
+	int tally = found && classify_severity(rs, t, LV_NONE) == CLASSIFY_ERROR &&
+		    classify_severity(rs, rest, LV_NONE) != CLASSIFY_ERROR;
+	free(rest);
+	return tally;
+}
+
 /* t with every word that is counted zero (counted_zero) blanked out, or
  * NULL when it has none: the words left say what went wrong, if anything
  * did.  The caller frees it. */

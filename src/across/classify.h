@@ -50,6 +50,12 @@ enum classify_severity classify_severity(const struct ruleset *rs, const char *t
  * signal: "Segmentation fault", "core dumped"). */
 int classify_names_failure(const struct ruleset *rs, const char *t);
 
+/* Whether t is an error only by the failures it counts: a tally
+ * ("failed=1" in Ansible's recap, "3 failed, 10 passed", "Errors: 2")
+ * that says how many steps failed, not what went wrong.  Its words
+ * counted, the rest of it says no error. */
+int classify_is_tally(const struct ruleset *rs, const char *t);
+
 /* Which part of a traceback t is (classify_tb). */
 enum classify_tb classify_traceback_role(const char *t);
 

@@ -519,9 +519,33 @@ static int64_t record_cause(const struct dx_state *st, const struct diagnosis *d
 	return crash;
 }
 
+/* A crash whose line only tallies failures (classify_is_tally: Ansible's
+ * recap "failed=1") counts what failed before it: the cause is the
+ * first error no good run printed in bad's attempt before it, no tally
+ * itself and no kill, when there is one. */
+static int64_t tally_cause(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
+{
+	const uint32_t *id = st->id[st->bad];
+	const struct dx_novel *cr = &d->novel[crash];
+	if (cr->traceback || !classify_is_tally(st->rs, st->ctext[id[cr->summary]]))
+		return crash;
+	int64_t best = crash;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		const char *t = st->ctext[id[nv->summary]];
+		if (nv->severity != DX_ERROR || nv->line >= cr->line || nv->line < (int64_t)st->from ||
+		    classify_is_tally(st->rs, t) || classify_is_killed(st->rs, t))
+			continue;
+		if (best == crash || nv->line < d->novel[best].line)
+			best = (int64_t)k;
+	}
+	return best;
+}
+
 /* The crash's cause: the line its error quotes (quoted_cause), else the
  * warning it began with (warned_cause), else the crash -- or, when that
- * says no word, the line of its record that does (record_cause). */
+ * says no word, the line of its record that does (record_cause), and
+ * when it counts failures, the first it counted (tally_cause). */
 static int64_t choose_cause(const struct dx_state *st, const struct diagnosis *d, const size_t *fbefore,
 			    int64_t crash)
 {
@@ -529,7 +553,10 @@ static int64_t choose_cause(const struct dx_state *st, const struct diagnosis *d
 	if (quoted != crash)
 		return quoted;
 	int64_t warned = warned_cause(st, d, crash);
-	return warned != crash ? warned : record_cause(st, d, crash);
+	if (warned != crash)
+		return warned;
+	int64_t record = record_cause(st, d, crash);
+	return record != crash ? record : tally_cause(st, d, crash);
 }
 
 /* Whether a crash candidate only names a failure that a line of the

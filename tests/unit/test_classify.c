@@ -38,6 +38,13 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "FailedOver to the standby", LV_NONE), CLASSIFY_INFO);
 	/* A zero counts the word after it only when it is no other key's value. */
 	CHECK_INT(classify_severity(&builtin, "<id> : ok=<int> changed=0 failed=<int>", LV_NONE), CLASSIFY_ERROR);
+	/* A tally counts failures; it does not say what failed. */
+	CHECK(classify_is_tally(&builtin, "<ip> : ok=<int> changed=<int> unreachable=<int> failed=<int> skipped=<int>"));
+	CHECK(classify_is_tally(&builtin, "<int> failed, <int> passed in <dur>"));
+	CHECK(classify_is_tally(&builtin, "Errors: 2"));
+	CHECK(!classify_is_tally(&builtin, "Error: 2 replicas failed to start"));
+	CHECK(!classify_is_tally(&builtin, "fatal: [<ip>]: FAILED! => {\"msg\": \"no service\"}"));
+	CHECK(!classify_is_tally(&builtin, "ok=<int> changed=<int> failed=0"));
 	/* The level the program gave wins over the words ... */
 	CHECK_INT(classify_severity(&builtin, "retrying after error: timeout", LV_INFO), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "all good", LV_ERROR), CLASSIFY_ERROR);

@@ -1385,6 +1385,22 @@ static void test_teardown_over_unnamed_steps(void)
 	dx_free(&x);
 }
 
+/* tally_cause: a recap that counts a failure ("failed=1") is no cause;
+ * the failure it counted, earlier, which the play went on after, is. */
+static void test_tally_is_no_cause(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, UPTO04 "|TASK [restart the database]\n|changed: [web1]\n|changed: [web2]\n" L05
+		 "|TASK [install samba]\n|changed: [web1]\n|PLAY RECAP\n|web2 : ok=3 changed=1 failed=0\n"
+		 "|web1 : ok=3 changed=2 failed=0\n" L06,
+		 UPTO04 "|TASK [restart the database]\n|fatal: [web1]: FAILED! => {\"msg\": \"no such service\"}\n"
+		 "|changed: [web2]\n" L05 "|PLAY RECAP\n|web2 : ok=3 changed=1 failed=0\n"
+		 "|web1 : ok=2 changed=0 failed=1\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 6);
+	dx_free(&x);
+}
+
 /* canonicalise, same_severity: an error a rule's words name like a step
  * ("Error starting agent", the good run's "Starting server") is not that
  * step reworded: the run crashed there, it did not get there. */
@@ -2103,6 +2119,7 @@ int main(void)
 	test_reworded_plural();
 	test_failed_step_is_done();
 	test_teardown_over_unnamed_steps();
+	test_tally_is_no_cause();
 	test_error_is_no_reworded_step();
 	test_warning_aside();
 	test_steps_named_by_value();
