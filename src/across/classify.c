@@ -100,7 +100,8 @@ int classify_names_failure(const struct ruleset *rs, const char *t)
 static int counted(const char *t, const char *p, const char *end)
 {
 	const char *n;
-	if (p - t >= 2 && p[-1] == ' ' && (isdigit((unsigned char)p[-2]) || (p - t >= 6 && !memcmp(p - 6, "<int>", 5))))
+	if (p - t >= 2 && p[-1] == ' ' &&
+	    (isdigit((unsigned char)p[-2]) || (p - t >= 6 && !memcmp(p - 6, "<int>", 5))))
 		return 1;
 	if (end[0] == '=')
 		n = end + 1;
@@ -111,34 +112,10 @@ static int counted(const char *t, const char *p, const char *end)
 	return isdigit((unsigned char)n[0]) || strncmp(n, "<int>", 5) == 0;
 }
 
-int classify_is_tally(const struct ruleset *rs, const char *t)
-{
-	char *rest = xstrdup(t);
-	int found = 0;
-	for (const char *p = t; *p;) {
-		if (!isalpha((unsigned char)*p) || (p > t && isalnum((unsigned char)p[-1]))) {
-			p++;
-			continue;
-		}
-		const char *e = p;
-		while (isalpha((unsigned char)*e))
-			e++;
-		if (counted(t, p, e)) {
-			memset(rest + (p - t), ' ', (size_t)(e - p));
-			found = 1;
-		}
-		p = e;
-	}
-	int tally = found && classify_severity(rs, t, LV_NONE) == CLASSIFY_ERROR &&
-		    classify_severity(rs, rest, LV_NONE) != CLASSIFY_ERROR;
-	free(rest);
-	return tally;
-}
-
-/* t with every word that is counted zero (counted_zero) blanked out, or
- * NULL when it has none: the words left say what went wrong, if anything
- * did.  The caller frees it. */
-static char *without_zero_counts(const char *t)
+/* t with every word that counts says of it blanked out, or NULL when
+ * it has none: the words left say what went wrong, if anything did.
+ * The caller frees it. */
+static char *without_counted(const char *t, int (*counts)(const char *t, const char *p, const char *end))
 {
 	char *copy = NULL;
 	for (const char *p = t; *p;) {
@@ -149,7 +126,7 @@ static char *without_zero_counts(const char *t)
 		const char *e = p;
 		while (isalpha((unsigned char)*e))
 			e++;
-		if (counted_zero(t, p, e)) {
+		if (counts(t, p, e)) {
 			if (!copy)
 				copy = xstrdup(t);
 			memset(copy + (p - t), ' ', (size_t)(e - p));
@@ -159,12 +136,21 @@ static char *without_zero_counts(const char *t)
 	return copy;
 }
 
+int classify_is_tally(const struct ruleset *rs, const char *t)
+{
+	char *rest = without_counted(t, counted);
+	int tally = rest && classify_severity(rs, t, LV_NONE) == CLASSIFY_ERROR &&
+		    classify_severity(rs, rest, LV_NONE) != CLASSIFY_ERROR;
+	free(rest);
+	return tally;
+}
+
 /* Whether rs's rules of kind say so of t, but for words counted zero. */
 static int says_of_counts(const struct ruleset *rs, int kind, const char *t)
 {
 	if (!rules_says(rs, kind, t))
 		return 0;
-	char *rest = without_zero_counts(t);
+	char *rest = without_counted(t, counted_zero);
 	if (!rest)
 		return 1;
 	int says = rules_says(rs, kind, rest);
