@@ -184,7 +184,11 @@ static inline int frac(struct cur *c, const char *seps, int *ms)
 /* HH:MM:SS with an optional fraction after a byte of seps ("" for none). */
 static inline int clock_time(struct cur *c, struct stamp *t, const char *seps)
 {
-	return fixed(c, 2, &t->H) && eat(c, ':') && fixed(c, 2, &t->M) && eat(c, ':') &&
+	int64_t hour;
+	if (!num(c, 1, 2, &hour))
+		return 0;
+	t->H = (int)hour;
+	return eat(c, ':') && fixed(c, 2, &t->M) && eat(c, ':') &&
 	       fixed(c, 2, &t->S) && frac(c, seps, &t->ms);
 }
 

@@ -368,6 +368,9 @@ static const struct want cases[] = {
 	  "2024-01-02T10:00:00.123Z", LV_INFO, "", "[main] Server startup in 120 ms" },
 	{ "Jan 02 2024 10:00:00 started", "named-date",
 	  "2024-01-02T10:00:00.000Z", LV_NONE, "", "started" },
+	/* an hour of one digit, as Windows programs write it */
+	{ "2015/10/12 0:36:08 Initialization Sequence Completed", "golog",
+	  "2015-10-12T00:36:08.000Z", LV_NONE, "", "Initialization Sequence Completed" },
 	{ "2025/07/17 12:26:12 [emerg] 2609#2609: bind() failed", "golog",
 	  "2025-07-17T12:26:12.000Z", LV_FATAL, "", "2609#2609: bind() failed" },
 	{ "2024-05-01T10:00:11Z  INFO no target here", "iso",
