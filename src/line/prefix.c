@@ -174,6 +174,51 @@ static size_t fmt_named_date(struct cur *c, struct header *h)
 	return stamp_level(c, h);
 }
 
+/* An English weekday's name, abbreviated or whole ("Sat", "Saturday"). */
+static int weekday(struct cur *c)
+{
+	static const char days[] = "MonTueWedThuFriSatSun";
+	if (c->n - c->i < 3)
+		return 0;
+	for (int k = 0; k < 7; k++) {
+		if (memcmp(c->s + c->i, days + 3 * k, 3) == 0) {
+			c->i += 3;
+			while (c->i < c->n && is_alpha(c->s[c->i]))
+				c->i++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The C library's asctime and date(1) at the start of the line: "Sat May
+ * 28 17:09:55 2016 msg" (OpenVPN and many C daemons), a zone before the
+ * year ("Sat May 28 17:09:55 UTC 2016"), the day padded with a blank
+ * ("May  8"), bracketed or not; then the level in any shape.  Every part
+ * must be there, so that a message starting with a weekday stays
+ * message. */
+static size_t fmt_ctime(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	int64_t d;
+	int bracket = eat(c, '[');
+	if (!weekday(c) || !spaces(c) || !month_name(c, &t.mo))
+		return 0;
+	while (c->i < c->n && is_alpha(c->s[c->i]))
+		c->i++;
+	if (!spaces(c) || !num(c, 1, 2, &d) || !eat(c, ' ') || !clock_time(c, &t, ".,") ||
+	    !eat(c, ' '))
+		return 0;
+	if (c->i < c->n && !is_digit(c->s[c->i]) && (!token(c) || !eat(c, ' ')))
+		return 0;   /* the zone: "UTC", "CEST", "+0200" */
+	if (!fixed(c, 4, &t.y) || (bracket && !eat(c, ']')))
+		return 0;
+	t.d = (int)d;
+	if (!stamp_set(&t, h) || (c->i < c->n && !spaces(c)))
+		return 0;
+	return stamp_level(c, h);
+}
+
 /* Redis: "1:M 02 Jan 2024 10:00:00.123 * msg", the pid and the role
  * (X sentinel, C child, S replica, M master), or before 3.0 "[1] 02 Jan
  * 10:00:00.123 # msg" without the year.  The level is one character:
@@ -1162,6 +1207,7 @@ static const struct format {
 	{ "golog", fmt_golog, B_DIGIT, 0 },
 	{ "iso", fmt_iso, B_DIGIT, 0 },
 	{ "named-date", fmt_named_date, B_DIGIT | B_UPPER, 0 },
+	{ "ctime", fmt_ctime, B_UPPER | B_BRACKET, 0 },
 	{ "elapsed", fmt_elapsed, B_DIGIT, 0 },
 	{ "tsv-iso", fmt_tsv_iso, B_NONBLANK, 0 },
 };

@@ -368,6 +368,13 @@ static const struct want cases[] = {
 	  "2024-01-02T10:00:00.123Z", LV_INFO, "", "[main] Server startup in 120 ms" },
 	{ "Jan 02 2024 10:00:00 started", "named-date",
 	  "2024-01-02T10:00:00.000Z", LV_NONE, "", "started" },
+	/* asctime and date(1): a weekday, a zone before the year, a padded day */
+	{ "Sat May 28 17:09:55 2016 UDPv4 link remote: [AF_INET]10.0.0.1:1194", "ctime",
+	  "2016-05-28T17:09:55.000Z", LV_NONE, "", "UDPv4 link remote: [AF_INET]10.0.0.1:1194" },
+	{ "Sat May 28 17:09:55 UTC 2016 ERROR disk full", "ctime",
+	  "2016-05-28T17:09:55.000Z", LV_ERROR, "", "disk full" },
+	{ "Sun May  8 07:09:55 2016 started", "ctime",
+	  "2016-05-08T07:09:55.000Z", LV_NONE, "", "started" },
 	/* an hour of one digit, as Windows programs write it */
 	{ "2015/10/12 0:36:08 Initialization Sequence Completed", "golog",
 	  "2015-10-12T00:36:08.000Z", LV_NONE, "", "Initialization Sequence Completed" },
