@@ -1433,6 +1433,23 @@ static size_t timeless_header(struct cur c, struct header *h, int bare_level)
 			return c.i;
 		}
 	}
+	/* logrus's text: "INFO[0000] msg", "ERRO[2024-05-01T10:00:00Z]
+	 * msg", a level word and right after it, bracketed, the seconds
+	 * since the start or the time. */
+	c.i = msg;
+	lv = level_word(&c, 0);
+	if (lv && eat(&c, '[')) {
+		size_t k = c.i;
+		while (k < c.n && (is_digit(c.s[k]) || in_set(c.s[k], "-:.TZ+")))
+			k++;
+		if (k > c.i && k + 1 < c.n && c.s[k] == ']' && c.s[k + 1] == ' ') {
+			if (!h->level)
+				h->level = (uint8_t)lv;
+			c.i = k + 1;
+			spaces(&c);
+			return c.i;
+		}
+	}
 	/* A level word in capitals first, then a blank or ": " and text
 	 * ("ERROR boom", pip's "ERROR: No matching distribution"), is a
 	 * level wherever the program wrote no time.  Prose capitalises

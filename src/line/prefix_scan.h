@@ -352,6 +352,19 @@ static const struct {
 	{ PK('V', 'E', 'R', 'B', 'O', 'S', 'E', 0), LV_TRACE },
 	{ PK('D', 'E', 'B', 'U', 'G', 0, 0, 0), LV_DEBUG },
 	{ PK('I', 'N', 'F', 'O', 0, 0, 0, 0), LV_INFO },
+	/* Go's loggers cut the word: zerolog's console to three letters
+	 * ("INF", "WRN"), logrus's text to four ("ERRO", "FATA") */
+	{ PK('T', 'R', 'C', 0, 0, 0, 0, 0), LV_TRACE },
+	{ PK('T', 'R', 'A', 'C', 0, 0, 0, 0), LV_TRACE },
+	{ PK('D', 'B', 'G', 0, 0, 0, 0, 0), LV_DEBUG },
+	{ PK('D', 'E', 'B', 'U', 0, 0, 0, 0), LV_DEBUG },
+	{ PK('I', 'N', 'F', 0, 0, 0, 0, 0), LV_INFO },
+	{ PK('W', 'R', 'N', 0, 0, 0, 0, 0), LV_WARN },
+	{ PK('E', 'R', 'R', 'O', 0, 0, 0, 0), LV_ERROR },
+	{ PK('F', 'T', 'L', 0, 0, 0, 0, 0), LV_FATAL },
+	{ PK('F', 'A', 'T', 'A', 0, 0, 0, 0), LV_FATAL },
+	{ PK('P', 'N', 'C', 0, 0, 0, 0, 0), LV_FATAL },
+	{ PK('P', 'A', 'N', 'I', 0, 0, 0, 0), LV_FATAL },
 	{ PK('N', 'O', 'T', 'E', 0, 0, 0, 0), LV_INFO },         /* MySQL 5.7 */
 	{ PK('S', 'Y', 'S', 'T', 'E', 'M', 0, 0), LV_INFO },     /* MySQL 8 */
 	{ PK('L', 'O', 'G', 0, 0, 0, 0, 0), LV_INFO },           /* PostgreSQL */

@@ -111,6 +111,14 @@ static const struct want cases[] = {
 	  NULL, LV_ERROR, "", "Exception in ASGI application" },
 	{ "CRITICAL: x", "uvicorn", NULL, LV_FATAL, "", "x" },
 	{ "ERROR: not uvicorn's padding", "none", NULL, LV_ERROR, "", "not uvicorn's padding" },
+	/* Go's loggers: logrus's text, zerolog's console */
+	{ "ERRO[0001] failed to start daemon: pid file found", "none", NULL, LV_ERROR, "",
+	  "failed to start daemon: pid file found" },
+	{ "INFO[2024-05-01T10:00:00Z] Starting up", "none", NULL, LV_INFO, "", "Starting up" },
+	{ "2026-04-20T18:16:43Z INF Starting metrics server", "iso",
+	  "2026-04-20T18:16:43.000Z", LV_INFO, "", "Starting metrics server" },
+	{ "2026-04-20T18:16:43Z WRN Your version is outdated", "iso",
+	  "2026-04-20T18:16:43.000Z", LV_WARN, "", "Your version is outdated" },
 	/* A level word in capitals with no time before it; prose's "Error"
 	 * and a word run on are no level */
 	{ "ERROR boom", "none", NULL, LV_ERROR, "", "boom" },
