@@ -184,6 +184,9 @@ static void test_exception(void)
 static void test_words(void)
 {
 	CHECK(classify_is_heartbeat(&builtin, "\"GET /health HTTP/1.1\" 200 OK"));
+	CHECK(classify_is_heartbeat(&builtin, "| 200 | 1.2ms | 127.0.0.1 | GET \"/api/health\""));
+	CHECK(!classify_is_heartbeat(&builtin, "INF Starting metrics server on 127.0.0.1:20241/metrics"));
+	CHECK(!classify_is_heartbeat(&builtin, "Starting metrics server on <ip>/metrics"));
 	CHECK(classify_is_heartbeat(&builtin, "Avg prompt throughput: 0.0 tokens/s"));
 	CHECK(!classify_is_heartbeat(&builtin, "Capture cuda graph begin"));
 	/* With --rules none the generic heartbeat words stay; a rule file
