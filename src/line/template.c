@@ -338,6 +338,15 @@ static int action_word(const struct tmpl *tm, const struct tok *t)
 	       (s[n - 2] == 'e' && s[n - 1] == 'd');
 }
 
+/* Whether the n bytes at s hold a letter: a step's marker is a word. */
+static int has_letter(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned)((s[i] | 32) - 'a') < 26 || (unsigned char)s[i] >= 0x80)
+			return 1;
+	return 0;
+}
+
 /* Split cluster c on its step positions, those holding at most
  * STEP_VALUES distinct plain tokens: tokens that read as words of the
  * message ("end.", "user=root", "isOverlap:false", "SOCKS5"), for mask
@@ -359,11 +368,12 @@ static int step_keys(struct ctx *cx, const struct cluster *c)
 		int step = 1, masked = 0, kept = 0, states = 1;
 		for (uint32_t id = c->head; id != NONE && step; id = cx->next[id]) {
 			const struct tok *t = cx->tok + cx->base[id] + p;
-			if (!t->plain) {
-				masked = 1;
+			int number = t->plain && kept_number(&cx->tt->t[id], t);
+			if (!t->plain || (!number && !has_letter(cx->tt->t[id].text + t->off, t->len))) {
+				masked = 1;   /* a value, or an empty "[]" where one was */
 				continue;
 			}
-			kept |= kept_number(&cx->tt->t[id], t);
+			kept |= number;
 			states = states && (state_name(&cx->tt->t[id], t) || action_word(&cx->tt->t[id], t));
 			size_t v = 0;
 			while (v < nv && vals[v] != t->h)

@@ -98,6 +98,19 @@ static void test_steps_stay_apart(void)
 	CHECK_STR(texts[0], "Rank <int> joined group <*>");
 }
 
+/* A position where one member holds no word (an empty "[]" where
+ * another run names its node) is a value's slot, not a step marker:
+ * a step is marked by a word. */
+static void test_wordless_value_merges(void)
+{
+	reset();
+	add("[o.e.n.Node ] [] initializing ...", 3);
+	add("[o.e.n.Node ] [graphikart] initializing ...", 3);
+	cluster();
+	CHECK_INT(nclusters, 1);
+	CHECK_STR(texts[0], "[o.e.n.Node ] <*> initializing ...");
+}
+
 /* In a long line one differing word is a parameter: a configuration dump
  * with disable_cuda_graph=False in one run and True in another is one
  * template, so that diff can compare the values. */
@@ -287,6 +300,7 @@ int main(void)
 	test_intern();
 	test_merge_many_values();
 	test_steps_stay_apart();
+	test_wordless_value_merges();
 	test_long_line_parameter();
 	test_levels_never_merge();
 	test_kept_number_splits();
