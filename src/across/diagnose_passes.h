@@ -13,6 +13,7 @@
 #ifndef DDX_DIAGNOSE_PASSES_H
 #define DDX_DIAGNOSE_PASSES_H
 
+#include <ctype.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -95,6 +96,18 @@ struct dx_state {
 static inline int is_blank(const char *t)
 {
 	return t[strspn(t, " \t")] == '\0';
+}
+
+/* Whether template text t is drawn, not written: nothing but ASCII
+ * punctuation and spaces ("", "========", "-- --"), a rule between a
+ * script's sections.  A placeholder, a digit, a letter or any byte past
+ * ASCII (a word of another script) says something. */
+static inline int is_drawn(const char *t)
+{
+	for (; *t; t++)
+		if (!(*t == ' ' || *t == '\t' || (ispunct((unsigned char)*t) && *t != '<')))
+			return 0;
+	return 1;
 }
 
 /* The skeleton pass (diagnose_skeleton.c): index logs[0..nlogs) (the

@@ -760,13 +760,23 @@ static int reached_good_end(const struct dx_state *st, const struct diagnosis *d
 
 /* Bad's last line before limit that follows the good run.  A blank line
  * says nothing of where bad got: the line before it does ("after \"\""
- * would be no answer).  DX_NONE when none follows. */
+ * would be no answer).  A drawn rule (is_drawn) says where bad got only
+ * when the written line above it follows too: it closes a section bad
+ * printed as the good run did (a launcher's banner), while one drawn
+ * around a section of bad's own matches the good run's rules by their
+ * shape alone.  DX_NONE when none follows. */
 static int64_t last_following(const struct dx_state *st, int64_t limit)
 {
 	int64_t at = DX_NONE;
-	for (int64_t i = 0; i < limit; i++)
-		if (st->w->follow[i] && (at == DX_NONE || !is_blank(st->ctext[st->id[st->bad][i]])))
+	int above = 0;   /* the written line above follows */
+	for (int64_t i = 0; i < limit; i++) {
+		const char *t = st->ctext[st->id[st->bad][i]];
+		int blank = is_blank(t), drawn = !blank && is_drawn(t);
+		if (st->w->follow[i] && (at == DX_NONE || (!blank && (!drawn || above))))
 			at = i;
+		if (!blank && !drawn)
+			above = st->w->follow[i];
+	}
 	return at;
 }
 
