@@ -522,8 +522,28 @@ static size_t fmt_python(struct cur *c, struct header *h)
 	return c->i;
 }
 
+/* A logger's name as a format of fields between bars writes it after
+ * the level, "%(levelname)s | %(name)s | %(message)s" (FastChat's
+ * "model_worker | ", its "stderr | " for what it relays): one word of a
+ * code name's characters with a letter, then " | " or the line's end.
+ * Skips it: the message, a traceback it relays included, starts after. */
+static int bar_field(struct cur *c)
+{
+	size_t i = c->i, e = c->n < i + 64 ? c->n : i + 64;
+	int letters = 0;
+	for (; i < e && (is_alpha(c->s[i]) || is_digit(c->s[i]) || c->s[i] == '_' || c->s[i] == '.' ||
+			 c->s[i] == '-'); i++)
+		letters |= is_alpha(c->s[i]);
+	if (!letters || i + 2 > c->n || c->s[i] != ' ' || c->s[i + 1] != '|' ||
+	    (i + 2 < c->n && c->s[i + 2] != ' '))
+		return 0;
+	c->i = i + 2 < c->n ? i + 3 : i + 2;
+	return 1;
+}
+
 /* loguru: 2024-01-02 03:04:05.678 | INFO     | module:func:12 - msg; a
- * custom format may leave out the module part. */
+ * custom format may leave out the module part, or write a logger's name
+ * in a field of its own (bar_field). */
 static size_t fmt_loguru(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
@@ -536,6 +556,8 @@ static size_t fmt_loguru(struct cur *c, struct header *h)
 	struct cur where = *c;   /* "module:function:line - ", when the format has it */
 	if (token(&where) && eat_str(&where, " - "))
 		*c = where;
+	else
+		bar_field(c);
 	h->level = (uint8_t)lv;
 	return c->i;
 }

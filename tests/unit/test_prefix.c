@@ -507,6 +507,15 @@ static const struct want cases[] = {
 	  "2024-05-01T10:00:00.124Z", LV_INFO, "", "done" },
 	{ "2024-05-01 10:00:00.125 | ERROR    | no module part - here", "loguru",
 	  "2024-05-01T10:00:00.125Z", LV_ERROR, "", "no module part - here" },
+	/* a logger's name in a field of its own, FastChat's; a field of a
+	 * message is none */
+	{ "2025-03-19 11:15:59 | ERROR | stderr |   File \"x.py\", line 2, in f", "loguru",
+	  "2025-03-19T11:15:59.000Z", LV_ERROR, "", "  File \"x.py\", line 2, in f" },
+	{ "2025-03-19 11:15:59 | ERROR | stderr |", "loguru", "2025-03-19T11:15:59.000Z", LV_ERROR, "", "" },
+	{ "2025-03-19 11:15:32 | INFO | model_worker | Register to controller", "loguru",
+	  "2025-03-19T11:15:32.000Z", LV_INFO, "", "Register to controller" },
+	{ "2025-03-19 11:15:32 | INFO | step 3 | loss 0.5", "loguru",
+	  "2025-03-19T11:15:32.000Z", LV_INFO, "", "step 3 | loss 0.5" },
 	/* no header, garbage, truncated headers, impossible dates */
 	{ "", "none", NULL, LV_NONE, "", "" },
 	{ "Traceback (most recent call last):", "none",
