@@ -122,21 +122,30 @@ static void crash_lines_init(struct crash_lines *cl, const struct dx_state *st, 
 	cl->fbefore[0] = cl->familiar[0] = 0;
 	/* Frames of a bar a process draws as it exits (tqdm closes its bars
 	 * after the traceback) are no going on: a frame counts only when a
-	 * line of its stream that is none follows the good run after it. */
+	 * line of its stream that is none follows the good run after it.
+	 * Nor are the lines of a traceback bad's findings hold: frames of
+	 * library code a good run's traceback went through too are an
+	 * error's dump, not work. */
 	int64_t *lastline = xmalloc(st->nstreams * sizeof(*lastline));
+	uint8_t *dump = xcalloc(nb ? nb : 1, 1);
 	for (size_t s = 0; s < st->nstreams; s++)
 		lastline[s] = DX_NONE;
+	for (size_t k = 0; k < d->nnovel; k++)
+		if (d->novel[k].traceback)
+			memset(dump + d->novel[k].line, 1, d->novel[k].nlines);
 	for (size_t i = 0; i < nb; i++)
 		if (follow[i] && !st->is_bar[id[i]])
 			lastline[st->stream[st->bad][i]] = (int64_t)i;
 	for (size_t i = 0; i < nb; i++) {
-		int on = follow[i] && (!st->is_bar[id[i]] || (int64_t)i < lastline[st->stream[st->bad][i]]);
+		int on = follow[i] && !dump[i] &&
+			 (!st->is_bar[id[i]] || (int64_t)i < lastline[st->stream[st->bad][i]]);
 		if (on)
 			cl->lastf[st->stream[st->bad][i]] = (int64_t)i;
 		cl->fbefore[i + 1] = cl->fbefore[i] + on;
 		cl->familiar[i + 1] = cl->familiar[i] + (!st->hb[id[i]] && !is_novel_template(st, id[i]));
 	}
 	free(lastline);
+	free(dump);
 	cl->retry_after = xmalloc((nb ? nb : 1) * sizeof(*cl->retry_after));
 	for (int64_t i = (int64_t)nb, r = -1; i-- > 0;) {
 		if (st->retry[id[i]])

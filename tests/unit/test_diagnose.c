@@ -746,6 +746,22 @@ static void test_python_exception_after_frames(void)
 	dx_free(&x);
 }
 
+/* crash_lines_init: a traceback's frames that match those of a
+ * traceback the good run survived (library code both went through) are
+ * an error's dump, not the run going on: bad crashed where its own
+ * traceback began, and got as far as the line before it. */
+static void test_frames_no_going_on(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 TRACEBACK("AttributeError: module 'bcrypt' has no attribute '__about__'") L05 L06 L07,
+		 UPTO04 TRACEBACK("ModuleNotFoundError: No module named 'passlib'"));
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 8);
+	CHECK_INT(x.d.bad_line, 4);
+	CHECK_INT(x.d.good_line, 4);
+	dx_free(&x);
+}
+
 /* quoted_cause: a wrapper error that quotes an earlier line verbatim
  * names that line as the cause, however far before it came. */
 static void test_quoted_cause(void)
@@ -2097,6 +2113,7 @@ int main(void)
 	test_says_nothing();
 	test_warning_traceback();
 	test_python_exception_after_frames();
+	test_frames_no_going_on();
 	test_quoted_cause();
 	test_warned_cause();
 	test_warned_cause_deprecation();
