@@ -703,14 +703,13 @@ static int reached_last_print(const struct dx_state *st, const struct diagnosis 
 
 /* Whether template c is part of what every good run prints, as a step:
  * each good log printed it; it is no progress display (shows_progress),
- * no blank line, no warning or error (incidental), no continuation line,
- * and no request a server answered (which comes when its clients do: a
- * server up and idle has printed all it prints of its own). */
+ * no blank line, no warning or error (incidental), and no request a
+ * server answered (which comes when its clients do: a server up and idle
+ * has printed all it prints of its own). */
 static int stable_step(const struct dx_state *st, uint32_t c)
 {
 	const char *t = st->ctext[c];
-	if (shows_progress(st, c) || is_blank(t) || st->sev[c] != DX_INFO || t[0] == ' ' || t[0] == '\t' ||
-	    classify_is_request(t))
+	if (shows_progress(st, c) || is_blank(t) || st->sev[c] != DX_INFO || classify_is_request(t))
 		return 0;
 	for (size_t g = 0; g < st->ngood; g++)
 		if (!st->cnt[g * st->nc + c])
@@ -718,14 +717,24 @@ static int stable_step(const struct dx_state *st, uint32_t c)
 	return 1;
 }
 
-/* A run whose end is learned (no rule says where the good run is up or
- * done) ends before the good run's end when, after the furthest line
+/* Whether good log g's line j continues the line above it: it is
+ * indented and that line is not blank.  An indented line after a blank
+ * one starts something of its own (YOLOv5's "      Epoch    GPU_mem"
+ * header of each round, a column-aligned table). */
+static int continues(const struct dx_state *st, size_t g, size_t j)
+{
+	const char *t = st->ctext[st->id[g][j]];
+	return (t[0] == ' ' || t[0] == '\t') && j > 0 && !is_blank(st->ctext[st->id[g][j - 1]]);
+}
+
+/* A run whose end no final rule names (a learned end, or a step a rule
+ * names) ends before the good run's end when, after the furthest line
  * bad's last attempt followed, the good run prints a step every good run
- * prints (stable_step) that bad never printed after that line: whatever
- * milestone was learned last, bad's log ended before the stable part
- * did.  A loop's line counts too: a run that crashed in the second round
- * of a loop the good run went round 300 times printed the loop's lines,
- * but not after where it got. */
+ * prints (stable_step, on a line that continues no other) that bad never
+ * printed after that line: whatever milestone was learned last, bad's
+ * log ended before the stable part did.  A loop's line counts too: a run
+ * that crashed in the second round of a loop the good run went round 300
+ * times printed the loop's lines, but not after where it got. */
 static int ends_before_stable_part(const struct dx_state *st, const struct diagnosis *d)
 {
 	const struct log *bad = &st->logs[st->bad];
@@ -739,7 +748,7 @@ static int ends_before_stable_part(const struct dx_state *st, const struct diagn
 	int before = 0;
 	for (size_t j = (size_t)(far + 1); j < d->good_log->nlines && !before; j++) {
 		uint32_t c = st->id[d->good][j];
-		before = stable_step(st, c) && !after[c];
+		before = stable_step(st, c) && !continues(st, d->good, j) && !after[c];
 	}
 	free(after);
 	return before;
@@ -748,7 +757,8 @@ static int ends_before_stable_part(const struct dx_state *st, const struct diagn
 /* Has bad reached the end of the good run (good_end): its final rule
  * milestone, or else its last learned one, as far as the good run
  * printed it?  A job's own word decides first (job_said); a server that
- * died after up did not (died_after_up); an end that was learned is not
+ * died after up did not (died_after_up); an end that no final rule names
+ * (learned, or a step a rule names: "Starting training ...") is not
  * reached before the stable part ends (ends_before_stable_part); else bad
  * followed the good run to where it printed its end last
  * (reached_last_print). */
@@ -762,7 +772,7 @@ static int reached_good_end(const struct dx_state *st, const struct diagnosis *d
 		return job > 0;
 	if (last->bad_line < 0 || died_after_up(st, d, last))
 		return 0;
-	if (st->rule[last->id] < 0 && ends_before_stable_part(st, d))
+	if ((st->rule[last->id] < 0 || !st->rs->r[st->rule[last->id]].final) && ends_before_stable_part(st, d))
 		return 0;
 	return reached_last_print(st, d, last);
 }

@@ -1015,6 +1015,22 @@ static void test_stable_part(void)
 		 UPTO04);
 	CHECK_INT(x.d.verdict, DX_SAME);
 	dx_free(&x);
+	/* continues: an indented line after a blank one (the header of each
+	 * round, column-aligned as YOLOv5 prints it) is a step of its own,
+	 * no continuation: a run that ended before the first round did not
+	 * finish, whether its last line was learned or a step a rule names
+	 * but no final one ("Starting ..."). */
+	static const char *const ends[] = { "|Training for 10 epochs\n", "|Starting training for 10 epochs\n" };
+	for (size_t k = 0; k < 2; k++) {
+		char good[512];
+		snprintf(good, sizeof(good), "%s%s|\n|      Epoch    GPU_mem   box_loss\n|      0/9      2.26G     0.0874\n"
+			 "|\n|      Epoch    GPU_mem   box_loss\n|      1/9      2.77G     0.0584\n", UPTO04, ends[k]);
+		char bad[256];
+		snprintf(bad, sizeof(bad), "%s%s|\n", UPTO04, ends[k]);
+		DIAGNOSE(&x, NULL, good, bad);
+		CHECK_INT(x.d.verdict, DX_STOPPED);
+		dx_free(&x);
+	}
 }
 
 /* interrupted_at: a run killed after where it got is INTERRUPTED,
