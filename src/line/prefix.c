@@ -522,28 +522,37 @@ static size_t fmt_python(struct cur *c, struct header *h)
 	return c->i;
 }
 
-/* A logger's name as a format of fields between bars writes it after
- * the level, "%(levelname)s | %(name)s | %(message)s" (FastChat's
- * "model_worker | ", its "stderr | " for what it relays): one word of a
- * code name's characters with a letter, then " | " or the line's end.
- * Skips it: the message, a traceback it relays included, starts after. */
-static int bar_field(struct cur *c)
+/* A name that ends with a bar: one word of a code name's characters
+ * (letters, digits, '-', '_', '.') holding a lower-case letter, padding,
+ * then '|' and a blank or the line's end.  docker compose puts one
+ * before each line of a service ("vllm-1  | ", v1's "web_1    | "); a
+ * format of fields between bars writes a logger's name so after the
+ * level ("%(levelname)s | %(name)s | %(message)s": FastChat's
+ * "model_worker | ", its "stderr | " for what it relays).  Moves c past
+ * it.  The lower-case letter tells a name from a level: "INFO | msg" is
+ * a message. */
+static inline __attribute__((always_inline)) int name_bar(struct cur *c)
 {
 	size_t i = c->i, e = c->n < i + 64 ? c->n : i + 64;
-	int letters = 0;
-	for (; i < e && (is_alpha(c->s[i]) || is_digit(c->s[i]) || c->s[i] == '_' || c->s[i] == '.' ||
-			 c->s[i] == '-'); i++)
-		letters |= is_alpha(c->s[i]);
-	if (!letters || i + 2 > c->n || c->s[i] != ' ' || c->s[i + 1] != '|' ||
-	    (i + 2 < c->n && c->s[i + 2] != ' '))
+	int lower = 0;
+	if (i >= e || !(is_alpha(c->s[i]) || is_digit(c->s[i]) || c->s[i] == '_'))
 		return 0;
-	c->i = i + 2 < c->n ? i + 3 : i + 2;
+	for (; i < e && (is_alpha(c->s[i]) || is_digit(c->s[i]) || c->s[i] == '-' || c->s[i] == '_' ||
+			 c->s[i] == '.'); i++)
+		lower |= c->s[i] >= 'a' && c->s[i] <= 'z';
+	if (!lower || i >= c->n || c->s[i] != ' ')
+		return 0;
+	while (i < c->n && c->s[i] == ' ')
+		i++;
+	if (i >= c->n || c->s[i] != '|' || (i + 1 < c->n && c->s[i + 1] != ' '))
+		return 0;
+	c->i = i + 1 < c->n ? i + 2 : i + 1;
 	return 1;
 }
 
 /* loguru: 2024-01-02 03:04:05.678 | INFO     | module:func:12 - msg; a
  * custom format may leave out the module part, or write a logger's name
- * in a field of its own (bar_field). */
+ * in a field of its own (name_bar). */
 static size_t fmt_loguru(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
@@ -557,7 +566,7 @@ static size_t fmt_loguru(struct cur *c, struct header *h)
 	if (token(&where) && eat_str(&where, " - "))
 		*c = where;
 	else
-		bar_field(c);
+		name_bar(c);
 	h->level = (uint8_t)lv;
 	return c->i;
 }
@@ -1325,30 +1334,6 @@ static inline __attribute__((always_inline)) size_t torchrun(struct cur *c, size
 	return 1;
 }
 
-/* docker compose's service prefix "vllm-1  | " (v1: "web_1    | "):
- * a container name, padding and a bar.  Taken off so that the line reads
- * as the program wrote it, as in a log captured without compose; it
- * gives no tag, as one service's capture must compare with a plain one.
- * The name holds a lower-case letter: "INFO | msg" is a message. */
-static inline __attribute__((always_inline)) size_t compose_service(struct cur *c)
-{
-	size_t i = c->i, e = c->n < i + 64 ? c->n : i + 64;
-	int lower = 0;
-	if (i >= e || !(is_alpha(c->s[i]) || is_digit(c->s[i])))
-		return 0;
-	for (; i < e && (is_alpha(c->s[i]) || is_digit(c->s[i]) || c->s[i] == '-' || c->s[i] == '_' ||
-			 c->s[i] == '.'); i++)
-		lower |= c->s[i] >= 'a' && c->s[i] <= 'z';
-	if (!lower || i >= c->n || c->s[i] != ' ')
-		return 0;
-	while (i < c->n && c->s[i] == ' ')
-		i++;
-	if (i >= c->n || c->s[i] != '|' || (i + 1 < c->n && c->s[i + 1] != ' '))
-		return 0;
-	c->i = i + 1 < c->n ? i + 2 : i + 1;
-	return 1;
-}
-
 /* kubectl logs --prefix's "[pod/vllm-7d9f/main] ": taken off as
  * compose's is. */
 static inline __attribute__((always_inline)) size_t kubectl_pod(struct cur *c)
@@ -1684,7 +1669,10 @@ static inline __attribute__((always_inline)) struct cur capture_prefixes(const c
 	h->format = PREFIX_NONE;
 	struct cur c = { line, len, 0 };
 	bom(&c);
-	if (!compose_service(&c))
+	/* compose's service prefix goes, so that the line reads as the
+	 * program wrote it; it gives no tag, as one service's capture must
+	 * compare with a plain one. */
+	if (!name_bar(&c))
 		kubectl_pod(&c);
 	return c;
 }
