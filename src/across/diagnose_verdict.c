@@ -772,7 +772,7 @@ static int reached_good_end(const struct dx_state *st, const struct diagnosis *d
 		return job > 0;
 	if (last->bad_line < 0 || died_after_up(st, d, last))
 		return 0;
-	if ((st->rule[last->id] < 0 || !st->rs->r[st->rule[last->id]].final) && ends_before_stable_part(st, d))
+	if (!last->final && ends_before_stable_part(st, d))
 		return 0;
 	return reached_last_print(st, d, last);
 }
