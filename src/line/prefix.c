@@ -1174,6 +1174,20 @@ static size_t fmt_elapsed(struct cur *c, struct header *h)
 	return c->i;
 }
 
+/* A time of day alone, as programs print it to a console: logback's
+ * default "%d{HH:mm:ss.SSS} [main] INFO  c.e.App - msg", Erlang lager's
+ * "13:14:23.613 [error] msg", Python's datefmt="%H:%M:%S"; the level
+ * after it in any shape (stamp_level).  The time is kept from the
+ * epoch's first day, as fmt_elapsed keeps its own: runs are compared
+ * by durations, and the log names no day. */
+static size_t fmt_clock(struct cur *c, struct header *h)
+{
+	struct stamp t = { .y = 1970, .mo = 1, .d = 1 };
+	if (!clock_time(c, &t, ".,") || !spaces(c) || !stamp_set(&t, h))
+		return 0;
+	return stamp_level(c, h);
+}
+
 /* The classes of a format's first byte, to skip formats that cannot
  * match without calling them (most lines of a traceback match none). */
 enum { K_DIGIT, K_UPPER, K_BRACKET, K_BRACE, K_OTHER };
@@ -1240,6 +1254,7 @@ static const struct format {
 	{ "named-date", fmt_named_date, B_DIGIT | B_UPPER, 0 },
 	{ "ctime", fmt_ctime, B_UPPER | B_BRACKET, 0 },
 	{ "elapsed", fmt_elapsed, B_DIGIT, 0 },
+	{ "clock", fmt_clock, B_DIGIT, 0 },
 	{ "tsv-iso", fmt_tsv_iso, B_NONBLANK, 0 },
 };
 
@@ -1489,7 +1504,9 @@ static size_t timeless_header(struct cur c, struct header *h, int bare_level)
  * one of the file's other lines.  Records were tried (record_body), and
  * formats led by a file or host name are no program's own header.  Only
  * a header that gives a level is taken: a bare time at the start of the
- * message is as often the program's text (macOS's syslog keeps it).
+ * message is as often the program's text (macOS's syslog keeps it), and
+ * a time of day alone (fmt_clock) is taken not even with a level
+ * ("21:58:33.765 ERROR:    177: timed out" in a macOS line).
  * The program's process prefixes (vLLM's "(EngineCore pid=1) ") are
  * taken off first, as in a plain capture, with or without a header
  * behind them.  Returns where the message starts, or 0. */
@@ -1508,7 +1525,7 @@ static size_t inner_header(struct cur body, struct header *h)
 	for (int g = 0; g < NFORMATS; g++) {
 		if (formats[g].wraps || (formats[g].first == B_NONBLANK && formats[g].parse != fmt_tsv_iso) ||
 		    formats[g].parse == record_json || formats[g].parse == record_logfmt ||
-		    !(formats[g].first & (1 << k)))
+		    formats[g].parse == fmt_clock || !(formats[g].first & (1 << k)))
 			continue;
 		struct cur c = body;
 		size_t off = formats[g].parse(&c, h);
