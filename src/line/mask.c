@@ -524,12 +524,14 @@ static size_t ident_end(const struct scan *sc, size_t i)
 /* The phrases after which a program writes a process's exit status
  * ("app-1 exited with code 1", "exit status 137", "==> Exited with
  * status 3", "exitcode: 1", "shutting down with code:100", "exiting with
- * code 2", "terminated with code 1"), lower case, each then a blank, ":"
- * or ": ".  A bare "with code" would take HTTP's ("responded with code
- * 404") too: each phrase says the process ends. */
+ * code 2", "terminated with code 1", the "# Ended (code 1) at ..." of a
+ * job runner such as Kaldi's run.pl, docker's "Exited (137)"), lower
+ * case, each then a blank, ":" or ": " unless it ends in "(".  A bare
+ * "with code" would take HTTP's ("responded with code 404") too: each
+ * phrase says the process ends. */
 static const char *const exit_phrases[] = {
 	"exit code", "exited with code", "exit status", "exitcode", "exited with status",
-	"down with code", "exiting with code", "terminated with code",
+	"down with code", "exiting with code", "terminated with code", "ended (code", "exited (",
 };
 
 /* Whether c (any case) may start an exit phrase. */
@@ -550,6 +552,8 @@ static size_t exit_phrase_at(const char *s, size_t len, size_t i)
 		size_t n = strlen(exit_phrases[k]), j = i + n;
 		if (j >= len || strncasecmp(s + i, exit_phrases[k], n) != 0)
 			continue;
+		if (s[j - 1] == '(')
+			return j;
 		if (s[j] == ':')
 			return j + 1 + (j + 1 < len && s[j + 1] == ' ');
 		if (s[j] == ' ')
@@ -564,7 +568,7 @@ static size_t exit_phrase_at(const char *s, size_t len, size_t i)
 static int exit_status_at(const struct scan *sc, size_t i)
 {
 	size_t from = i > 24 ? i - 24 : 0;
-	for (size_t b = from; b + 9 <= i; b++)
+	for (size_t b = from; b + 8 <= i; b++)
 		if (starts_exit_phrase(sc->s[b]) && (b == 0 || !is_alnum(sc->s[b - 1])) &&
 		    exit_phrase_at((const char *)sc->s, sc->len, b) == i)
 			return 1;

@@ -83,6 +83,11 @@ static void test_code_name(void)
 	CHECK_INT(mask_exit_status("shutting down with code:100"), 100);
 	CHECK_INT(mask_exit_status("worker exiting with code 3"), 3);
 	CHECK_INT(mask_exit_status("responded with code 404"), -1);
+	MASK("# Ended (code 1) at Wed May  1 14:24:20 CST 2019", "# Ended (code 1) at <date> CST <int>");
+	CHECK_INT(mask_exit_status("# Ended (code 1) at <date> CST <int>"), 1);
+	MASK("Exited (137) 3 seconds ago", "Exited (137) <dur> ago");
+	CHECK_INT(mask_exit_status("Exited (137) 3 seconds ago"), 137);
+	CHECK_INT(mask_exit_status("exited (see above)"), -1);
 	/* The signal that ended a process stays too, but is no exit status:
 	 * a SIGTERM is no failure. */
 	MASK("Signal (15) received.", "Signal (15) received.");
