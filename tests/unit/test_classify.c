@@ -26,6 +26,14 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "open '<path>': ENOENT", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "ENOENTRY_COUNT reached, EPERMS listed", LV_NONE), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "retry after ECONNRESET", LV_INFO), CLASSIFY_INFO);
+	/* So are the C library's words for it, in any case; not a word
+	 * that only contains them. */
+	CHECK_INT(classify_severity(&builtin, "(<int>)Permission denied: AH00072: make_sock: could not bind to address <ip>:<int>",
+				    LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "open <path>: no such file or directory", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "dial tcp <ip>:<int>: connect: connection refused", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Permission denied: checked at startup", LV_INFO), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "set permissions denied_list", LV_NONE), CLASSIFY_INFO);
 	/* So is a command line the program refused. */
 	CHECK_INT(classify_severity(&builtin, "Unknown command: '<id>'", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "main.py: error: unrecognized arguments: --tp", LV_NONE), CLASSIFY_ERROR);
