@@ -34,6 +34,9 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "dial tcp <ip>:<int>: connect: connection refused", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "Permission denied: checked at startup", LV_INFO), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "set permissions denied_list", LV_NONE), CLASSIFY_INFO);
+	/* Perl's die without a message is a failure at any level. */
+	CHECK_INT(classify_severity(&builtin, "Died at <path> line <int>.", LV_INFO), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Undied at home", LV_NONE), CLASSIFY_INFO);
 	/* So is a command line the program refused. */
 	CHECK_INT(classify_severity(&builtin, "Unknown command: '<id>'", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "main.py: error: unrecognized arguments: --tp", LV_NONE), CLASSIFY_ERROR);
