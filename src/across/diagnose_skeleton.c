@@ -640,6 +640,12 @@ static void find_attempts(struct dx_state *st)
 		if (st->hb[gid[j]])
 			continue;
 		tried++;
+		/* A start banner is printed once per run: a line the good
+		 * run printed before (GStreamer's "Setting pipeline to
+		 * PAUSED ...", which opens and closes each run) is a step
+		 * of it. */
+		if (st->first[gid[j]] != (int64_t)j)
+			continue;
 		size_t k = j + 1;
 		while (k < n && (st->hb[gid[k]] || gs[k] != gs[j]))
 			k++;

@@ -1238,6 +1238,22 @@ static void test_up_then_worker_again(void)
 	dx_free(&x);
 }
 
+/* find_attempts: a start banner is printed once per run: a line the
+ * good run prints both as it starts and as it tears down (GStreamer's
+ * "Setting pipeline to PAUSED ...") starts no attempt when bad prints it
+ * again after an error, and the error is the failure. */
+static void test_banner_printed_twice(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, "Setting pipeline to PAUSED ...\nPipeline is live\nGot EOS\n"
+		 "Setting pipeline to PAUSED ...\nSetting pipeline to NULL ...\nFreeing pipeline ...\n",
+		 "Setting pipeline to PAUSED ...\nPipeline is live\nERROR: Failed to decode JPEG image\n"
+		 "Setting pipeline to PAUSED ...\nSetting pipeline to NULL ...\nFreeing pipeline ...\n");
+	CHECK_INT(x.d.attempts, 1);
+	CHECK_INT(crash_summary(&x.d), 2);
+	dx_free(&x);
+}
+
 /* count_attempts: a last attempt that printed no more than the banner
  * (the log was cut there) shows nothing: the one before is diagnosed,
  * and d.attempt says which it is (no "this is the last"). */
@@ -2154,6 +2170,7 @@ int main(void)
 	test_stable_part();
 	test_restart_loop();
 	test_up_then_worker_again();
+	test_banner_printed_twice();
 	test_restart_cut();
 	test_flushed_after_traceback();
 	test_crash_from_words();
