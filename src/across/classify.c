@@ -51,11 +51,31 @@ static int counted_zero(const char *t, const char *p, const char *end)
 	return n[0] == '0' && !isalnum((unsigned char)n[1]) && n[1] != '.';
 }
 
+/* Whether the sentence of t that p is in tells the reader what to do:
+ * it opens with "Press", "Hit", "Type" or "Use" (conda's "This can take
+ * several minutes.  Press CTRL-C to abort."). */
+static int instructs(const char *t, const char *p)
+{
+	static const char *const verbs[] = { "Press ", "Hit ", "Type ", "Use ", NULL };
+	const char *s = p;
+	while (s > t && !strchr(".!?", s[-1]))
+		s--;
+	s += strspn(s, " ");
+	for (size_t k = 0; verbs[k]; k++)
+		if (strncmp(s, verbs[k], strlen(verbs[k])) == 0)
+			return 1;
+	return 0;
+}
+
 /* Whether the word at p, one of len letters starting t, is denied: "no
  * errors", "without error", "<int> errors" (a count that may be 0),
- * "Errors: 0" (counted_zero). */
+ * "Errors: 0" (counted_zero) -- or is what a reader may do, not what
+ * happened: "abort" in an instruction (instructs: "Press CTRL-C to
+ * abort"). */
 static int denied(const char *t, const char *p, const char *end)
 {
+	if (end - p == 5 && strncasecmp(p, "abort", 5) == 0 && instructs(t, p))
+		return 1;
 	static const char *const before[] = { "no ", "No ", "without ", "<int> ", NULL };
 	for (size_t k = 0; before[k]; k++) {
 		size_t n = strlen(before[k]);

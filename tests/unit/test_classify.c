@@ -260,6 +260,9 @@ static void test_words(void)
 	CHECK(!classify_names_failure(&builtin, "no errors found, 0 errors in 3 files"));
 	CHECK(!classify_names_failure(&builtin, "<int> errors, <int> warnings"));
 	CHECK(!classify_names_failure(&builtin, "error_rate=<float> on_error=retry"));
+	CHECK(!classify_names_failure(&builtin, "This can take several minutes.  Press CTRL-C to abort."));
+	CHECK(classify_names_failure(&builtin, "the job had to abort: disk full"));
+	CHECK(classify_names_failure(&builtin, "Press any key. The upload had to abort: disk full"));
 	CHECK(!classify_names_failure(&builtin, "ErrorHandler registered"));
 	CHECK(!classify_names_failure(&builtin, "exited with code 0"));
 }
