@@ -559,7 +559,11 @@ static int begun_before(const struct dx_state *st, size_t j, size_t i)
  * after the error (flushed_after, diagnose_verdict.c), not a restart.
  * Nor when bad printed, before it, a line the good run printed before
  * its banner (good's lines before j): the run had begun, so that
- * "banner" is a step of it, printed once, and no start again. */
+ * "banner" is a step of it, printed once, and no start again.  An
+ * error that says it will be retried (conda's "Solving environment:
+ * failed with repodata from current_repodata.json, will retry with
+ * next repodata source") failed no attempt: the run goes on by its own
+ * word. */
 static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2], size_t j, size_t *from,
 			     size_t *which)
 {
@@ -572,7 +576,7 @@ static size_t count_attempts(const struct dx_state *st, const uint32_t banner[2]
 	for (size_t i = 0; i < bad->nlines; i++) {
 		uint32_t c = id[i];
 		said += !st->hb[c] && c != banner[0] && c != banner[1];
-		if (st->new_error[c])
+		if (st->new_error[c] && !st->retry[c])
 			failed = 1;
 		if (c != banner[0])
 			continue;

@@ -1254,6 +1254,22 @@ static void test_banner_printed_twice(void)
 	dx_free(&x);
 }
 
+/* count_attempts: an error that says it will be retried fails no
+ * attempt: the banner printed again after it is the retry, one run,
+ * and a run that then goes silent stopped. */
+static void test_retried_error_no_attempt(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, "Collecting metadata: done\nSolving: frozen solve\nSolving: done\n"
+		 "Fetching packages\nPreparing transaction: done\n",
+		 "Collecting metadata: done\nSolving: frozen solve\n"
+		 "Solving: failed with the first source, will retry with the next source\n"
+		 "Collecting metadata: done\nSolving: frozen solve\n");
+	CHECK_INT(x.d.attempts, 1);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+}
+
 /* count_attempts: a last attempt that printed no more than the banner
  * (the log was cut there) shows nothing: the one before is diagnosed,
  * and d.attempt says which it is (no "this is the last"). */
@@ -2171,6 +2187,7 @@ int main(void)
 	test_restart_loop();
 	test_up_then_worker_again();
 	test_banner_printed_twice();
+	test_retried_error_no_attempt();
 	test_restart_cut();
 	test_flushed_after_traceback();
 	test_crash_from_words();
