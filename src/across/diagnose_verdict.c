@@ -480,12 +480,13 @@ static int says_no_word(const char *t)
 }
 
 /* Whether template text t is an error only by a verdict in capitals
- * ("FAIL", "FAILED", "ERROR" as a word): without them it says no
- * failure.  A test runner's "FAIL  tests/pricing.test.ts > applies the
- * discount" names what failed, not how. */
+ * ("FAIL", "FAILED", "ERROR" as a word) or a cross mark ("✖"): without
+ * them it says no failure.  A test runner's "FAIL  tests/pricing.test.ts
+ * > applies the discount" names what failed, not how, and so does
+ * Ghost-CLI's "✖ Downloading and installing Ghost v4.6.4". */
 static int says_only_a_verdict(const struct dx_state *st, const char *t)
 {
-	static const char *const verdicts[] = { "FAILED", "FAIL", "ERROR", NULL };
+	static const char *const verdicts[] = { "FAILED", "FAIL", "ERROR", "✖", "✗", "✘", "✕", "❌", NULL };
 	char *rest = xstrdup(t);
 	int found = 0;
 	for (char *p = rest; *p; p++) {
@@ -505,25 +506,75 @@ static int says_only_a_verdict(const struct dx_state *st, const char *t)
 	return only;
 }
 
+/* Whether template text t says only that an error occurred: besides a
+ * word for one ("error", "SystemError", "exception"), its words are
+ * articles and the verbs of happening ("A SystemError occurred.", "An
+ * unexpected error has occurred").  What error, the next line says. */
+static int says_only_an_error(const char *t)
+{
+	static const char *const filler[] = {
+		"a", "an", "the", "has", "have", "had", "been", "was", "there", "is",
+		"unexpected", "unknown", "internal", "occurred", "happened", NULL,
+	};
+	int errors = 0;
+	for (const char *p = t; *p;) {
+		if (!isalpha((unsigned char)*p)) {
+			if (!strchr(" .:!,", *p))
+				return 0;   /* a value, a quote: it says more */
+			p++;
+			continue;
+		}
+		size_t n = 0;
+		while (isalpha((unsigned char)p[n]))
+			n++;
+		int filled = 0;
+		for (size_t k = 0; filler[k] && !filled; k++)
+			filled = strlen(filler[k]) == n && strncasecmp(p, filler[k], n) == 0;
+		if (!filled) {
+			if ((n < 5 || strncasecmp(p + n - 5, "error", 5) != 0) &&
+			    (n < 9 || strncasecmp(p + n - 9, "exception", 9) != 0))
+				return 0;
+			errors++;
+		}
+		p += n;
+	}
+	return errors > 0;
+}
+
 /* An error line that says no word, or no failure but a verdict
  * (says_only_a_verdict), is the head of a record whose next line says
  * what failed: the cause is the first new error of its stream within
- * RECORD_LINES after it, when there is one. */
+ * RECORD_LINES after it, when there is one -- or, after a line that
+ * says only that an error occurred (says_only_an_error), the first line
+ * of its stream no good run printed, error or not ("Message: Ghost
+ * v4.6.4 is not compatible with the current Node version.").  A cause
+ * found so that is itself such a head leads on to the next.  A kill or
+ * a signal that follows says how the process ended, not what failed. */
 #define RECORD_LINES 2
 static int64_t record_cause(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
 {
 	const uint32_t *id = st->id[st->bad];
 	const uint16_t *stream = st->stream[st->bad];
-	int64_t at = d->novel[crash].summary;
-	const char *t = st->ctext[id[at]];
-	if (d->novel[crash].traceback || !(says_no_word(t) || says_only_a_verdict(st, t)))
-		return crash;
-	for (int64_t i = at + 1; i <= at + RECORD_LINES && i < (int64_t)st->logs[st->bad].nlines; i++) {
-		if (stream[i] != stream[at] || !st->new_error[id[i]])
-			continue;
-		for (size_t k = 0; k < d->nnovel; k++)
-			if (d->novel[k].line == i && !d->novel[k].traceback)
-				return (int64_t)k;
+	for (int hops = 0; hops < 4 && !d->novel[crash].traceback; hops++) {
+		int64_t at = d->novel[crash].summary, next = crash;
+		const char *t = st->ctext[id[at]];
+		int error_only = says_only_an_error(t);
+		if (!(error_only || says_no_word(t) || says_only_a_verdict(st, t)))
+			break;
+		for (int64_t i = at + 1; i <= at + RECORD_LINES && i < (int64_t)st->logs[st->bad].nlines &&
+					 next == crash; i++) {
+			uint32_t c = id[i];
+			if (stream[i] != stream[at] || is_blank(st->ctext[c]) ||
+			    classify_is_killed(st->rs, st->ctext[c]) || classify_is_signalled(st->rs, st->ctext[c]) ||
+			    !(st->new_error[c] || (error_only && is_novel_template(st, c))))
+				continue;
+			for (size_t k = 0; k < d->nnovel; k++)
+				if (d->novel[k].line == i && !d->novel[k].traceback)
+					next = (int64_t)k;
+		}
+		if (next == crash)
+			break;
+		crash = next;
 	}
 	return crash;
 }

@@ -34,6 +34,11 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "dial tcp <ip>:<int>: connect: connection refused", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "Permission denied: checked at startup", LV_INFO), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "set permissions denied_list", LV_NONE), CLASSIFY_INFO);
+	/* A cross mark that opens a line says its step failed. */
+	CHECK_INT(classify_severity(&builtin, "✖ Downloading and installing Ghost <id>", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "  ✕ adds numbers (<dur>)", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "✔ Downloading and installing Ghost <id>", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "press ✖ to close", LV_NONE), CLASSIFY_INFO);
 	/* Perl's die without a message is a failure at any level. */
 	CHECK_INT(classify_severity(&builtin, "Died at <path> line <int>.", LV_INFO), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "Undied at home", LV_NONE), CLASSIFY_INFO);

@@ -1238,6 +1238,29 @@ static void test_up_then_worker_again(void)
 	dx_free(&x);
 }
 
+/* record_cause: a step's cross mark names what failed, "A SystemError
+ * occurred." only that something did; the line after them that no good
+ * run printed says what: the cause.  A line that says more is its own
+ * cause. */
+static void test_record_says_what_failed(void)
+{
+	struct dx x;
+	const char *good = "|✔ Checking folder\n|✔ Setting up install directory\n"
+			   "|✔ Downloading and installing Ghost v3.33.0\n|✔ Finishing install process\n";
+	DIAGNOSE(&x, GENERIC, good, "|✔ Checking folder\n|✔ Setting up install directory\n"
+		 "|✖ Downloading and installing Ghost v4.6.4\n|A SystemError occurred.\n|\n"
+		 "|Message: Ghost v4.6.4 is not compatible with the current Node version.\n|\n"
+		 "|Try running ghost doctor to check your system for known issues.\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 5);
+	CHECK_INT(x.d.bad_line, 1);
+	dx_free(&x);
+	DIAGNOSE(&x, GENERIC, good, "|✔ Checking folder\n|✔ Setting up install directory\n"
+		 "|A SystemError occurred while unpacking ghost-4.6.4.tgz\n|Message: see above\n");
+	CHECK_INT(crash_summary(&x.d), 2);
+	dx_free(&x);
+}
+
 /* find_attempts: a start banner is printed once per run: a line the
  * good run prints both as it starts and as it tears down (GStreamer's
  * "Setting pipeline to PAUSED ...") starts no attempt when bad prints it
@@ -2186,6 +2209,7 @@ int main(void)
 	test_stable_part();
 	test_restart_loop();
 	test_up_then_worker_again();
+	test_record_says_what_failed();
 	test_banner_printed_twice();
 	test_retried_error_no_attempt();
 	test_restart_cut();
