@@ -178,11 +178,25 @@ static uint8_t traceback_severity(const struct dx_state *st, size_t from, size_t
 	return sev;
 }
 
+/* Whether t is an exception's name alone on its line, as cleo (Poetry)
+ * and Rich print one above its message: "  SolverProblemError". */
+static int names_alone(const char *t)
+{
+	t += strspn(t, " \t");
+	size_t n = strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+	if (!is_blank(t + n) || n < 5)
+		return 0;
+	return (n >= 5 && strncmp(t + n - 5, "Error", 5) == 0) || (n >= 9 && strncmp(t + n - 9, "Exception", 9) == 0);
+}
+
 /* The line that says what happened in tb, headed from line head: its
  * cause (the chain's root), else its first exception, else its last
  * line.  A chain that ends in Ctrl-C or SIGTERM was stopped from outside,
  * whatever it was doing then: its last exception.  "ChildFailedError: "
- * says nothing; its headline does. */
+ * says nothing; its headline does.  An exception named alone
+ * (names_alone) has its message on the next line that is not blank,
+ * a sentence ("  The current project's Python requirement ... is not
+ * compatible ..."): that says what happened. */
 static int64_t traceback_summary(const struct dx_state *st, const struct traceback *tb, size_t head)
 {
 	const uint32_t *id = st->id[st->bad];
@@ -191,6 +205,15 @@ static int64_t traceback_summary(const struct dx_state *st, const struct traceba
 		summary = tb->last;
 	if (summary == tb->first && head < tb->start && says_nothing(st->ctext[id[summary]]))
 		summary = (int64_t)head;
+	if (names_alone(st->ctext[id[summary]])) {
+		size_t j = (size_t)summary + 1;
+		while (j < tb->end && j <= (size_t)summary + 2 && is_blank(st->ctext[id[j]]))
+			j++;
+		const char *m = j < tb->end ? st->ctext[id[j]] : "";
+		m += strspn(m, " \t");
+		if (m[0] >= 'A' && m[0] <= 'Z' && strchr(m, ' '))
+			summary = (int64_t)j;
+	}
 	return summary;
 }
 

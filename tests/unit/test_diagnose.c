@@ -1261,6 +1261,21 @@ static void test_record_says_what_failed(void)
 	dx_free(&x);
 }
 
+/* traceback_summary: an exception named alone on its line (cleo's, in
+ * Poetry) has its message on the next line that is not blank: that is
+ * what the crash says. */
+static void test_exception_named_alone(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, "|Updating dependencies\n|Resolving dependencies...\n|Writing lock file\n",
+		 "|Updating dependencies\n|Resolving dependencies...\n|\n|  SolverProblemError\n|\n"
+		 "|  The current project's Python requirement is not compatible with pytest:\n"
+		 "|    - pytest requires Python >=3.6\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+}
+
 /* find_attempts: a start banner is printed once per run: a line the
  * good run prints both as it starts and as it tears down (GStreamer's
  * "Setting pipeline to PAUSED ...") starts no attempt when bad prints it
@@ -2210,6 +2225,7 @@ int main(void)
 	test_restart_loop();
 	test_up_then_worker_again();
 	test_record_says_what_failed();
+	test_exception_named_alone();
 	test_banner_printed_twice();
 	test_retried_error_no_attempt();
 	test_restart_cut();
