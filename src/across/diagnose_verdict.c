@@ -506,10 +506,29 @@ static int says_only_a_verdict(const struct dx_state *st, const char *t)
 	return only;
 }
 
-/* Whether template text t says only that an error occurred: besides a
- * word for one ("error", "SystemError", "exception"), its words are
- * articles and the verbs of happening ("A SystemError occurred.", "An
- * unexpected error has occurred").  What error, the next line says. */
+/* Whether the word of n letters at p says where ("from", "at", "in"),
+ * and the word after it is a place: a path, a file and line, a
+ * placeholder ("src/cpp/core.cpp:104:", "<*>").  Returns the place's
+ * end, else NULL. */
+static const char *place_after(const char *p, size_t n)
+{
+	static const char *const where[] = { "from", "at", "in", NULL };
+	for (size_t k = 0; where[k]; k++) {
+		if (strlen(where[k]) != n || strncasecmp(p, where[k], n) != 0)
+			continue;
+		const char *q = p + n + strspn(p + n, " "), *e = q + strcspn(q, " ");
+		if (e > q && q > p + n && (memchr(q, '/', (size_t)(e - q)) || *q == '<'))
+			return e;
+	}
+	return NULL;
+}
+
+/* Whether template text t says only that an error occurred, and at most
+ * where (place_after): besides a word for one ("error", "SystemError",
+ * "exception"), its words are articles and the verbs of happening ("A
+ * SystemError occurred.", "An unexpected error has occurred", OpenVINO's
+ * "Exception from src/inference/src/cpp/core.cpp:104:").  What error,
+ * the next line says. */
 static int says_only_an_error(const char *t)
 {
 	static const char *const filler[] = {
@@ -527,6 +546,11 @@ static int says_only_an_error(const char *t)
 		size_t n = 0;
 		while (isalpha((unsigned char)p[n]))
 			n++;
+		const char *place = errors ? place_after(p, n) : NULL;
+		if (place) {
+			p = place;
+			continue;
+		}
 		int filled = 0;
 		for (size_t k = 0; filler[k] && !filled; k++)
 			filled = strlen(filler[k]) == n && strncasecmp(p, filler[k], n) == 0;
@@ -561,9 +585,11 @@ static int64_t record_cause(const struct dx_state *st, const struct diagnosis *d
 		int error_only = says_only_an_error(t);
 		if (!(error_only || says_no_word(t) || says_only_a_verdict(st, t)))
 			break;
-		for (int64_t i = at + 1; i <= at + RECORD_LINES && i < (int64_t)st->logs[st->bad].nlines &&
-					 next == crash; i++) {
+		int64_t upto = at + RECORD_LINES;
+		for (int64_t i = at + 1; i <= upto && i < (int64_t)st->logs[st->bad].nlines && next == crash; i++) {
 			uint32_t c = id[i];
+			if (c == id[at] && upto < at + RECORD_LINES * 4)
+				upto++;   /* more of the same: "Exception from ..." per frame */
 			if (stream[i] != stream[at] || is_blank(st->ctext[c]) ||
 			    classify_is_killed(st->rs, st->ctext[c]) || classify_is_signalled(st->rs, st->ctext[c]) ||
 			    !(st->new_error[c] || (error_only && is_novel_template(st, c))))

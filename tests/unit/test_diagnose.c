@@ -1259,6 +1259,13 @@ static void test_record_says_what_failed(void)
 		 "|A SystemError occurred while unpacking ghost-4.6.4.tgz\n|Message: see above\n");
 	CHECK_INT(crash_summary(&x.d), 2);
 	dx_free(&x);
+	/* An error that says only where it was raised, once per frame. */
+	DIAGNOSE(&x, GENERIC, good, "|✔ Checking folder\n|✔ Setting up install directory\n"
+		 "|[ ERROR ] Exception from src/cpp/core.cpp:104:\n|Exception from src/dev/plugin.cpp:53:\n"
+		 "|Exception from src/cpu/config.cpp:226:\n|Exception from src/cpu/node.cpp:12:\n"
+		 "|Wrong value for property key RATE. Expected only float numbers\n");
+	CHECK_INT(crash_summary(&x.d), 6);
+	dx_free(&x);
 }
 
 /* traceback_summary: an exception named alone on its line (cleo's, in
