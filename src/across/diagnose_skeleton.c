@@ -29,7 +29,9 @@
 struct words {
 	uint64_t *w;      /* sorted, unique hashes of the words */
 	size_t n;
-	uint64_t lead;    /* hash of the first two words, in order */
+	uint64_t lead;    /* hash of the first two words, in order, of a
+			     template of three words or more */
+	uint64_t pair;    /* the same, of a template of two words only */
 };
 
 /* The end of the group that opens at t ('(', '[' or '{'): past its
@@ -102,6 +104,7 @@ static void words_of(const char *t, int asides, struct words *ws)
 		ws->w[ws->n++] = h;
 	}
 	ws->lead = order >= 3 ? lead : 0;
+	ws->pair = order == 2 ? lead : 0;
 	if (ws->n)
 		qsort(ws->w, ws->n, sizeof(*ws->w), cmp_u64);
 	size_t u = 0;
@@ -173,7 +176,9 @@ static int same_severity(const struct dx_state *st, uint32_t r, uint32_t c)
  * "Capture target prefill CUDA graph begin") when of one severity
  * (same_severity); others must share most
  * words, or most words outside groups (see words_of), and their first
- * two. */
+ * two -- and a template of two words outside groups both of them and
+ * no other: Poetry's "Resolving dependencies..." is the step its
+ * finished run prints as "Resolving dependencies... (0.9s)". */
 static void canonicalise(struct dx_state *st, const uint64_t *logset, const int32_t *crule,
 			 uint32_t *canon)
 {
@@ -192,6 +197,8 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 			cs[n++] = (struct cand){ 0x9e3779b97f4a7c15ull * ((uint64_t)crule[c] + 1), (uint32_t)c };
 		else if (ws[c].lead)
 			cs[n++] = (struct cand){ ws[c].lead, (uint32_t)c };
+		else if (plain[c].pair)
+			cs[n++] = (struct cand){ ~plain[c].pair, (uint32_t)c };
 	}
 	if (n)
 		qsort(cs, n, sizeof(*cs), cand_cmp);
@@ -220,6 +227,8 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 			x = strcmp(st->ctext[r], st->ctext[c]) == 0 ? 2 : x > y ? x : y;
 			if (crule[c] < 0 && x < SIMILAR)
 				continue;
+			if (crule[c] < 0 && !ws[c].lead && y < 1)
+				continue;   /* two words: the same two */
 			if (best == UINT32_MAX || x > most)
 				best = r, most = x;
 		}

@@ -1283,6 +1283,22 @@ static void test_exception_named_alone(void)
 	dx_free(&x);
 }
 
+/* canonicalise: a line of two words is the step another run printed
+ * with the same two and an aside ("Resolving dependencies... (0.9s)"),
+ * and no step that shares one word of the two. */
+static void test_two_words_and_an_aside(void)
+{
+	struct dx x;
+	const char *good = "|Updating dependencies\n|Resolving dependencies... (0.9s)\n"
+			   "|Package operations: 5 installs\n|Writing lock file\n";
+	DIAGNOSE(&x, GENERIC, good, "|Updating dependencies\n|Resolving dependencies...\n");
+	CHECK_INT(x.d.bad_line, 1);
+	dx_free(&x);
+	DIAGNOSE(&x, GENERIC, good, "|Updating dependencies\n|Resolving conflicts... (0.9s)\n");
+	CHECK_INT(x.d.bad_line, 0);
+	dx_free(&x);
+}
+
 /* find_attempts: a start banner is printed once per run: a line the
  * good run prints both as it starts and as it tears down (GStreamer's
  * "Setting pipeline to PAUSED ...") starts no attempt when bad prints it
@@ -2233,6 +2249,7 @@ int main(void)
 	test_up_then_worker_again();
 	test_record_says_what_failed();
 	test_exception_named_alone();
+	test_two_words_and_an_aside();
 	test_banner_printed_twice();
 	test_retried_error_no_attempt();
 	test_restart_cut();
