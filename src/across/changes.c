@@ -298,7 +298,7 @@ static int candidate(const struct changes_side *b, const struct changes_side *g,
 	if (same_text(b, k, g, j))
 		return 0;
 	int t = b->m.v[k].type;
-	if (t == V_HEX || t == V_ID || t == V_IP || t == V_URL || t == V_PATH || t == V_DATE || t == V_TIME ||
+	if (t == V_HEX || t == V_ID || t == V_IP || t == V_HOST || t == V_URL || t == V_PATH || t == V_DATE || t == V_TIME ||
 	    t == V_DURATION || g->m.v[j].type == V_DURATION)
 		return 0;
 	const struct value *vb = &b->m.v[k], *vg = &g->m.v[j];

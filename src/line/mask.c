@@ -18,10 +18,10 @@
 
 static const char *const placeholders[V_NTYPES] = {
 	"<int>", "<float>", "<size>", "<dur>", "<pct>", "<hex>", "<id>",
-	"<ip>", "<url>", "<path>", "<date>", "<time>", "<*>", "<*>",
+	"<ip>", "<url>", "<path>", "<date>", "<time>", "<host>", "<*>", "<*>",
 };
 static const uint8_t placeholder_len[V_NTYPES] = {
-	5, 7, 6, 5, 5, 5, 4, 4, 5, 6, 6, 6, 3, 3,
+	5, 7, 6, 5, 5, 5, 4, 4, 5, 6, 6, 6, 6, 3, 3,
 };
 
 int mask_is_progress_bar(const char *t)
@@ -922,6 +922,44 @@ static int code_name(const struct scan *sc, size_t i, size_t j)
 	return 0;
 }
 
+/* Top-level domains a host name ends in.  Those that are also the
+ * extensions of files a log names ("setup.py", "run.sh", "main.rs",
+ * "README.md", "lib.so", "x.pl") are left out: a file is no host. */
+static const char *const host_tlds[] = {
+	"ai", "app", "arpa", "au", "biz", "ca", "ch", "cloud", "cn", "co",
+	"com", "de", "dev", "edu", "eu", "fr", "gov", "home", "info", "int",
+	"internal", "io", "jp", "kr", "lan", "local", "localdomain", "mil",
+	"net", "nl", "org", "ru", "se", "site", "tech", "uk", "us", "xyz",
+};
+
+/* A host name ("awsu.duckdns.org", "db-1.prod.internal"): ASCII labels of
+ * letters, digits and inner dashes joined by dots, the last a top-level
+ * domain (host_tlds).  Hosts differ from run to run as addresses do, so
+ * "Requesting a certificate for a.example.org" on one machine is the
+ * step another prints for b.example.net. */
+static int host_name(const struct scan *sc, size_t i, size_t j)
+{
+	size_t last = i, dots = 0;
+	for (size_t k = i; k < j; k++) {
+		unsigned char c = sc->s[k];
+		if (c == '.') {
+			if (k == last || sc->s[k - 1] == '-')
+				return 0;
+			dots++;
+			last = k + 1;
+		} else if (!is_alnum(c) && !(c == '-' && k > last)) {
+			return 0;
+		}
+	}
+	if (!dots || last == j)
+		return 0;
+	size_t n = j - last;
+	for (size_t t = 0; t < sizeof(host_tlds) / sizeof(*host_tlds); t++)
+		if (strlen(host_tlds[t]) == n && memcmp(host_tlds[t], sc->s + last, n) == 0)
+			return 1;
+	return 0;
+}
+
 /* The length of the shell prompt msg starts with, or 0: "$ ", a
  * "user@host:dir$ " or "# " (bash's), "[user@host dir]$ " (Red Hat's),
  * each behind an optional "(venv) ", PowerShell's "PS C:\\dir> ",
@@ -1151,6 +1189,8 @@ void mask_message(const char *msg, size_t len, struct masked *m)
 			j--;
 		if ((kinds & K_DIGIT) && !upper_name(&sc, i, j) && !code_name(&sc, i, j))
 			emit(&sc, i, j - i, V_ID, 0, 0);
+		else if (host_name(&sc, i, j))
+			emit(&sc, i, j - i, V_HOST, 0, 0);
 		i = j;
 	}
 	put(&m->text, sc.s + sc.lit, len - sc.lit);

@@ -7,8 +7,8 @@
  *
  * Masked: numbers (with their unit: sizes, durations, percentages), hex,
  * identifiers (any word holding a digit: hashes, UUIDs, "blk_-123",
- * "node-246"), IPv4/IPv6 addresses with ports, URLs, paths, dates and
- * times, and the values of key=value pairs in every common style
+ * "node-246"), IPv4/IPv6 addresses with ports, host names, URLs, paths,
+ * dates and times, and the values of key=value pairs in every common style
  * (k=v, 'k': v, "k": v; a value may be quoted or a balanced group; a group
  * of pairs such as "ServerArgs(a=1, b=2)" or "{'a': 1}" is entered and
  * each pair kept on its own).  Words that carry meaning are never masked:
@@ -27,6 +27,7 @@
 enum vtype {
 	V_INT, V_FLOAT, V_SIZE, V_DURATION, V_PERCENT, V_HEX, V_ID,
 	V_IP, V_URL, V_PATH, V_DATE, V_TIME,
+	V_HOST,              /* a host name: "db-1.example.org" */
 	V_KV,                /* any other value of a key=value pair */
 	V_WORD,              /* a value kept in the text (see above) */
 	V_NTYPES

@@ -157,6 +157,15 @@ static void test_addresses(void)
 	MASK("bind fe80::1ff:fe23:4567:890a failed", "bind <ip> failed");
 	MASK("bind [::1]:8000", "bind [<ip>]:<int>");
 	MASK("listen 2001:db8:0:0:0:0:2:1", "listen <ip>");
+	/* Host names are values; files and code names are not. */
+	MASK("Requesting a certificate for awsu.duckdns.org", "Requesting a certificate for <host>");
+	VALUE(0, V_HOST, "awsu.duckdns.org", "");
+	MASK("connect to db-main.prod.internal:5432.", "connect to <host>:<int>.");
+	MASK("mail user@example.com", "mail user@<host>");
+	MASK("run setup.py and main.rs", "run setup.py and main.rs");
+	MASK("read mosquitto.conf", "read mosquitto.conf");
+	MASK("raised java.io.IOException", "raised java.io.IOException");
+	MASK("bad -x.example.org and a..example.org", "bad -x.example.org and a..example.org");
 	MASK("at 12:30:01 on", "at <time> on");
 	VALUE(0, V_TIME, "12:30:01", "");
 	MASK("std::vector", "std::vector");
@@ -450,7 +459,7 @@ static void test_commands(void)
 	/* Not prompts: a comment, a quote, an address, a bare dollar. */
 	MASK("# not a prompt", "# not a prompt");
 	MASK("> quoted", "> quoted");
-	MASK("user@example.com: hello", "user@example.com: hello");
+	MASK("user@example.com: hello", "user@<host>: hello");
 	MASK("$5 paid", "$<int> paid");
 	MASK("$ ", "$ ");
 	MASK("(venv) ", "(venv) ");   /* a prompt's start, and the line ends */
