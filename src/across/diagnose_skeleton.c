@@ -134,6 +134,24 @@ struct cand {
 	uint32_t c;
 };
 
+/* Two templates that may merge: how alike, and their places in the
+ * sorted candidates, c after r. */
+struct pair {
+	double x;
+	size_t c, r;
+};
+
+/* Most alike first; of equals, the earlier c, then the nearer r. */
+static int pair_cmp(const void *x, const void *y)
+{
+	const struct pair *a = x, *b = y;
+	if (a->x != b->x)
+		return a->x > b->x ? -1 : 1;
+	if (a->c != b->c)
+		return a->c < b->c ? -1 : 1;
+	return a->r > b->r ? -1 : a->r < b->r;
+}
+
 static int cand_cmp(const void *x, const void *y)
 {
 	const struct cand *a = x, *b = y;
@@ -202,24 +220,18 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 	}
 	if (n)
 		qsort(cs, n, sizeof(*cs), cand_cmp);
-	uint64_t *group = xcalloc(st->nc ? st->nc : 1, sizeof(*group));
+	/* Every pair of the bucket that may merge, nearest first: at most
+	 * 32 earlier templates that share no log with c, of 256 looked at. */
+	struct pair *ps = NULL;
+	size_t np = 0, pcap = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t c = cs[i].c;
-		group[c] = logset[c];
-		/* Compare with the earlier representatives of the bucket;
-		 * the most alike wins (one text at another level first): a
-		 * build's "n_batch = 2048" is its "n_batch", not the first
-		 * line of the same function that shares enough words. */
-		size_t tries = 0;
-		uint32_t best = UINT32_MAX;
-		double most = 0;
-		for (size_t k = i; k-- > 0 && cs[k].lead == cs[i].lead && tries < 32;) {
+		size_t tries = 0, looked = 0;
+		for (size_t k = i; k-- > 0 && cs[k].lead == cs[i].lead && tries < 32 && looked++ < 256;) {
 			uint32_t r = cs[k].c;
-			if (canon[r] != r)
+			if (logset[r] & logset[c])
 				continue;
 			tries++;
-			if (group[r] & logset[c])
-				continue;
 			if (crule[c] >= 0 ? crule[r] != crule[c] || !same_severity(st, r, c)
 					  : crule[r] >= 0 || !same_level(st, r, c))
 				continue;
@@ -229,14 +241,32 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 				continue;
 			if (crule[c] < 0 && !ws[c].lead && y < 1)
 				continue;   /* two words: the same two */
-			if (best == UINT32_MAX || x > most)
-				best = r, most = x;
-		}
-		if (best != UINT32_MAX) {
-			canon[c] = best;
-			group[best] |= logset[c];
+			GROW(ps, pcap, np + 1);
+			ps[np++] = (struct pair){ x, i, k };
 		}
 	}
+	/* The most alike pairs merge first (one text at another level, then
+	 * most words shared): a build's "n_batch = 2048" is its "n_batch",
+	 * not the first line of the same function that shares enough words,
+	 * and a look-alike never takes the step from the line that is it.
+	 * A template merges once, into one that is still its own and has
+	 * no log of it. */
+	if (np)
+		qsort(ps, np, sizeof(*ps), pair_cmp);
+	uint64_t *group = xcalloc(st->nc ? st->nc : 1, sizeof(*group));
+	uint8_t *taken = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t c = 0; c < st->nc; c++)
+		group[c] = logset[c];
+	for (size_t p = 0; p < np; p++) {
+		uint32_t r = cs[ps[p].r].c, c = cs[ps[p].c].c;
+		if (canon[r] != r || canon[c] != c || taken[c] || group[r] & logset[c])
+			continue;
+		canon[c] = r;
+		taken[r] = 1;
+		group[r] |= logset[c];
+	}
+	free(ps);
+	free(taken);
 	for (size_t c = 0; c < st->nc; c++) {
 		free(ws[c].w);
 		free(plain[c].w);

@@ -1299,6 +1299,25 @@ static void test_two_words_and_an_aside(void)
 	dx_free(&x);
 }
 
+/* canonicalise: of two lines that each read as one step of the good run,
+ * the more alike is that step: Tomcat 9's "Catalina.load Server
+ * initialization in [N] milliseconds" shares enough words with 8.0's
+ * "Catalina.start Server startup in N ms" to merge, but its own "Server
+ * startup in [N] milliseconds" shares more, so that is the step reached. */
+static void test_more_alike_merges(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC,
+		 "INFO [main] org.apache.catalina.startup.Catalina.start Server startup in 812 ms\n"
+		 "INFO [main] org.apache.coyote.AbstractProtocol.start Starting ProtocolHandler\n"
+		 "INFO [main] org.apache.catalina.core.StandardServer.await Ready for requests\n",
+		 "INFO [main] org.apache.catalina.startup.Catalina.load Server initialization in [412] milliseconds\n"
+		 "INFO [main] org.apache.catalina.startup.Catalina.start Server startup in [812] milliseconds\n");
+	CHECK_INT(x.d.bad_line, 1);
+	CHECK_INT(x.d.good_line, 0);
+	dx_free(&x);
+}
+
 /* find_attempts: a start banner is printed once per run: a line the
  * good run prints both as it starts and as it tears down (GStreamer's
  * "Setting pipeline to PAUSED ...") starts no attempt when bad prints it
@@ -2250,6 +2269,7 @@ int main(void)
 	test_record_says_what_failed();
 	test_exception_named_alone();
 	test_two_words_and_an_aside();
+	test_more_alike_merges();
 	test_banner_printed_twice();
 	test_retried_error_no_attempt();
 	test_restart_cut();
