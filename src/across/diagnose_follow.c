@@ -416,13 +416,36 @@ static int jump_follows(const struct walk *k, const struct match *m, uint32_t sk
 	       (!err && skipped <= JUMP_MAX && steps_on(k->st, k->w, &k->pend, k->g, m->i, m->j, m->order));
 }
 
+/* Whether the pending steps a jump from good line since to m->j passes
+ * over are all printings of since's own template, within REPEAT_SPAN
+ * lines: the good run printed the step bad is at once more (a second
+ * connector, a second shard), which is the same step done, not one to
+ * come. */
+#define REPEAT_SPAN 64
+
+static int repeats_only(const struct walk *k, const struct match *m, int64_t since)
+{
+	const struct dx_state *st = k->st;
+	if (since < 0 || m->j - since > REPEAT_SPAN)
+		return 0;
+	uint32_t at = st->id[k->g][since];
+	for (uint32_t x = (uint32_t)since + 1; x < m->j; x++) {
+		if (!m->order && st->stream[k->g][x] != st->stream[k->g][m->j])
+			continue;
+		if (st->step[st->id[k->g][x]] && !k->pend.done[x] && st->id[k->g][x] != at)
+			return 0;
+	}
+	return 1;
+}
+
 /* A jump over the good run's last step lands in its tail, which a run
  * that stopped short prints too: it follows only when bad goes on from
- * there step by step, with no new error since its stream last followed.
+ * there step by step, with no new error since its stream last followed,
+ * or when the last step is a repeat of the one bad is at (repeats_only).
  * since: where the jump starts (walk_since). */
 static int end_jump_follows(const struct walk *k, const struct match *m, int64_t since)
 {
-	if (!passes_end(k->st, &k->pend, k->g, k->gend, since, m->j, m->order))
+	if (!passes_end(k->st, &k->pend, k->g, k->gend, since, m->j, m->order) || repeats_only(k, m, since))
 		return 1;
 	return !k->err[m->s] && steps_on(k->st, k->w, &k->pend, k->g, m->i, m->j, m->order);
 }

@@ -1318,6 +1318,25 @@ static void test_more_alike_merges(void)
 	dx_free(&x);
 }
 
+/* end_jump_follows: a step the good run printed once more right before
+ * its end (a second connector: Tomcat's "Starting ProtocolHandler" for
+ * http and for ajp) is the step bad printed already: going on from it to
+ * the good run's next line jumps over no end. */
+static void test_repeat_is_no_end(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC,
+		 "INFO Starting service [Catalina]\nINFO Starting Servlet engine\n"
+		 "INFO Starting ProtocolHandler [\"http-nio-8080\"]\nINFO Starting ProtocolHandler [\"ajp-nio-8009\"]\n"
+		 "INFO Server startup in 1170 ms\n",
+		 "INFO Starting service [Catalina]\nINFO Starting Servlet engine\n"
+		 "INFO Starting ProtocolHandler [\"http-nio-8080\"]\nINFO Server startup in 980 ms\n"
+		 "SEVERE Failed to create server shutdown socket on port 8005\n");
+	CHECK_INT(x.d.bad_line, 3);
+	CHECK_INT(x.d.good_line, 4);
+	dx_free(&x);
+}
+
 /* find_attempts: a start banner is printed once per run: a line the
  * good run prints both as it starts and as it tears down (GStreamer's
  * "Setting pipeline to PAUSED ...") starts no attempt when bad prints it
@@ -2270,6 +2289,7 @@ int main(void)
 	test_exception_named_alone();
 	test_two_words_and_an_aside();
 	test_more_alike_merges();
+	test_repeat_is_no_end();
 	test_banner_printed_twice();
 	test_retried_error_no_attempt();
 	test_restart_cut();
