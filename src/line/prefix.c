@@ -1364,6 +1364,29 @@ static inline __attribute__((always_inline)) size_t kubectl_pod(struct cur *c)
 	return 1;
 }
 
+/* A relay's label of the stream a line came from, "stdout: " or
+ * "stderr: " (lower or upper case, or in brackets: "[stderr] "), before
+ * every line of a child it ran (accelerate's test launcher, a CI step's
+ * runner): taken off as compose's prefix is, so that a traceback relayed
+ * on stderr reads as one, and a run relayed so compares with one that
+ * was not.  The label alone is a blank line of the child. */
+static inline __attribute__((always_inline)) int stream_label(struct cur *c)
+{
+	size_t i = c->i, b = i < c->n && c->s[i] == '[';
+	if (c->n - i < 6 + 2 * b || (c->s[i + b] | 0x20) != 's' || (c->s[i + b + 1] | 0x20) != 't' ||
+	    (c->s[i + b + 2] | 0x20) != 'd')
+		return 0;
+	const char *w = c->s + i + b + 3;
+	if (!((strncmp(w, "out", 3) == 0 || strncmp(w, "err", 3) == 0 || strncmp(w, "OUT", 3) == 0 ||
+	       strncmp(w, "ERR", 3) == 0)))
+		return 0;
+	i += b + 6;
+	if (i >= c->n || c->s[i] != (b ? ']' : ':') || (i + 1 < c->n && c->s[i + 1] != ' '))
+		return 0;
+	c->i = i + 1 < c->n ? i + 2 : i + 1;
+	return 1;
+}
+
 /* Take off the per-process prefixes a program's launcher puts before its
  * lines, vLLM's (which may carry torchrun's), outermost first; the
  * outermost gives h's tag when h has none. */
@@ -1691,6 +1714,7 @@ static inline __attribute__((always_inline)) struct cur capture_prefixes(const c
 	 * compare with a plain one. */
 	if (!name_bar(&c))
 		kubectl_pod(&c);
+	stream_label(&c);
 	return c;
 }
 

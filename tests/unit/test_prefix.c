@@ -291,6 +291,14 @@ static const struct want cases[] = {
 	  "2024-01-02T03:04:05.678Z", LV_ERROR, "", "boom" },
 	{ "[pod/vllm-7d9f/main] INFO 04-16 11:18:41 [core.py:436] up", "vllm",
 	  "1970-04-16T11:18:41.000Z", LV_INFO, "", "up" },
+	/* a relay's stream label, taken off */
+	{ "stderr: Traceback (most recent call last):", "none", "", LV_NONE, "",
+	  "Traceback (most recent call last):" },
+	{ "stdout: 2024-01-02 03:04:05,678 ERROR boom", "iso", "2024-01-02T03:04:05.678Z", LV_ERROR, "",
+	  "boom" },
+	{ "[STDERR] ValueError: x", "none", "", LV_NONE, "", "ValueError: x" },
+	{ "stdout:", "none", "", LV_NONE, "", "" },
+	{ "stdoutx: y", "none", "", LV_NONE, "", "stdoutx: y" },
 	/* docker logs -t: the stamp's clock, the program's header */
 	{ "2025-05-01T10:00:00.123456789Z 2026-12-01 05:03:17,854 [rank1] INFO train: step 2/8", "iso",
 	  "2025-05-01T10:00:00.123Z", LV_INFO, "rank1", "train: step 2/8" },
