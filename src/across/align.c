@@ -22,11 +22,10 @@ struct slot {
 
 struct ctx {
 	const uint32_t *a, *b;
+	const uint32_t *fa, *fb;   /* fine ids, or NULL */
 	const uint8_t *weight;
 	uint32_t *ma;
 	size_t matches;
-	struct slot *slots;
-	size_t nslots;
 	uint32_t *dp;
 };
 
@@ -82,13 +81,102 @@ static void lcs(struct ctx *c, size_t a0, size_t a1, size_t b0, size_t b1)
 	}
 }
 
-static struct slot *slot_of(struct ctx *c, uint32_t id)
+/* How often each id occurs in a[a0..a1) and b[b0..b1), and where last,
+ * in an open-addressing table of n slots. */
+struct counts {
+	struct slot *slots;
+	size_t n;
+};
+
+static struct slot *slot_of(const struct counts *t, uint32_t id)
 {
-	size_t mask = c->nslots - 1, k = (size_t)(id * 0x9e3779b1u) & mask;
-	while (c->slots[k].ca + c->slots[k].cb && c->slots[k].id != id)
+	size_t mask = t->n - 1, k = (size_t)(id * 0x9e3779b1u) & mask;
+	while (t->slots[k].ca + t->slots[k].cb && t->slots[k].id != id)
 		k = (k + 1) & mask;
-	c->slots[k].id = id;
-	return &c->slots[k];
+	t->slots[k].id = id;
+	return &t->slots[k];
+}
+
+static void counts_alloc(struct counts *t, size_t elems)
+{
+	t->n = 64;
+	while (t->n < 2 * elems)
+		t->n *= 2;
+	t->slots = xcalloc(t->n, sizeof(*t->slots));
+}
+
+static void count_a(struct counts *t, uint32_t id, size_t i)
+{
+	struct slot *s = slot_of(t, id);
+	s->ca++;
+	s->pa = (uint32_t)i;
+}
+
+static void count_b(struct counts *t, uint32_t id, size_t j)
+{
+	struct slot *s = slot_of(t, id);
+	s->cb++;
+	s->pb = (uint32_t)j;
+}
+
+static void count_ids(struct counts *t, const struct ctx *c, size_t a0, size_t a1, size_t b0, size_t b1)
+{
+	counts_alloc(t, a1 - a0 + b1 - b0);
+	for (size_t i = a0; i < a1; i++)
+		count_a(t, c->a[i], i);
+	for (size_t j = b0; j < b1; j++)
+		count_b(t, c->b[j], j);
+}
+
+/* Whether an element of id may anchor by its fine id: its id is in both
+ * ranges, and more than once in one of them. */
+static int fine_may_anchor(const struct counts *ids, uint32_t id)
+{
+	const struct slot *s = slot_of(ids, id);
+	return s->ca && s->cb && (s->ca > 1 || s->cb > 1);
+}
+
+/* Ranges of more elements than this look for no fine anchors: in a
+ * million lines, the ids' anchors cut the range into gaps, and those
+ * look for them; counting a million fine ids would cost more than the
+ * rest of aligning. */
+#define FINE_MAX (1u << 16)
+
+/* The fine ids of the elements that fine_may_anchor, counted as
+ * count_ids counts ids; none (t->slots NULL) when there are none. */
+static void count_fine(struct counts *t, const struct counts *ids, const struct ctx *c, size_t a0, size_t a1,
+		       size_t b0, size_t b1)
+{
+	size_t n = 0;
+	t->slots = NULL;
+	if (a1 - a0 + b1 - b0 > FINE_MAX)
+		return;
+	for (size_t i = a0; i < a1; i++)
+		n += c->fa[i] != ALIGN_NONE && fine_may_anchor(ids, c->a[i]);
+	for (size_t j = b0; j < b1; j++)
+		n += c->fb[j] != ALIGN_NONE && fine_may_anchor(ids, c->b[j]);
+	if (!n)
+		return;
+	counts_alloc(t, n);
+	for (size_t i = a0; i < a1; i++)
+		if (c->fa[i] != ALIGN_NONE && fine_may_anchor(ids, c->a[i]))
+			count_a(t, c->fa[i], i);
+	for (size_t j = b0; j < b1; j++)
+		if (c->fb[j] != ALIGN_NONE && fine_may_anchor(ids, c->b[j]))
+			count_b(t, c->fb[j], j);
+}
+
+/* The element of b that a[i] anchors to (its id, or else its fine id,
+ * once in each range), or ALIGN_NONE. */
+static uint32_t anchor_of(const struct ctx *c, const struct counts *ids, const struct counts *fine, size_t i)
+{
+	const struct slot *s = slot_of(ids, c->a[i]);
+	if (s->ca == 1 && s->cb == 1)
+		return s->pb;
+	if (!fine->slots || c->fa[i] == ALIGN_NONE || !fine_may_anchor(ids, c->a[i]))
+		return ALIGN_NONE;
+	s = slot_of(fine, c->fa[i]);
+	return s->ca == 1 && s->cb == 1 ? s->pb : ALIGN_NONE;
 }
 
 static void align_range(struct ctx *c, size_t a0, size_t a1, size_t b0, size_t b1);
@@ -98,32 +186,22 @@ static void align_range(struct ctx *c, size_t a0, size_t a1, size_t b0, size_t b
  * anchors.  Returns 0 when there are no anchors. */
 static int anchor(struct ctx *c, size_t a0, size_t a1, size_t b0, size_t b1)
 {
-	size_t na = a1 - a0, nb = b1 - b0, need = 2 * (na + nb), n = 64;
-	while (n < need)
-		n *= 2;
-	c->nslots = n;
-	c->slots = xcalloc(n, sizeof(*c->slots));
-	for (size_t i = a0; i < a1; i++) {
-		struct slot *s = slot_of(c, c->a[i]);
-		s->ca++;
-		s->pa = (uint32_t)i;
-	}
-	for (size_t j = b0; j < b1; j++) {
-		struct slot *s = slot_of(c, c->b[j]);
-		s->cb++;
-		s->pb = (uint32_t)j;
-	}
+	size_t na = a1 - a0;
+	struct counts ids, fine = { 0 };
+	count_ids(&ids, c, a0, a1, b0, b1);
+	if (c->fa)
+		count_fine(&fine, &ids, c, a0, a1, b0, b1);
 	uint32_t *pa = xmalloc(na * sizeof(*pa)), *pb = xmalloc(na * sizeof(*pb));
 	size_t k = 0;
 	for (size_t i = a0; i < a1; i++) {
-		struct slot *s = slot_of(c, c->a[i]);
-		if (s->ca == 1 && s->cb == 1) {
+		uint32_t j = anchor_of(c, &ids, &fine, i);
+		if (j != ALIGN_NONE && c->a[i] == c->b[j]) {
 			pa[k] = (uint32_t)i;
-			pb[k++] = s->pb;
+			pb[k++] = j;
 		}
 	}
-	free(c->slots);
-	c->slots = NULL;
+	free(ids.slots);
+	free(fine.slots);
 	if (k == 0) {
 		free(pa);
 		free(pb);
@@ -165,11 +243,20 @@ static int anchor(struct ctx *c, size_t a0, size_t a1, size_t b0, size_t b1)
 	return 1;
 }
 
+/* Whether a[i] and b[j] are one line: one id, and one fine id if any. */
+static int same(const struct ctx *c, size_t i, size_t j)
+{
+	return c->a[i] == c->b[j] && (!c->fa || c->fa[i] == c->fb[j]);
+}
+
+/* A common head and tail are matched as they stand only where the lines
+ * are one by their fine ids too: "Step a has finished" heading both
+ * ranges is no match for "Step b has finished" when b's comes later. */
 static void align_range(struct ctx *c, size_t a0, size_t a1, size_t b0, size_t b1)
 {
-	while (a0 < a1 && b0 < b1 && c->a[a0] == c->b[b0])
+	while (a0 < a1 && b0 < b1 && same(c, a0, b0))
 		match(c, a0++, b0++);
-	while (a0 < a1 && b0 < b1 && c->a[a1 - 1] == c->b[b1 - 1])
+	while (a0 < a1 && b0 < b1 && same(c, a1 - 1, b1 - 1))
 		match(c, --a1, --b1);
 	if (a0 == a1 || b0 == b1)
 		return;
@@ -187,7 +274,14 @@ static void align_range(struct ctx *c, size_t a0, size_t a1, size_t b0, size_t b
 size_t align_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
 		 const uint8_t *weight, uint32_t *ma)
 {
-	struct ctx c = { .a = a, .b = b, .weight = weight, .ma = ma };
+	return align_seq_fine(a, NULL, n, b, NULL, m, weight, ma);
+}
+
+size_t align_seq_fine(const uint32_t *a, const uint32_t *fa, size_t n, const uint32_t *b,
+		      const uint32_t *fb, size_t m, const uint8_t *weight, uint32_t *ma)
+{
+	struct ctx c = { .a = a, .b = b, .fa = fa && fb ? fa : NULL, .fb = fa && fb ? fb : NULL,
+			 .weight = weight, .ma = ma };
 	for (size_t i = 0; i < n; i++)
 		ma[i] = ALIGN_NONE;
 	align_range(&c, 0, n, 0, m);
@@ -235,9 +329,9 @@ static void bucket(const struct align_log *lg, struct runs *r)
 	r->len = xmalloc((lg->n ? lg->n : 1) * sizeof(*r->len));
 }
 
-/* Collapse stream s of lg into runs of one id, leaving out the lines of
- * ids that weigh nothing: they stay unmatched, and the lines on either
- * side are aligned as if they were not there. */
+/* Collapse stream s of lg into runs of one id and one fine id, leaving
+ * out the lines of ids that weigh nothing: they stay unmatched, and the
+ * lines on either side are aligned as if they were not there. */
 static void collapse(const struct align_log *lg, struct runs *r, size_t s, const uint8_t *weight)
 {
 	r->n = 0;
@@ -248,7 +342,8 @@ static void collapse(const struct align_log *lg, struct runs *r, size_t s, const
 			gap = 1;
 			continue;
 		}
-		if (r->n && r->id[r->n - 1] == id && !gap) {
+		if (r->n && r->id[r->n - 1] == id && !gap &&
+		    (!lg->fine || lg->fine[r->line[k]] == lg->fine[r->line[r->first[r->n - 1]]])) {
 			r->len[r->n - 1]++;
 			continue;
 		}
@@ -268,6 +363,17 @@ static void runs_free(struct runs *r)
 	free(r->len);
 }
 
+/* The fine ids of r's runs (the caller frees them), or NULL. */
+static uint32_t *run_fine(const struct align_log *lg, const struct runs *r)
+{
+	if (!lg->fine)
+		return NULL;
+	uint32_t *f = xmalloc((r->n ? r->n : 1) * sizeof(*f));
+	for (size_t x = 0; x < r->n; x++)
+		f[x] = lg->fine[r->line[r->first[x]]];
+	return f;
+}
+
 void align_logs(const struct align_log *a, const struct align_log *b,
 		const uint32_t *smap, const uint8_t *weight, uint32_t *a2b)
 {
@@ -285,7 +391,10 @@ void align_logs(const struct align_log *a, const struct align_log *b,
 		collapse(a, &ra, s, weight);
 		rb = smap[s] == ALIGN_ALL ? &rball : &rbs;
 		collapse(b, rb, smap[s] == ALIGN_ALL ? 0 : smap[s], weight);
-		align_seq(ra.id, ra.n, rb->id, rb->n, weight, ma);
+		uint32_t *fa = run_fine(a, &ra), *fb = run_fine(b, rb);
+		align_seq_fine(ra.id, fa, ra.n, rb->id, fb, rb->n, weight, ma);
+		free(fa);
+		free(fb);
 		size_t lastmatch = 0;
 		for (size_t x = 0; x < ra.n; x++)
 			if (ma[x] != ALIGN_NONE)

@@ -24,6 +24,13 @@
  * n entries. */
 size_t align_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
 		 const uint8_t *weight, uint32_t *ma);
+/* align_seq with finer ids fa, fb beside a and b (ALIGN_NONE: none): an
+ * element whose fine id is in each range once anchors as an element
+ * whose id is does.  A template printed once per named step ("Step
+ * <*> has started.") pairs its steps by name: the step both runs name,
+ * not the n-th printing. */
+size_t align_seq_fine(const uint32_t *a, const uint32_t *fa, size_t n, const uint32_t *b,
+		      const uint32_t *fb, size_t m, const uint8_t *weight, uint32_t *ma);
 
 /* One log as aligning sees it: an id and a stream number per line. */
 struct align_log {
@@ -31,6 +38,10 @@ struct align_log {
 	const uint16_t *stream;
 	size_t n;
 	size_t nstreams;        /* stream numbers are < nstreams */
+	/* Per line, the id of its own text, finer than id (the masked
+	 * text before clustering: "Step trainer has started." where id is
+	 * "Step <*> has started."); NULL when there is none. */
+	const uint32_t *fine;
 };
 
 /* Align log a with log b line by line: a2b[i] = the line of b matched with
@@ -41,7 +52,8 @@ struct align_log {
  * collapsed run of a maps onto b's proportionally, first to first and
  * last to last, except a's last run in the stream, which may have been
  * cut short: its k-th line maps to b's k-th (or last).  weight as for
- * align_seq.  a2b is the caller's, a->n entries. */
+ * align_seq; a run's fine id is the one its lines share, if they do
+ * (align_seq_fine).  a2b is the caller's, a->n entries. */
 void align_logs(const struct align_log *a, const struct align_log *b,
 		const uint32_t *smap, const uint8_t *weight, uint32_t *a2b);
 

@@ -483,8 +483,10 @@ void pass_changes(struct dx_state *st, struct diagnosis *d)
 void pass_ranks(struct dx_state *st, struct diagnosis *d)
 {
 	const struct following *w = st->w;
-	struct align_log bad = { st->id[st->bad], st->stream[st->bad], st->logs[st->bad].nlines, st->nstreams };
-	struct align_log good = { st->id[d->good], st->stream[d->good], st->logs[d->good].nlines, st->nstreams };
+	struct align_log bad = { st->id[st->bad], st->stream[st->bad], st->logs[st->bad].nlines, st->nstreams,
+				 NULL };
+	struct align_log good = { st->id[d->good], st->stream[d->good], st->logs[d->good].nlines, st->nstreams,
+				  NULL };
 	streams_rank_progress(&bad, &good, st->nc, st->snames, w->follow, st->step, st->new_error, d);
 	uint8_t *in_good = xmalloc(st->nc ? st->nc : 1);
 	for (size_t c = 0; c < st->nc; c++)

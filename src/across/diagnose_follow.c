@@ -704,6 +704,7 @@ static size_t failed_job_end(const struct dx_state *st)
  * text, each a line of its own for the aligner; line[] maps them back. */
 struct bar_entries {
 	uint32_t *id;
+	uint32_t *fine;     /* the text's own id (log.tid); none for a bar */
 	uint16_t *stream;
 	uint32_t *line;
 	uint8_t *is_bar;
@@ -715,6 +716,7 @@ static void bar_entries_init(struct bar_entries *e, const struct dx_state *st, s
 	size_t nl = st->logs[l].nlines, cap = 2 * (nl - from) + 1;
 	const uint32_t *bar = st->bar[l];
 	e->id = xmalloc(cap * sizeof(*e->id));
+	e->fine = xmalloc(cap * sizeof(*e->fine));
 	e->stream = xmalloc(cap * sizeof(*e->stream));
 	e->line = xmalloc(cap * sizeof(*e->line));
 	e->is_bar = xmalloc(cap);
@@ -722,6 +724,7 @@ static void bar_entries_init(struct bar_entries *e, const struct dx_state *st, s
 	for (size_t i = from; i < nl; i++)
 		for (int part = bar && bar[i] != ALIGN_NONE ? 0 : 1; part < 2; part++) {
 			e->id[e->n] = part ? st->id[l][i] : bar[i];
+			e->fine[e->n] = part ? st->logs[l].tid[i] : ALIGN_NONE;
 			e->stream[e->n] = st->stream[l][i];
 			e->line[e->n] = (uint32_t)i;
 			e->is_bar[e->n++] = (uint8_t)!part;
@@ -731,6 +734,7 @@ static void bar_entries_init(struct bar_entries *e, const struct dx_state *st, s
 static void bar_entries_free(struct bar_entries *e)
 {
 	free(e->id);
+	free(e->fine);
 	free(e->stream);
 	free(e->line);
 	free(e->is_bar);
@@ -747,15 +751,16 @@ static void align_runs(const struct dx_state *st, size_t g, size_t from, const u
 {
 	size_t nb = st->logs[st->bad].nlines, ns = st->nstreams;
 	if (!st->bar[st->bad] && !st->bar[g]) {
-		struct align_log a = { st->id[st->bad] + from, st->stream[st->bad] + from, nb - from, ns };
-		struct align_log b = { st->id[g], st->stream[g], st->logs[g].nlines, ns };
+		struct align_log a = { st->id[st->bad] + from, st->stream[st->bad] + from, nb - from, ns,
+				       st->logs[st->bad].tid + from };
+		struct align_log b = { st->id[g], st->stream[g], st->logs[g].nlines, ns, st->logs[g].tid };
 		align_logs(&a, &b, smap, st->weight, b2g + from);
 		return;
 	}
 	struct bar_entries ea, eb;
 	bar_entries_init(&ea, st, st->bad, from);
 	bar_entries_init(&eb, st, g, 0);
-	struct align_log a = { ea.id, ea.stream, ea.n, ns }, b = { eb.id, eb.stream, eb.n, ns };
+	struct align_log a = { ea.id, ea.stream, ea.n, ns, ea.fine }, b = { eb.id, eb.stream, eb.n, ns, eb.fine };
 	uint32_t *a2b = xmalloc((ea.n ? ea.n : 1) * sizeof(*a2b));
 	align_logs(&a, &b, smap, st->weight, a2b);
 	for (size_t i = from; i < nb; i++)
@@ -781,8 +786,8 @@ static void walk_init(struct walk *k, const struct dx_state *st, size_t g, struc
 	k->smap = xmalloc(ns * sizeof(*k->smap));
 	/* Only bad's last attempt is aligned; earlier ones follow nothing. */
 	size_t from = st->from;
-	struct align_log a = { st->id[st->bad] + from, st->stream[st->bad] + from, nb - from, ns };
-	struct align_log b = { st->id[g], st->stream[g], ng, ns };
+	struct align_log a = { st->id[st->bad] + from, st->stream[st->bad] + from, nb - from, ns, NULL };
+	struct align_log b = { st->id[g], st->stream[g], ng, ns, NULL };
 	streams_map(&a, &b, st->has + g * ns, st->cnt + g * st->nc, st->nc, st->snames, k->smap);
 	w->b2g = xmalloc((nb ? nb : 1) * sizeof(*w->b2g));
 	w->follow = xcalloc(nb ? nb : 1, 1);

@@ -50,7 +50,7 @@ static void test_logs(void)
 	uint16_t ast[] = { 1, 2, 2, 1, 0, 0, 0, 2, 1, 1, 2 };
 	uint32_t bid[] = { 10, 20, 10, 20, 30, 30, 30, 30, 30, 11, 21, 11, 21, 12, 12 };
 	uint16_t bst[] = { 2, 2, 1, 1, 0, 0, 0, 0, 0, 1, 1, 2, 2, 1, 2 };
-	struct align_log a = { aid, ast, N(aid), 3 }, b = { bid, bst, N(bid), 3 };
+	struct align_log a = { aid, ast, N(aid), 3, NULL }, b = { bid, bst, N(bid), 3, NULL };
 	uint32_t smap[] = { 0, 1, 2 }, a2b[N(aid)];
 	align_logs(&a, &b, smap, NULL, a2b);
 	uint32_t want[] = { 2, 0, 1, 3, 4, 5, 6, 11, 9, 10, 12 };
@@ -63,9 +63,31 @@ static void test_logs(void)
 	CHECK_INT(a2b2[1], X);     /* stream 2 left out */
 }
 
+/* Fine ids pair a template's printings by what they name: bad ran steps
+ * a, b, c ("Step <*> has started." 1, "... finished" 2, each step's own
+ * text a fine id); good ran a and c only, then d.  c pairs with c, not
+ * with good's second printing, and a run of one template that names
+ * different steps is no run. */
+static void test_fine(void)
+{
+	uint32_t a[] = { 1, 2, 1, 2, 1, 2 }, fa[] = { 10, 20, 11, 21, 12, 22 };
+	uint32_t b[] = { 1, 1, 2, 3, 1, 2 }, fb[] = { 10, 12, 22, 30, 13, 23 };
+	uint32_t ma[N(a)], want[] = { 0, X, X, X, 1, 2 };
+	align_seq_fine(a, fa, N(a), b, fb, N(b), NULL, ma);
+	for (size_t i = 0; i < N(a); i++)
+		CHECK_INT(ma[i], want[i]);
+	uint16_t st[N(b)] = { 0 };
+	struct align_log la = { a, st, N(a), 1, fa }, lb = { b, st, N(b), 1, fb };
+	uint32_t smap[] = { 0 }, a2b[N(a)];
+	align_logs(&la, &lb, smap, NULL, a2b);
+	for (size_t i = 0; i < N(a); i++)
+		CHECK_INT(a2b[i], want[i]);
+}
+
 int main(void)
 {
 	test_seq();
 	test_logs();
+	test_fine();
 	return test_report();
 }

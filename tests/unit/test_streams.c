@@ -67,7 +67,7 @@ static void test_map(void)
 	uint16_t bst[] = { 2, 2, 1 };
 	uint32_t gid[] = { 1, 2, 3 };
 	uint16_t gst[] = { 1, 1, 1 };
-	struct align_log bad = { bid, bst, 3, 3 }, good = { gid, gst, 3, 3 };
+	struct align_log bad = { bid, bst, 3, 3, NULL }, good = { gid, gst, 3, 3, NULL };
 	uint8_t has[] = { 0, 1, 0 };
 	uint32_t cnt[8] = { 0, 1, 1, 1 };
 	uint32_t smap[3];
@@ -85,7 +85,7 @@ static void test_ranks(void)
 	char *names[] = { "", "TP10", "TP2" };
 	uint32_t id[] = { 1, 1, 2, 2 };
 	uint16_t st[] = { 1, 2, 1, 2 };
-	struct align_log bad = { id, st, 4, 3 }, good = bad;
+	struct align_log bad = { id, st, 4, 3, NULL }, good = bad;
 	uint8_t follow[] = { 1, 1, 1, 1 }, step[] = { 0, 1, 0 }, err[] = { 0, 0, 0 };
 	struct diagnosis d = { 0 };
 	streams_rank_progress(&bad, &good, 3, names, follow, step, err, &d);
@@ -116,7 +116,7 @@ static void test_rank_only_step(void)
 	/* Both ranks print step 1; TP0 alone then prints step 2. */
 	uint32_t id[] = { 1, 1, 2 };
 	uint16_t st[] = { 1, 2, 1 };
-	struct align_log bad = { id, st, 3, 3 }, good = bad;
+	struct align_log bad = { id, st, 3, 3, NULL }, good = bad;
 	uint8_t follow[] = { 1, 1, 1 }, step[] = { 0, 1, 1 }, err[] = { 0, 0, 0 };
 	struct diagnosis d = { 0 };
 	streams_rank_progress(&bad, &good, 3, names, follow, step, err, &d);
