@@ -270,17 +270,18 @@ static void bad_index_free(struct bad_index *bx)
 	free(bx->errs);
 }
 
-/* The first line from line i on where bad's stream s prints template c;
- * ALIGN_NONE when it does not, or prints it too often to look. */
-static uint32_t bad_next(const struct dx_state *st, const struct bad_index *bx, uint32_t c, size_t i,
-			 uint16_t s)
+/* The first line from line i on where bad's stream s prints template c,
+ * as the text tid if that is not ALIGN_NONE; ALIGN_NONE when it does
+ * not, or prints c too often to look. */
+static uint32_t bad_next(const struct dx_state *st, const struct bad_index *bx, uint32_t c, uint32_t tid,
+			 size_t i, uint16_t s)
 {
 	uint32_t found = ALIGN_NONE;
 	int steps = 0;
 	for (uint32_t k = bx->lastof[c]; k != ALIGN_NONE && k >= i; k = bx->prevsame[k]) {
 		if (steps++ == 64)
 			return ALIGN_NONE;
-		if (st->stream[st->bad][k] == s)
+		if (st->stream[st->bad][k] == s && (tid == ALIGN_NONE || st->logs[st->bad].tid[k] == tid))
 			found = k;
 	}
 	return found;
@@ -298,7 +299,11 @@ static uint32_t bad_next(const struct dx_state *st, const struct bad_index *bx, 
  * head; a run that compiles the backbone where the good run loaded it
  * from cache prints what the good run printed compiling the head, but its
  * "torch.compile took" is the backbone's.  The earliest match that keeps
- * the counts is the right one. */
+ * the counts is the right one.  A step whose printings name what they
+ * are of (ZenML's "Step trainer has started.", "Step evaluator has
+ * started.": texts that differ) has a copy only in a line that names
+ * the same: bad's "Step evaluator has started." takes no step of the
+ * trainer's that bad's build never ran. */
 static int jumps_coming_step(const struct dx_state *st, const struct pending *p, const struct bad_index *bx,
 			     size_t g, const uint32_t *nextsame, size_t i, int64_t since, uint32_t j, int all)
 {
@@ -310,13 +315,18 @@ static int jumps_coming_step(const struct dx_state *st, const struct pending *p,
 		uint32_t k = pending_nth(p, since, gs, n, all);
 		if (k == ALIGN_NONE || k >= j)
 			return 0;
+		const uint32_t *tid = st->logs[g].tid;
 		uint32_t again = nextsame[k];
-		for (int steps = 0; again != ALIGN_NONE && (again < j || (!all && st->stream[g][again] != gs));
-		     steps++)
+		int named = 0;
+		for (int steps = 0; again != ALIGN_NONE; steps++) {
+			named |= tid[again] != tid[k];
+			if (again >= j && (all || st->stream[g][again] == gs))
+				break;
 			again = steps < 64 ? nextsame[again] : ALIGN_NONE;
+		}
 		if (again == ALIGN_NONE)
 			continue;
-		uint32_t b = bad_next(st, bx, st->id[g][k], i, s);
+		uint32_t b = bad_next(st, bx, st->id[g][k], named ? tid[k] : ALIGN_NONE, i, s);
 		if (b != ALIGN_NONE && bx->errs[b] == bx->errs[i])
 			return 1;
 	}

@@ -1337,6 +1337,26 @@ static void test_repeat_is_no_end(void)
 	dx_free(&x);
 }
 
+/* jumps_coming_step: a template whose printings name their step
+ * (ZenML's "Step <name> has started.") has a copy of a pending step only
+ * in a line that names it: good ran cleaner and trainer, which bad's
+ * pipeline lacks, so bad's next step is no copy of theirs, and bad got
+ * as far as the good run's deployer. */
+static void test_named_step_copy(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC,
+		 "Step loader has started.\nStep cleaner has started.\nStep trainer has started.\n"
+		 "Step evaluator has started.\nStep evaluator has finished in 1s.\nCaching disabled for deployer.\n"
+		 "Step deployer has started.\nStep deployer has finished in 1s.\nRun done in 2s.\n",
+		 "Step loader has started.\nStep loader has finished in 1s.\nStep splitter has started.\n"
+		 "Step splitter has finished in 1s.\nStep evaluator has started.\nStep evaluator has finished in 1s.\n"
+		 "Step model_deployer has started.\nFailed to run step model_deployer.\n");
+	CHECK_INT(x.d.bad_line, 6);
+	CHECK_INT(x.d.good_line, 6);
+	dx_free(&x);
+}
+
 /* find_attempts: a start banner is printed once per run: a line the
  * good run prints both as it starts and as it tears down (GStreamer's
  * "Setting pipeline to PAUSED ...") starts no attempt when bad prints it
@@ -2290,6 +2310,7 @@ int main(void)
 	test_two_words_and_an_aside();
 	test_more_alike_merges();
 	test_repeat_is_no_end();
+	test_named_step_copy();
 	test_banner_printed_twice();
 	test_retried_error_no_attempt();
 	test_restart_cut();
