@@ -34,6 +34,18 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "dial tcp <ip>:<int>: connect: connection refused", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "Permission denied: checked at startup", LV_INFO), CLASSIFY_INFO);
 	CHECK_INT(classify_severity(&builtin, "set permissions denied_list", LV_NONE), CLASSIFY_INFO);
+	/* A line saying the program could not do an act it attempted is an
+	 * error when it has no level; a failed search is no failed act,
+	 * and being unable is no act. */
+	CHECK_INT(classify_severity(&builtin, "Couldn't open file: <path>", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Unable to connect to the server: dial tcp <ip>:<int>", LV_NONE),
+		  CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "could not bind to a free port", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Cannot locate TCMalloc. Do you have tcmalloc installed?", LV_NONE),
+		  CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "Unable to find image '<id>' locally", LV_INFO), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "cannot be empty when set", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "a capable runner opens <path>", LV_NONE), CLASSIFY_INFO);
 	/* A cross mark that opens a line says its step failed. */
 	CHECK_INT(classify_severity(&builtin, "✖ Downloading and installing Ghost <id>", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "  ✕ adds numbers (<dur>)", LV_NONE), CLASSIFY_ERROR);
