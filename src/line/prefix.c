@@ -128,9 +128,18 @@ static size_t fmt_golog(struct cur *c, struct header *h)
 
 static size_t stamp_level(struct cur *c, struct header *h);
 
+/* Whether a time of day starts at c: one or two digits, then ':'. */
+static int clock_ahead(struct cur c)
+{
+	int64_t h;
+	return num(&c, 1, 2, &h) && eat(&c, ':');
+}
+
 /* A date with the month's name, as servers write it: "02 Jan 2024",
  * "02-Jan-2024" (Tomcat, BIND), "Jan 02 2024" or "Jan 2, 2024"; the
- * month's full name may follow its first three letters ("January"). */
+ * month's full name may follow its first three letters ("January").  A
+ * day-first date may leave the year out when the time follows it
+ * (Node-RED's "6 Feb 15:04:54"), as BSD syslog's month-first one does. */
 static int named_date(struct cur *c, struct stamp *t)
 {
 	int64_t d;
@@ -141,7 +150,10 @@ static int named_date(struct cur *c, struct stamp *t)
 			return 0;
 		while (w.i < w.n && is_alpha(w.s[w.i]))
 			w.i++;
-		if (!eat(&w, sep) || !fixed(&w, 4, &t->y))
+		struct cur y = w;
+		if (sep == ' ' && eat(&y, ' ') && clock_ahead(y))
+			t->no_year = 1;
+		else if (!eat(&w, sep) || !fixed(&w, 4, &t->y))
 			return 0;
 	} else {
 		if (!month_name(&w, &t->mo))

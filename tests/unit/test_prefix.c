@@ -387,6 +387,11 @@ static const struct want cases[] = {
 	  "2024-01-02T10:00:00.123Z", LV_INFO, "", "[main] Server startup in 120 ms" },
 	{ "Jan 02 2024 10:00:00 started", "named-date",
 	  "2024-01-02T10:00:00.000Z", LV_NONE, "", "started" },
+	/* a day-first one may leave out the year when the time follows;
+	 * a number and a month in a message are no date without one */
+	{ "6 Feb 15:04:54 - [error] Error: port in use", "named-date",
+	  "1970-02-06T15:04:54.000Z", LV_ERROR, "", "Error: port in use" },
+	{ "6 Feb was the day it broke", "none", NULL, LV_NONE, "", "6 Feb was the day it broke" },
 	/* asctime and date(1): a weekday, a zone before the year, a padded day */
 	{ "Sat May 28 17:09:55 2016 UDPv4 link remote: [AF_INET]10.0.0.1:1194", "ctime",
 	  "2016-05-28T17:09:55.000Z", LV_NONE, "", "UDPv4 link remote: [AF_INET]10.0.0.1:1194" },
