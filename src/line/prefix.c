@@ -1811,9 +1811,12 @@ static __attribute__((noinline, cold)) void parse_stamped(const struct prefix_or
 
 /* The spaces a file indents its lines by, from its sample lines: the
  * most that nearly all lines that are not blank start with (a line
- * behind a progress bar's frames may have lost them).  Five lines are the
- * least evidence of a whole file indented: a few lines that each say
- * " * Running on ..." are a program's indented text. */
+ * behind a progress bar's frames may have lost them).  The first of
+ * them counts as indented as far as need be: a block copied from a page
+ * starts where the selection did, often inside its first line's
+ * indentation.  Five lines are the least evidence of a whole file
+ * indented: a few lines that each say " * Running on ..." are a
+ * program's indented text. */
 #define INDENT_SHARE 0.95
 #define INDENT_LINES 5
 static uint8_t common_indent(const char *const *lines, const size_t *lens, size_t n)
@@ -1828,7 +1831,7 @@ static uint8_t common_indent(const char *const *lines, const size_t *lens, size_
 			e++;
 		if (e == lens[i])
 			continue;   /* blank lines say nothing */
-		at_least[b]++;
+		at_least[seen ? b : UINT8_MAX]++;
 		seen++;
 	}
 	size_t count = 0;

@@ -797,6 +797,18 @@ static void test_detect(void)
 	/* Four lines are no evidence. */
 	prefix_detect(five, flens, 4, &io);
 	CHECK_INT(io.indent, 0);
+	/* A first line that lost some or all of its indentation (the copy
+	 * began inside it) leaves the file indented. */
+	const char *cut[6] = { "Welcome", indented[0], indented[1], indented[2], indented[0], indented[1] };
+	size_t clens[6];
+	for (int i = 0; i < 6; i++)
+		clens[i] = strlen(cut[i]);
+	prefix_detect(cut, clens, 6, &io);
+	CHECK_INT(io.indent, 2);
+	cut[0] = " Welcome";
+	clens[0] = strlen(cut[0]);
+	prefix_detect(cut, clens, 6, &io);
+	CHECK_INT(io.indent, 2);
 	CHECK_STR(prefix_format_name(PREFIX_NONE), "none");
 
 	/* The detected format goes first, then the others. */
