@@ -717,10 +717,13 @@ static size_t typed_at(const struct scan *sc, size_t i, int *type)
  * '|' (block glyphs, '#', '=', '>', spaces: "▏      ", "█████", "##  ")
  * and its rate bracket ("[00:30<20:11,  2.53s/it]", "[00:00<?, ?it/s]")
  * are values of their own.  The body's length at i (just after the
- * first '|'), the closing '|' excluded, or SIZE_MAX when there is none. */
+ * first '|'), the closing '|' excluded, or SIZE_MAX when there is none.
+ * A bar is as wide as the terminal it was drawn for, BAR_COLUMNS at
+ * most; a column of block glyphs takes three bytes. */
+#define BAR_COLUMNS 512
 static size_t bar_body_at(const struct scan *sc, size_t i)
 {
-	for (size_t j = i; j < sc->len && j - i <= 256;) {
+	for (size_t j = i, cols = 0; j < sc->len && cols++ <= BAR_COLUMNS;) {
 		unsigned char c = sc->s[j];
 		if (c == '|')
 			return j - i;

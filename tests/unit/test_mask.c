@@ -115,6 +115,15 @@ static void test_units(void)
 	MASK("  2%|\xe2\x96\x8f      | 11/489 [00:30<20:11,  2.53s/it]", "  <pct>|<*>| <int>/<int> [<dur>]");
 	MASK("100%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88| 489/489 [20:21<00:00,  2.50s/it]", "<pct>|<*>| <int>/<int> [<dur>]");
 	MASK("Train:   0%|          | 0/30 [00:00<?, ?it/s]", "Train:   <pct>|<*>| <int>/<int> [<dur>]");
+	{
+		/* A full bar as wide as a wide terminal: 200 columns of three
+		 * bytes each. */
+		char wide[700] = "100%|";
+		for (int k = 0; k < 200; k++)
+			strcat(wide, "\xe2\x96\x88");
+		strcat(wide, "| 489/489 [20:19<00:00,  2.49s/it]");
+		MASK(wide, "<pct>|<*>| <int>/<int> [<dur>]");
+	}
 	MASK("40%|####      | 4/10", "<pct>|<*>| <int>/<int>");
 	MASK("a 5%|x| b", "a <pct>|x| b");
 	MASK("after 5m0s, 1h2m3.5s", "after <dur>, <dur>");
