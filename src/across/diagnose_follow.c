@@ -381,17 +381,40 @@ static uint32_t bar_of(const struct dx_state *st, size_t g, size_t j)
 	return st->bar[g] ? st->bar[g][j] : ALIGN_NONE;
 }
 
+/* Whether bad's stream, at good line since, printed all the good run did
+ * before good line j: j is the next line of its good stream after since
+ * (looking back 256 lines at most), and bad printed since's template as
+ * often as the good run did (else bad may be in an earlier round of a
+ * loop the aligner mapped last to last). */
+static int caught_up(const struct walk *k, int64_t since, uint32_t j)
+{
+	const struct dx_state *st = k->st;
+	uint16_t gs = st->stream[k->g][j];
+	if (since < 0 || (int64_t)j - since > 256)
+		return 0;
+	for (int64_t x = (int64_t)j - 1; x > since; x--)
+		if (st->stream[k->g][x] == gs)
+			return 0;
+	uint32_t c = st->id[k->g][since];
+	return st->cnt[st->bad * st->nc + c] >= st->cnt[k->g * st->nc + c];
+}
+
 /* A progress bar's frame follows the good run only at a frame of the
  * good run's bar that counts no further than bad's: a run that crashed
  * at step 17 of its loop reached the good run's step 17, not whatever
  * frame (step 23) the aligner paired with its last one.  Frames are
  * compared by their position, whatever their totals (a debug run of 300
- * steps and a full one of 485,461 count their steps alike). */
+ * steps and a full one of 485,461 count their steps alike).  A frame
+ * ahead follows where bad caught up with the good run before it
+ * (caught_up): the good log kept no frame that bad's could stop at (a
+ * copy that kept only the last of a stretch's carriage-return frames,
+ * "0%" as the loop began and then "100%"), and bad is in the stretch
+ * that ends there. */
 static int bar_ahead(const struct walk *k, const struct match *m, uint32_t j)
 {
 	const struct dx_state *st = k->st;
 	uint64_t pos, gpos, total;
-	return st->is_bar[m->c] && bar_of(st, k->g, j) == m->c &&
+	return st->is_bar[m->c] && bar_of(st, k->g, j) == m->c && !caught_up(k, k->lastg[m->s], j) &&
 	       dx_bar_count(st, st->bad, m->i, m->c, &pos, &total) &&
 	       dx_bar_count(st, k->g, j, m->c, &gpos, &total) && gpos > pos;
 }

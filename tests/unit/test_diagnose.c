@@ -1118,6 +1118,23 @@ static void test_glued_bar(void)
 	dx_free(&x);
 }
 
+/* bar_ahead, caught_up: a good log that kept only its bar's first and
+ * last frames (its carriage-return frames collapsed in the copy) has no
+ * frame where bad's loop stopped: a run ^C'd at step 11, right after
+ * all the good run printed before the bar's last frame, is in that
+ * bar's stretch. */
+static void test_bar_last_frame_only(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, LOOP_START BAR(0, 489) "\n|/opt/torch/amp.py:79: FutureWarning: autocast is deprecated\n"
+		 BAR(489, 489) "\n" LOSS(0.69) LOSS(0.68) LOSS(0.66) "|{'train_runtime': 1221.0, 'epoch': 1.0}\n",
+		 LOOP_START BAR(0, 489) "\n|/opt/torch/amp.py:79: FutureWarning: autocast is deprecated\n"
+		 BAR(11, 489) GLUED_TRACEBACK("KeyboardInterrupt"));
+	CHECK_INT(x.d.bad_line, 3);
+	CHECK_INT(x.d.good_line, 3);
+	dx_free(&x);
+}
+
 /* failed_departure: a run that failed and went on diverged where it
  * left the good run's path: before the first good step it skipped (the
  * good run's "application fully initialized" where bad said its job was
@@ -2300,6 +2317,7 @@ int main(void)
 	test_failed_step();
 	test_failed_departure();
 	test_glued_bar();
+	test_bar_last_frame_only();
 	test_non_finite();
 	test_recovered_before_up();
 	test_stable_part();
