@@ -56,6 +56,14 @@ static uint16_t *message_streams(const struct dx_state *st)
 	return says;
 }
 
+/* Whether what bad's line i says comes after its line at as the walk
+ * followed it: a later line, or at itself when at followed by the bar in
+ * front of its text ("  2%|###  | 11/489 [...]Traceback": by_bar). */
+static int says_after(const struct dx_state *st, int64_t i, int64_t at)
+{
+	return i > at || (i == at && at >= 0 && st->w->follow[at] && st->w->by_bar[at]);
+}
+
 /* A run killed from outside (a timeout's SIGTERM, ^C) after it stopped
  * following the good run says so before anything else fails: the errors
  * after that notice (the launcher's SignalException) are the kill's, not
@@ -67,7 +75,7 @@ static int64_t killed_from_outside(const struct dx_state *st, const struct diagn
 	int64_t n = (int64_t)st->logs[st->bad].nlines, killed = n, failed = n;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
-		if (nv->line <= st->w->last)
+		if (!says_after(st, nv->line, st->w->last))
 			continue;
 		if (classify_is_killed(st->rs, st->ctext[st->id[st->bad][nv->summary]]))
 			killed = nv->line < killed ? nv->line : killed;
@@ -1019,7 +1027,7 @@ static int64_t interrupted_at(const struct dx_state *st, const struct diagnosis 
 {
 	int64_t at = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++)
-		if (d->novel[k].line > d->bad_line &&
+		if (says_after(st, d->novel[k].line, d->bad_line) &&
 		    classify_is_killed(st->rs, st->ctext[st->id[st->bad][d->novel[k].summary]]) &&
 		    (at == DX_NONE || d->novel[k].line < d->novel[at].line))
 			at = (int64_t)k;

@@ -1118,11 +1118,12 @@ static void test_glued_bar(void)
 	dx_free(&x);
 }
 
-/* bar_ahead, caught_up: a good log that kept only its bar's first and
- * last frames (its carriage-return frames collapsed in the copy) has no
- * frame where bad's loop stopped: a run ^C'd at step 11, right after
- * all the good run printed before the bar's last frame, is in that
- * bar's stretch. */
+/* bar_ahead, caught_up, says_after: a good log that kept only its bar's
+ * first and last frames (its carriage-return frames collapsed in the
+ * copy) has no frame where bad's loop stopped: a run ^C'd at step 11,
+ * right after all the good run printed before the bar's last frame, is
+ * in that bar's stretch -- and the KeyboardInterrupt glued behind its
+ * bar comes after it: INTERRUPTED, not DIVERGED. */
 static void test_bar_last_frame_only(void)
 {
 	struct dx x;
@@ -1130,6 +1131,7 @@ static void test_bar_last_frame_only(void)
 		 BAR(489, 489) "\n" LOSS(0.69) LOSS(0.68) LOSS(0.66) "|{'train_runtime': 1221.0, 'epoch': 1.0}\n",
 		 LOOP_START BAR(0, 489) "\n|/opt/torch/amp.py:79: FutureWarning: autocast is deprecated\n"
 		 BAR(11, 489) GLUED_TRACEBACK("KeyboardInterrupt"));
+	CHECK_INT(x.d.verdict, DX_INTERRUPTED);
 	CHECK_INT(x.d.bad_line, 3);
 	CHECK_INT(x.d.good_line, 3);
 	dx_free(&x);
