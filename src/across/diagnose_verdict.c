@@ -689,9 +689,25 @@ void pass_crash(struct dx_state *st, struct diagnosis *d)
 
 /* ---- where bad got ---- */
 
+/* Whether the n bytes at t are a word of letters, four at least, and
+ * the dots that may end it: "Resizing", "Loading...".  What a program
+ * says it does, where markup and separators ("##[endgroup]", "}",
+ * "-----", "OK") say nothing. */
+static int is_word(const char *t, size_t n)
+{
+	size_t k = 0;
+	while (k < n && ((t[k] >= 'a' && t[k] <= 'z') || (t[k] >= 'A' && t[k] <= 'Z')))
+		k++;
+	size_t letters = k;
+	while (k < n && t[k] == '.')
+		k++;
+	return letters >= 4 && k == n;
+}
+
 /* Whether template c is a step of the good run worth naming as the one
  * it took next: a line a rule names is; else not a blank line, not one
- * bare word and no value (markup that closes a group, a separator:
+ * bare word and no value unless it is a word (is_word: darknet's
+ * "Resizing"; not markup that closes a group, nor a separator:
  * "##[endgroup]", "}", "-----"), not a health check or throughput report,
  * not a warning (printed on the way, incidental), and not a line that
  * recurs at a steady pace in bad too (which goes on whatever the run is
@@ -703,7 +719,7 @@ static int is_step(const struct dx_state *st, uint32_t c)
 		return 1;
 	const char *t = st->ctext[c] + strspn(st->ctext[c], " \t");
 	size_t n = strcspn(t, " \t");
-	if (t[n + strspn(t + n, " \t")] == '\0' && !memchr(t, '<', n))
+	if (t[n + strspn(t + n, " \t")] == '\0' && !memchr(t, '<', n) && !is_word(t, n))
 		return 0;
 	if (classify_is_heartbeat(st->rs, t))
 		return 0;

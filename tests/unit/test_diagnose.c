@@ -1519,7 +1519,8 @@ static void test_next(void)
 }
 
 /* next_step, is_step: a separator, a warning, or a health check the
- * good run printed next is no step it took: the step after is. */
+ * good run printed next is no step it took: the step after is; a word
+ * alone is one. */
 static void test_next_skips_non_steps(void)
 {
 	struct dx x;
@@ -1528,6 +1529,13 @@ static void test_next_skips_non_steps(void)
 	CHECK(x.d.nnext >= 1);
 	if (x.d.nnext >= 1)
 		CHECK_INT(x.d.next[0], 9);
+	dx_free(&x);
+	/* A word alone is a step the run says it takes ("Resizing");
+	 * markup is none. */
+	DIAGNOSE(&x, NULL, UPTO04 "|}\n|Resizing\n" L05 L06, UPTO04);
+	CHECK(x.d.nnext >= 1);
+	if (x.d.nnext >= 1)
+		CHECK_INT(x.d.next[0], 6);
 	dx_free(&x);
 }
 
