@@ -260,6 +260,12 @@ static void test_words(void)
 	CHECK(classify_is_killed(&builtin, "Received signal 2, exiting"));
 	CHECK(!classify_is_killed(&builtin, "got signal: 9"));
 	CHECK(!classify_is_killed(&builtin, "Signal (<int>) received."));
+	/* A graceful stop was asked for, whatever the signal was. */
+	CHECK(classify_is_killed(&builtin, "AH00492: caught SIGWINCH, shutting down gracefully"));
+	CHECK(classify_is_killed(&builtin, "Stopping server gracefully"));
+	CHECK(!classify_is_killed(&builtin, "stopping event stream following graceful shutdown"));
+	CHECK(!classify_is_killed(&builtin, "Shutting down"));
+	CHECK(!classify_is_killed(&builtin, "the worker degrades gracefully when the cache is cold"));
 	CHECK(classify_is_signalled(&builtin, "got signal: 9"));
 	CHECK(!classify_is_signalled(&builtin, "signal 91 ignored"));
 	CHECK(classify_is_peer_loss(&builtin, "RuntimeError: [pair.cc:538] Read error [127.0.0.1]:6049: Connection reset by peer"));
