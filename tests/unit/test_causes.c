@@ -174,6 +174,9 @@ static const struct { const char *id, *line; } samples[] = {
 	{ "docker-daemon-unreachable", "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?" },
 	{ "exec-format-error", "exec /usr/local/bin/python3: exec format error" },
 	{ "dns-resolution-failure", "socket.gaierror: [Errno -3] Temporary failure in name resolution" },
+	{ "wandb-login-prompt", "wandb: Enter your choice: " },
+	{ "wandb-login-prompt", "wandb: Enter your choice: W0731 11:08:41.198000 3253423 api.py:897] Sending process 3253490 closing signal SIGTERM" },
+	{ "apt-prompt", "#6 9.645 Do you want to continue? [Y/n] Abort." },
 };
 
 /* The first cause of cs that matches line (its own engine granted; crash:
