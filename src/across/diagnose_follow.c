@@ -783,9 +783,10 @@ static void align_runs(const struct dx_state *st, size_t g, size_t from, const u
 		       uint32_t *b2g, uint8_t *by_bar)
 {
 	size_t nb = st->logs[st->bad].nlines, ns = st->nstreams;
+	const uint32_t *btid = st->logs[st->bad].tid;   /* NULL for a log of no lines */
 	if (!st->bar[st->bad] && !st->bar[g]) {
 		struct align_log a = { st->id[st->bad] + from, st->stream[st->bad] + from, nb - from, ns,
-				       st->logs[st->bad].tid + from };
+				       btid ? btid + from : NULL };
 		struct align_log b = { st->id[g], st->stream[g], st->logs[g].nlines, ns, st->logs[g].tid };
 		align_logs(&a, &b, smap, st->weight, b2g + from);
 		return;
