@@ -223,7 +223,7 @@ static const struct dx_milestone *milestone(const struct diagnosis *d, const cha
 
 /* stopped_or_diverged, last_following: a run that stopped after line k
  * of the good run, printing nothing of its own, is STOPPED at bad line k,
- * good line k, with no crash. */
+ * good line k, with no crash; one that printed nothing, too. */
 static void test_stopped(void)
 {
 	struct dx x;
@@ -234,6 +234,15 @@ static void test_stopped(void)
 	CHECK(fabs(x.d.good_fraction - 5.0 / 22) < 1e-9);
 	CHECK_INT(x.d.crash, DX_NONE);
 	CHECK_INT(x.d.nnovel, 0);
+	dx_free(&x);
+	/* An empty bad log stopped before the good run's first line, and
+	 * before an empty good log's. */
+	DIAGNOSE(&x, NULL, GOOD, "");
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.crash, DX_NONE);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, "", "");
+	CHECK_INT(x.d.verdict, DX_STOPPED);
 	dx_free(&x);
 }
 
