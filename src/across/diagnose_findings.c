@@ -59,6 +59,9 @@ static int says_nothing(const char *t)
 struct traceback {
 	size_t start, end;
 	int64_t first, last, cause;   /* DX_NONE when it has none */
+	int64_t part;                 /* the line that starts its last part
+				       * (a header after "During handling of
+				       * ..."), or start */
 	int isnew;                    /* a line of it no good run printed */
 };
 
@@ -90,15 +93,19 @@ static void traceback_take(const struct dx_state *st, struct traceback *tb, size
 }
 
 /* Python prints the exception right after the frames, whatever its name
- * ("BackendCompilerFailed: ..."): the line after frames without one is
- * the exception. */
+ * ("BackendCompilerFailed: ...", "jupyter_client.kernelspec.NoSuchKernel:
+ * ..."): the line after frames without one is the exception -- after
+ * those of each traceback of a chain, the last one's too. */
 static void python_exception(const struct dx_state *st, struct traceback *tb)
 {
 	size_t j = tb->end;
-	if (tb->first != DX_NONE || tb->cause != DX_NONE || j <= tb->start + 1 ||
-	    j >= st->logs[st->bad].nlines || !classify_is_exception_shaped(st->ctext[st->id[st->bad][j]]))
+	if ((tb->last != DX_NONE && tb->last > tb->part) || tb->cause != DX_NONE || j <= (size_t)tb->part + 1 ||
+	    j >= st->logs[st->bad].nlines || !classify_is_exception_shaped(st->ctext[st->id[st->bad][j]]) ||
+	    (tb->last != DX_NONE && starts_traceback(st, j)))
 		return;
-	tb->first = tb->last = (int64_t)j;
+	if (tb->first == DX_NONE)
+		tb->first = (int64_t)j;
+	tb->last = (int64_t)j;
 	traceback_take(st, tb, j);
 }
 
@@ -125,7 +132,8 @@ static void traceback_extent(const struct dx_state *st, size_t i, struct traceba
 {
 	size_t j = i;
 	int chained = 0;
-	*tb = (struct traceback){ .start = i, .end = i, .first = DX_NONE, .last = DX_NONE, .cause = DX_NONE };
+	*tb = (struct traceback){ .start = i, .end = i, .first = DX_NONE, .last = DX_NONE, .cause = DX_NONE,
+				  .part = (int64_t)i };
 	for (; in_traceback(st, i, j); j++) {
 		int r = traceback_role(st, i, j);
 		if (j > i && tb->first != DX_NONE && !chained &&
@@ -133,8 +141,10 @@ static void traceback_extent(const struct dx_state *st, size_t i, struct traceba
 			break;   /* the next traceback */
 		if (r == CLASSIFY_TB_CHAIN)
 			chained = 1;
-		if (r == CLASSIFY_TB_START)
+		if (r == CLASSIFY_TB_START) {
 			chained = 0;
+			tb->part = (int64_t)j;
+		}
 		if (r == CLASSIFY_TB_EXC && tb->first == DX_NONE)
 			tb->first = (int64_t)j;
 		if (r == CLASSIFY_TB_EXC)
@@ -189,21 +199,25 @@ static int names_alone(const char *t)
 	return (n >= 5 && strncmp(t + n - 5, "Error", 5) == 0) || (n >= 9 && strncmp(t + n - 9, "Exception", 9) == 0);
 }
 
-/* The line that says what happened in tb, headed from line head: its
- * cause (the chain's root), else its first exception, else its last
- * line.  A chain that ends in Ctrl-C or SIGTERM was stopped from outside,
- * whatever it was doing then: its last exception.  "ChildFailedError: "
- * says nothing; its headline does.  An exception named alone
- * (names_alone) has its message on the next line that is not blank,
- * a sentence ("  The current project's Python requirement ... is not
- * compatible ..."): that says what happened. */
+/* The line that says what happened in tb, headed from line head: the
+ * last exception its chain printed, else its last line.  That is what
+ * the run died of, as the chain reads down: Python's last exception
+ * ("During handling of the above exception, another exception
+ * occurred:" then "NoSuchKernel: No such kernel named p6", which says
+ * more than the KeyError before it; a chain that ends in Ctrl-C or
+ * SIGTERM was stopped from outside, whatever it was doing then), Java's
+ * deepest "Caused by:".  "ChildFailedError: " says nothing; its
+ * headline does.  An exception named alone (names_alone) has its
+ * message on the next line that is not blank, a sentence ("  The
+ * current project's Python requirement ... is not compatible ..."):
+ * that says what happened. */
 static int64_t traceback_summary(const struct dx_state *st, const struct traceback *tb, size_t head)
 {
 	const uint32_t *id = st->id[st->bad];
-	int64_t summary = tb->cause != DX_NONE ? tb->cause : tb->first != DX_NONE ? tb->first : (int64_t)tb->end - 1;
-	if (tb->last != DX_NONE && classify_is_killed(st->rs, st->ctext[id[tb->last]]))
-		summary = tb->last;
-	if (summary == tb->first && head < tb->start && says_nothing(st->ctext[id[summary]]))
+	int64_t summary = tb->last != DX_NONE ? tb->last : (int64_t)tb->end - 1;
+	if (tb->cause != DX_NONE && (tb->last == DX_NONE || tb->cause > tb->last))
+		summary = tb->cause;
+	if (summary != tb->cause && head < tb->start && says_nothing(st->ctext[id[summary]]))
 		summary = (int64_t)head;
 	if (names_alone(st->ctext[id[summary]])) {
 		size_t j = (size_t)summary + 1;

@@ -573,6 +573,37 @@ static int says_only_an_error(const char *t)
 	return errors > 0;
 }
 
+/* A traceback whose exception leaves its message to the lines after it
+ * ("RuntimeError: Error raised in subprocess:", then the subprocess's
+ * own traceback) says what failed in the finding right after it: the
+ * first new error of its stream within RECORD_LINES after its end. */
+#define RECORD_LINES 2
+static int leaves_message_after(const char *t)
+{
+	size_t n = strlen(t);
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		n--;
+	const char *colon = strchr(t, ':');
+	return classify_message_follows(t) ||
+	       (classify_is_exception_shaped(t) && n && t[n - 1] == ':' && colon && colon < t + n - 1);
+}
+
+static int64_t message_after(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
+{
+	const struct dx_novel *cr = &d->novel[crash];
+	const uint16_t *stream = st->stream[st->bad];
+	if (!leaves_message_after(st->ctext[st->id[st->bad][cr->summary]]))
+		return crash;
+	int64_t end = cr->line + cr->nlines, best = crash;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		if (nv->line >= end && nv->line < end + RECORD_LINES && stream[nv->line] == stream[cr->summary] &&
+		    nv->severity == DX_ERROR && (best == crash || nv->line < d->novel[best].line))
+			best = (int64_t)k;
+	}
+	return best;
+}
+
 /* An error line that says no word, or no failure but a verdict
  * (says_only_a_verdict), is the head of a record whose next line says
  * what failed: the cause is the first new error of its stream within
@@ -581,12 +612,18 @@ static int says_only_an_error(const char *t)
  * of its stream no good run printed, error or not ("Message: Ghost
  * v4.6.4 is not compatible with the current Node version.").  A cause
  * found so that is itself such a head leads on to the next.  A kill or
- * a signal that follows says how the process ended, not what failed. */
-#define RECORD_LINES 2
+ * a signal that follows says how the process ended, not what failed.
+ * A traceback's message after it: message_after. */
 static int64_t record_cause(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
 {
 	const uint32_t *id = st->id[st->bad];
 	const uint16_t *stream = st->stream[st->bad];
+	for (int hops = 0; hops < 4 && d->novel[crash].traceback; hops++) {
+		int64_t next = message_after(st, d, crash);
+		if (next == crash)
+			break;
+		crash = next;
+	}
 	for (int hops = 0; hops < 4 && !d->novel[crash].traceback; hops++) {
 		int64_t at = d->novel[crash].summary, next = crash;
 		const char *t = st->ctext[id[at]];

@@ -670,18 +670,40 @@ static void test_traceback_one_finding(void)
 	dx_free(&x);
 }
 
-/* traceback_extent, traceback_summary: a crash chain's cause is the root
- * exception, not the one raised last. */
-static void test_chain_root(void)
+/* traceback_extent, traceback_summary: a crash chain's cause is the last
+ * exception it printed, whatever its class is named: the line after the
+ * frames of each traceback of the chain is its exception. */
+static void test_chain_last(void)
 {
 	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04
+		 TRACEBACK("KeyError: 'p6'")
+		 "|\n|During handling of the above exception, another exception occurred:\n|\n"
+		 TRACEBACK("jupyter_client.kernelspec.NoSuchKernel: No such kernel named p6"));
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(x.d.nnovel, 1);
+	CHECK_INT(crash_summary(&x.d), 15);
+	dx_free(&x);
 	DIAGNOSE(&x, NULL, GOOD, UPTO04
 		 TRACEBACK("ConnectionRefusedError: [Errno 111] Connection refused")
 		 "|\n|The above exception was the direct cause of the following exception:\n|\n"
 		 TRACEBACK("RuntimeError: could not start the service"));
-	CHECK_INT(x.d.verdict, DX_CRASHED);
 	CHECK_INT(x.d.nnovel, 1);
-	CHECK_INT(crash_summary(&x.d), 8);
+	CHECK_INT(crash_summary(&x.d), 15);
+	dx_free(&x);
+}
+
+/* message_after: an exception that leaves its message to the lines
+ * after it ("Error raised in subprocess:") has its cause in the
+ * traceback printed right after it. */
+static void test_message_after(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04
+		 TRACEBACK("RuntimeError: Error raised in subprocess:")
+		 TRACEBACK("ImportError: the flash attention extensions are missing"));
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 12);
 	dx_free(&x);
 }
 
@@ -821,7 +843,7 @@ static void test_warned_cause_chain(void)
 		 TRACEBACK("ConnectionRefusedError: [Errno 111] Connection refused")
 		 "|\n|The above exception was the direct cause of the following exception:\n|\n"
 		 TRACEBACK("RuntimeError: could not start the service"));
-	CHECK_INT(crash_summary(&x.d), 9);
+	CHECK_INT(crash_summary(&x.d), 16);
 	dx_free(&x);
 }
 
@@ -2311,7 +2333,8 @@ int main(void)
 	test_retry_other_stream();
 	test_gave_up_after_retries();
 	test_traceback_one_finding();
-	test_chain_root();
+	test_chain_last();
+	test_message_after();
 	test_traceback_headline();
 	test_says_nothing();
 	test_warning_traceback();
