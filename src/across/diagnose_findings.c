@@ -206,28 +206,30 @@ static int names_alone(const char *t)
  * occurred:" then "NoSuchKernel: No such kernel named p6", which says
  * more than the KeyError before it; a chain that ends in Ctrl-C or
  * SIGTERM was stopped from outside, whatever it was doing then), Java's
- * deepest "Caused by:".  "ChildFailedError: " says nothing; its
- * headline does.  An exception named alone (names_alone) has its
- * message on the next line that is not blank, a sentence ("  The
- * current project's Python requirement ... is not compatible ..."):
- * that says what happened. */
+ * deepest "Caused by:".  An exception that names itself and nothing
+ * else ("RuntimeError: ", or its name alone: names_alone) has its
+ * message on the next line that is not blank when that is a sentence
+ * ("        An attempt has been made to start a new process ...", "  The
+ * current project's Python requirement ... is not compatible ..."); with
+ * none ("ChildFailedError: "), its headline says what happened. */
 static int64_t traceback_summary(const struct dx_state *st, const struct traceback *tb, size_t head)
 {
 	const uint32_t *id = st->id[st->bad];
 	int64_t summary = tb->last != DX_NONE ? tb->last : (int64_t)tb->end - 1;
 	if (tb->cause != DX_NONE && (tb->last == DX_NONE || tb->cause > tb->last))
 		summary = tb->cause;
-	if (summary != tb->cause && head < tb->start && says_nothing(st->ctext[id[summary]]))
-		summary = (int64_t)head;
-	if (names_alone(st->ctext[id[summary]])) {
+	const char *t = st->ctext[id[summary]];
+	if (names_alone(t) || (summary != tb->cause && says_nothing(t))) {
 		size_t j = (size_t)summary + 1;
 		while (j < tb->end && j <= (size_t)summary + 2 && is_blank(st->ctext[id[j]]))
 			j++;
 		const char *m = j < tb->end ? st->ctext[id[j]] : "";
 		m += strspn(m, " \t");
-		if (m[0] >= 'A' && m[0] <= 'Z' && strchr(m, ' '))
-			summary = (int64_t)j;
+		if (m[0] >= 'A' && m[0] <= 'Z' && strchr(m, ' ') && strncmp(m, "File \"", 6) != 0)
+			return (int64_t)j;
 	}
+	if (summary != tb->cause && head < tb->start && says_nothing(t))
+		summary = (int64_t)head;
 	return summary;
 }
 

@@ -693,6 +693,20 @@ static void test_chain_last(void)
 	dx_free(&x);
 }
 
+/* traceback_summary: an exception that names itself and nothing else
+ * has its message on the next line; a sentence there is the cause. */
+static void test_message_below(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04
+		 TRACEBACK("RuntimeError: ")
+		 "|        An attempt has been made to start a new process before the\n"
+		 "|        current process has finished its bootstrapping phase.\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 9);
+	dx_free(&x);
+}
+
 /* message_after: an exception that leaves its message to the lines
  * after it ("Error raised in subprocess:") has its cause in the
  * traceback printed right after it. */
@@ -2335,6 +2349,7 @@ int main(void)
 	test_traceback_one_finding();
 	test_chain_last();
 	test_message_after();
+	test_message_below();
 	test_traceback_headline();
 	test_says_nothing();
 	test_warning_traceback();
