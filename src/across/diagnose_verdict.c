@@ -25,10 +25,6 @@
 #define LIVED_MS (10 * 60 * 1000)
 /* How far lived_on reads after an error, and back for its time. */
 #define LIVED_SCAN 100000
-/* Lines a warning may come before the crash and still be its cause. */
-#define CAUSE_WINDOW 10
-/* ... and how long before it, when lines the good runs print lie between. */
-#define CAUSE_MS 1000
 
 /* ---- the crash ---- */
 
@@ -378,96 +374,6 @@ static int64_t quoted_cause(const struct dx_state *st, const struct diagnosis *d
 	return best;
 }
 
-/* Whether texts a and b share a word of five letters or more other than
- * a severity ("error", "warning"): what a warning and an error say of one
- * event ("Client session timed out" ... "Timed out waiting for
- * connection"). */
-static int share_word(const char *a, const char *b)
-{
-	static const char *const sev[] = { "error", "errors", "warning", "fatal", "exception", "failed", NULL };
-	for (const char *p = a; *p;) {
-		if (!isalpha((unsigned char)*p)) {
-			p++;
-			continue;
-		}
-		const char *e = p;
-		while (isalpha((unsigned char)*e))
-			e++;
-		size_t n = (size_t)(e - p);
-		int skip = n < 5;
-		for (size_t k = 0; sev[k] && !skip; k++)
-			skip = strlen(sev[k]) == n && strncasecmp(p, sev[k], n) == 0;
-		for (const char *q = b; *q && !skip; q++)
-			if (strncasecmp(q, p, n) == 0 && (q == b || !isalpha((unsigned char)q[-1])) &&
-			    !isalpha((unsigned char)q[n]))
-				return 1;
-		p = e;
-	}
-	return 0;
-}
-
-/* Whether a crash's exception chain names its own root ("Caused by:",
- * "The above exception was the direct cause ..."). */
-static int names_its_root(const struct dx_state *st, const struct dx_novel *nv)
-{
-	const uint32_t *id = st->id[st->bad];
-	for (int64_t i = nv->line; i < nv->line + nv->nlines && nv->traceback; i++)
-		if (st->tb[id[i]] == CLASSIFY_TB_CAUSE || st->tb[id[i]] == CLASSIFY_TB_CHAIN)
-			return 1;
-	return 0;
-}
-
-/* Whether template c may be the warning a crash began with (see
- * warned_cause): a warning no good run printed, no kill notice and no
- * deprecation, speaking of what the crash reports. */
-static int warns_of(const struct dx_state *st, const struct dx_novel *crash, uint32_t c)
-{
-	const uint32_t *id = st->id[st->bad];
-	const char *t = st->ctext[c];
-	if (st->sev[c] != DX_WARNING || !is_novel_template(st, c) || classify_is_killed(st->rs, t) ||
-	    strstr(t, "deprecat") || strstr(t, "Deprecat"))
-		return 0;
-	return share_word(t, st->ctext[id[crash->line]]) || share_word(t, st->ctext[id[crash->summary]]);
-}
-
-/* A warning no good run printed, right before the crash in its stream,
- * and speaking of what the crash reports (share_word), is where the
- * failure began: Kafka's "WARN Client session timed out" before its
- * "Fatal error during KafkaServer startup" and "ZooKeeperClientTimeout-
- * Exception: Timed out waiting for connection".  Right before: at
- * most CAUSE_WINDOW lines earlier, and nothing between but lines of bad's
- * own, or else within CAUSE_MS of the crash (its client's "Closing."
- * lines, which the good run prints at its end, come in the same moment).
- * Deprecation notices say nothing of a failure, and a launcher's
- * "Sending process 7 closing signal SIGTERM" follows it.  A crash whose
- * exception chain names its own root needs no guess.  Returns that
- * warning's finding, else crash. */
-static int64_t warned_cause(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
-{
-	const uint32_t *id = st->id[st->bad];
-	const uint16_t *stream = st->stream[st->bad];
-	const int64_t *ts = st->logs[st->bad].ts;
-	int64_t at = d->novel[crash].line;
-	if (names_its_root(st, &d->novel[crash]))
-		return crash;
-	int n = 0, own = 1;
-	for (int64_t i = at - 1; i >= 0 && n < CAUSE_WINDOW; i--) {
-		uint32_t c = id[i];
-		if (stream[i] != stream[at] || is_blank(st->ctext[c]))
-			continue;
-		n++;
-		own &= is_novel_template(st, c);
-		if (!own && (ts[i] == TS_NONE || ts[at] == TS_NONE || ts[at] - ts[i] > CAUSE_MS))
-			break;
-		if (!warns_of(st, &d->novel[crash], c))
-			continue;
-		for (size_t k = 0; k < d->nnovel; k++)
-			if (!d->novel[k].traceback && id[d->novel[k].line] == c)
-				return (int64_t)k;
-	}
-	return crash;
-}
-
 /* Whether template text t says no word: nothing but placeholders,
  * brackets and marks ("[<id>]", Rails' request id that heads its FATAL
  * record before the message on the next line). */
@@ -674,18 +580,19 @@ static int64_t tally_cause(const struct dx_state *st, const struct diagnosis *d,
 }
 
 /* The crash's cause: the line its error quotes (quoted_cause), else the
- * warning it began with (warned_cause), else the crash -- or, when that
- * says no word, the line of its record that does (record_cause), and
- * when it counts failures, the first it counted (tally_cause). */
+ * crash -- or, when that says no word, the line of its record that does
+ * (record_cause), and when it counts failures, the first it counted
+ * (tally_cause).  Never a warning before it, however near and whatever
+ * it shares with it: a warning says what might go wrong, the error what
+ * did ("LMDeploy requires transformers version ..., but found ..."
+ * before "ValueError: ... Transformers does not recognize this
+ * architecture"); the warning stays among the new lines. */
 static int64_t choose_cause(const struct dx_state *st, const struct diagnosis *d, const size_t *fbefore,
 			    int64_t crash)
 {
 	int64_t quoted = quoted_cause(st, d, fbefore, crash);
 	if (quoted != crash)
 		return quoted;
-	int64_t warned = warned_cause(st, d, crash);
-	if (warned != crash)
-		return warned;
 	int64_t record = record_cause(st, d, crash);
 	return record != crash ? record : tally_cause(st, d, crash);
 }
