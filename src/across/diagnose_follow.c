@@ -583,10 +583,15 @@ static uint32_t teardown_skipped(const struct walk *k, const struct match *m, in
  * ahead is the dying run's teardown matching the good run's (closing
  * plugins, destroying comms, "Shutdown complete" without "ready"): it
  * follows only by the lines it skipped and over no step, or when bad
- * goes on from there step by step (see teardown_skipped). */
+ * goes on from there step by step (see teardown_skipped).  Errors
+ * before bad followed the good run at all came before its run began (a
+ * shell's "ls: cannot access ..." in a terminal's transcript, a
+ * supervisor's report of the attempt before): what follows first is
+ * the run's start, no teardown.  A leap from there over the good run's
+ * last step is still judged (end_jump_follows). */
 static int teardown_follows(const struct walk *k, const struct match *m, int64_t since)
 {
-	if (k->lasterr <= k->lastb[m->s])
+	if (k->lasterr <= k->lastb[m->s] || k->w->last == DX_NONE)
 		return 1;
 	return (!teardown_skipped(k, m, since, m->j) &&
 		!leaps(&k->pend, k->lastg[m->s], m->j, k->own[m->s], m->order)) ||

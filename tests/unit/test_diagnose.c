@@ -2084,6 +2084,26 @@ static void test_teardown(void)
 	dx_free(&x);
 }
 
+/* teardown_follows: an error before bad followed the good run at all
+ * came before its run began (a shell's error in a terminal's
+ * transcript): the run's start after it follows, over the good log's
+ * own preamble, and the crash is the run's error, not that one.  (Lines
+ * without a time: a time would say when the run started.) */
+static void test_error_before_start(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, "|INFO listing the settings file\n|INFO printing the model name\n|INFO launching the server\n"
+		 "|INFO parsing command line flags\n|INFO reading configuration from disk\n|INFO starting the scheduler\n",
+		 "|ERROR ls: cannot access the model directory\n|INFO launching the server\n"
+		 "|INFO parsing command line flags\n|INFO reading configuration from disk\n"
+		 "|ERROR the path to the model does not exist, exiting\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(x.d.bad_line, 3);
+	CHECK_INT(x.d.good_line, 4);
+	CHECK_INT(crash_summary(&x.d), 4);
+	dx_free(&x);
+}
+
 #define TICK "INFO tick of the loader\n"
 
 /* lookalike, rematch_follows: a line the aligner matched further on (a
@@ -2399,6 +2419,7 @@ int main(void)
 	test_coming_step();
 	test_shared_warning();
 	test_teardown();
+	test_error_before_start();
 	test_lookalike();
 	test_foreign_step();
 	test_reordered();
