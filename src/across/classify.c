@@ -338,3 +338,8 @@ int classify_is_timeout(const struct ruleset *rs, const char *t)
 {
 	return rules_says(rs, RULE_TIMEOUT, t);
 }
+
+int classify_is_advice(const struct ruleset *rs, const char *t)
+{
+	return rules_says(rs, RULE_ADVICE, t);
+}

@@ -112,4 +112,10 @@ int classify_is_peer_loss(const struct ruleset *rs, const char *t);
  * answering. */
 int classify_is_timeout(const struct ruleset *rs, const char *t);
 
+/* Whether t tells what to run or read to learn more ("For more details
+ * run the same command passing the '--verbose' option", "See the log
+ * above"): advice, which says nothing of what failed.  The words are
+ * the advice rules of rs (rules/generic.rules). */
+int classify_is_advice(const struct ruleset *rs, const char *t);
+
 #endif

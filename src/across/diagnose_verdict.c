@@ -579,10 +579,71 @@ static int64_t tally_cause(const struct dx_state *st, const struct diagnosis *d,
 	return best;
 }
 
+/* Whether template text t says only what failed, not why: no value of
+ * its own (no placeholder but a duration, no quote: an apostrophe
+ * within a word is none), as the outermost
+ * line of a layered report reads ("Failed to start server in
+ * (production) mode", "Error parsing listener configuration.", "x Build
+ * failed in <dur>"). */
+static int says_what_not_why(const char *t)
+{
+	for (const char *p = t; *p; p++) {
+		if (*p == '"' || *p == '`' || (*p == '\'' && (p == t || !isalpha((unsigned char)p[-1]))))
+			return 0;
+		if (*p == '<' && strncmp(p, "<dur>", 5) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* An error that says only what failed (says_what_not_why) heads a
+ * layered report, whose later lines say what it was doing when it
+ * failed, down to why: Keycloak's "Failed to start server in
+ * (production) mode", "Failed to obtain JDBC connection", "No suitable
+ * driver found for jdbc:postgresql://...": a cause chain its logger
+ * prints in one go).  The report: the lines of the crash's stream right
+ * after it that are new errors of one line of their own, not indented,
+ * in the same moment (the crash's time: lines without one tell no
+ * moment, and a program may log its errors as they unwind, the
+ * innermost first, as llama.cpp's "failed to read magic" before its
+ * "failed to load model"), up to BURST_LINES; the first line that is
+ * none ends it, and so does advice ("For more details run the same
+ * command passing the '--verbose' option": classify_is_advice).  Its
+ * last line is the cause.  A crash line with a value of its own ("x.c:3:
+ * error: 'n' undeclared") says why itself: the summary after it ("make:
+ * *** [all] Error 1") is no deeper.  Returns that line's finding, else
+ * crash. */
+#define BURST_LINES 8
+static int64_t burst_cause(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
+{
+	const struct dx_novel *cr = &d->novel[crash];
+	const uint32_t *id = st->id[st->bad];
+	const uint16_t *stream = st->stream[st->bad];
+	const int64_t *ts = st->logs[st->bad].ts;
+	if (cr->traceback || cr->nlines != 1 || ts[cr->line] == TS_NONE ||
+	    !says_what_not_why(st->ctext[id[cr->line]]))
+		return crash;
+	int64_t at = cr->line, best = crash;
+	for (int64_t i = at + 1; i < (int64_t)st->logs[st->bad].nlines && i <= at + BURST_LINES; i++) {
+		const char *t = st->ctext[id[i]];
+		if (stream[i] != stream[at] || ts[i] != ts[at] || !st->new_error[id[i]] || t[0] == ' ' ||
+		    t[0] == '\t' || classify_is_advice(st->rs, t))
+			break;
+		int64_t k = 0;
+		while (k < (int64_t)d->nnovel &&
+		       !(d->novel[k].line == i && d->novel[k].nlines == 1 && !d->novel[k].traceback))
+			k++;
+		if (k == (int64_t)d->nnovel)
+			break;
+		best = k;
+	}
+	return best;
+}
+
 /* The crash's cause: the line its error quotes (quoted_cause), else the
- * crash -- or, when that says no word, the line of its record that does
- * (record_cause), and when it counts failures, the first it counted
- * (tally_cause).  Never a warning before it, however near and whatever
+ * last line of its burst (burst_cause) -- or, when that says no word,
+ * the line of its record that does (record_cause), and when it counts
+ * failures, the first it counted (tally_cause).  Never a warning before it, however near and whatever
  * it shares with it: a warning says what might go wrong, the error what
  * did ("LMDeploy requires transformers version ..., but found ..."
  * before "ValueError: ... Transformers does not recognize this
@@ -593,6 +654,7 @@ static int64_t choose_cause(const struct dx_state *st, const struct diagnosis *d
 	int64_t quoted = quoted_cause(st, d, fbefore, crash);
 	if (quoted != crash)
 		return quoted;
+	crash = burst_cause(st, d, crash);
 	int64_t record = record_cause(st, d, crash);
 	return record != crash ? record : tally_cause(st, d, crash);
 }

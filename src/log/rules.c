@@ -141,6 +141,7 @@ static const struct kind {
 	{ .word = "signalled", .words = RULE_SIGNALLED },
 	{ .word = "peer-loss", .words = RULE_PEER_LOSS },
 	{ .word = "timeout", .words = RULE_TIMEOUT },
+	{ .word = "advice", .words = RULE_ADVICE },
 };
 
 /* Parse "[weak] [server] KIND NAME: PATTERN" into r. */
@@ -169,7 +170,7 @@ static int parse_rule(const char *s, size_t n, const char *engine, struct rule *
 	       !(strlen(k->word) == kw && memcmp(s, k->word, kw) == 0))
 		k++;
 	if (k == kinds + sizeof(kinds) / sizeof(kinds[0]))
-		return error("%s:%zu: expected '[weak] [server] KIND NAME: PATTERN' (KIND: step, final, done, fail, stop, mark, config, heartbeat, failure, error, warning, killed, signalled, peer-loss, timeout) or '[ENGINE]'",
+		return error("%s:%zu: expected '[weak] [server] KIND NAME: PATTERN' (KIND: step, final, done, fail, stop, mark, config, heartbeat, failure, error, warning, killed, signalled, peer-loss, timeout, advice) or '[ENGINE]'",
 			     path, lineno);
 	if (!engine)
 		return error("%s:%zu: rule before the first [ENGINE] line", path, lineno);

@@ -42,8 +42,10 @@
  * that make a line without a level an error ("Traceback", "ERR!") or a
  * warning ("deprecat"), "killed NAME: PATTERN" (the process was stopped
  * from outside: "SIGTERM", a CI cancel), "peer-loss NAME: PATTERN" (the
- * other end of a connection went away: "Broken pipe") and "timeout NAME:
- * PATTERN" (an operation gave up waiting: "timed out").  NAME runs to the first ':' and may not contain
+ * other end of a connection went away: "Broken pipe"), "timeout NAME:
+ * PATTERN" (an operation gave up waiting: "timed out") and "advice NAME:
+ * PATTERN" (what to run or read to learn more: "For more details run
+ * the same command passing the '--verbose' option").  NAME runs to the first ':' and may not contain
  * one;
  * PATTERN is the rest of the line without surrounding blanks, a PCRE2
  * pattern searched (not anchored) in the template text: the message with
@@ -94,6 +96,7 @@ enum rule_words {
 	RULE_SIGNALLED,   /* "signalled": a process died by a signal, any signal */
 	RULE_PEER_LOSS,   /* "peer-loss": the other end of a connection went away */
 	RULE_TIMEOUT,     /* "timeout": an operation gave up waiting */
+	RULE_ADVICE,      /* "advice": what to run or read to learn more */
 };
 
 struct ruleset {

@@ -85,7 +85,8 @@ static const char GENERIC[] = "";
 static void generic_words(struct ruleset *rs)
 {
 	static const char *const kinds[] = {
-		"heartbeat ", "failure ", "error ", "warning ", "killed ", "signalled ", "peer-loss ", "timeout ", NULL,
+		"heartbeat ", "failure ", "error ", "warning ", "killed ", "signalled ", "peer-loss ", "timeout ", "advice ",
+		NULL,
 	};
 	struct buf b = { 0 };
 	buf_printf(&b, "[%s]\n", RULES_GENERIC);
@@ -835,6 +836,36 @@ static void test_warning_before_crash(void)
 		 "|\n|The above exception was the direct cause of the following exception:\n|\n"
 		 TRACEBACK("RuntimeError: could not start the service"));
 	CHECK_INT(crash_summary(&x.d), 16);
+	dx_free(&x);
+}
+
+/* burst_cause, classify_is_advice: an error that says only what failed
+ * heads a report whose last line, in the same moment, says why; advice
+ * after it is none.  A crash line with a value of its own says why
+ * itself, and lines in another moment are no part of its report. */
+static void test_burst_cause(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR failed to start the server in production mode\n"
+		 "+0 ERROR failed to obtain the database connection\n"
+		 "+0 ERROR no suitable driver found for jdbc:postgresql://localhost/app\n"
+		 "+0 ERROR for more details run the same command passing the '--verbose' option\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 7);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR main.c:3: 'count' undeclared in this function\n"
+		 "+0 ERROR the build failed with 1 error\n");
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR failed to start the server in production mode\n"
+		 "+5 ERROR the monitor lost the server at 10.0.0.7\n");
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+	/* Lines without a time tell no moment: a program may log its
+	 * errors as they unwind, the innermost first. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "|gguf_init_from_file_impl: failed to read magic\n"
+		 "|llama_model_load: error loading model: failed to load model from /models/x.gguf\n");
+	CHECK_INT(crash_summary(&x.d), 5);
 	dx_free(&x);
 }
 
@@ -2354,6 +2385,7 @@ int main(void)
 	test_frames_no_going_on();
 	test_quoted_cause();
 	test_warning_before_crash();
+	test_burst_cause();
 	test_job_finished();
 	test_job_failed();
 	test_failed_job_end();
