@@ -422,23 +422,27 @@ static int says_only_a_verdict(const struct dx_state *st, const char *t)
 
 /* Whether the word of n letters at p says where ("from", "at", "in"),
  * and the word after it is a place: a path, a file and line, a
- * placeholder ("src/cpp/core.cpp:104:", "<*>").  Returns the place's
- * end, else NULL. */
+ * placeholder ("src/cpp/core.cpp:104:", "<*>"); or when ("during",
+ * "while"), and a word follows: the step it happened in ("error during
+ * build:").  Returns the place's end, else NULL. */
 static const char *place_after(const char *p, size_t n)
 {
-	static const char *const where[] = { "from", "at", "in", NULL };
-	for (size_t k = 0; where[k]; k++) {
-		if (strlen(where[k]) != n || strncasecmp(p, where[k], n) != 0)
-			continue;
-		const char *q = p + n + strspn(p + n, " "), *e = q + strcspn(q, " ");
-		if (e > q && q > p + n && (memchr(q, '/', (size_t)(e - q)) || *q == '<'))
+	static const char *const where[] = { "from", "at", "in", NULL }, *const when[] = { "during", "while", NULL };
+	const char *q = p + n + strspn(p + n, " "), *e = q + strcspn(q, " ");
+	if (e == q || q == p + n)
+		return NULL;
+	for (size_t k = 0; where[k]; k++)
+		if (strlen(where[k]) == n && strncasecmp(p, where[k], n) == 0 &&
+		    (memchr(q, '/', (size_t)(e - q)) || *q == '<'))
 			return e;
-	}
+	for (size_t k = 0; when[k]; k++)
+		if (strlen(when[k]) == n && strncasecmp(p, when[k], n) == 0 && isalpha((unsigned char)*q))
+			return q + strcspn(q, " :");
 	return NULL;
 }
 
 /* Whether template text t says only that an error occurred, and at most
- * where (place_after): besides a word for one ("error", "SystemError",
+ * where or when (place_after): besides a word for one ("error", "SystemError",
  * "exception"), its words are articles and the verbs of happening ("A
  * SystemError occurred.", "An unexpected error has occurred", OpenVINO's
  * "Exception from src/inference/src/cpp/core.cpp:104:").  What error,

@@ -869,6 +869,23 @@ static void test_burst_cause(void)
 	dx_free(&x);
 }
 
+/* record_cause, place_after: an error that says only when it happened
+ * ("error during build:") has its message on the next new line, error
+ * or not; one that says more than that keeps its own, colon or not. */
+static void test_error_during(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "|error during build:\n"
+		 "|src/readable.js (8:8): \"StringDecoder\" is not exported by \"string_decoder.js\"\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 6);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "|error: the authority failed to verify some domains during the build:\n"
+		 "|  Domain: example.com\n");
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+}
+
 /* ---- reaching the end ---- */
 
 static const char *const JOB_RULES =
@@ -2386,6 +2403,7 @@ int main(void)
 	test_quoted_cause();
 	test_warning_before_crash();
 	test_burst_cause();
+	test_error_during();
 	test_job_finished();
 	test_job_failed();
 	test_failed_job_end();
