@@ -70,23 +70,12 @@ static int by_value(const void *x, const void *y)
 	return p != q ? (p > q) - (p < q) : (a->v > b->v) - (a->v < b->v);
 }
 
-/* The ranks of the job, from d->ranks: the largest family of names of
- * one kind, each numbered once (ties to the family with more following
- * lines: the job's own tags over torch's error prefixes), with the
- * streams of the other families whose numbers all occur in it.
- * unit_of[s]: the unit of stream s, or -1; stream[k]: the stream of
- * d->ranks[k].  Returns the unit count.
- * Sorted lookups: a job may have thousands of ranks. */
-static size_t find_units(const struct culprit_input *in, const struct diagnosis *d,
-			 const int64_t *nfollow, struct unit *u, long *unit_of, size_t *stream)
+/* stream[k]: the stream of d->ranks[k], whose name is one of in->names
+ * (the same address).  kk: room for d->nranks keys. */
+static void rank_streams(const struct culprit_input *in, const struct diagnosis *d, struct key *kk,
+			 size_t *stream)
 {
-	size_t nr = d->nranks, n = 0;
-	size_t *root = xmalloc(nr * sizeof(*root));
-	long *num = xmalloc(nr * sizeof(*num));
-	size_t *members = xcalloc(nr, sizeof(*members));
-	int64_t *lines = xcalloc(nr, sizeof(*lines));
-	struct key *kk = xmalloc(nr * sizeof(*kk));
-	/* Each rank's stream: its name is one of in->names. */
+	size_t nr = d->nranks;
 	for (size_t k = 0; k < nr; k++)
 		kk[k] = (struct key){ .p = d->ranks[k].name, .k = k };
 	qsort(kk, nr, sizeof(*kk), by_value);
@@ -95,7 +84,15 @@ static size_t find_units(const struct culprit_input *in, const struct diagnosis 
 		if (hit)
 			stream[hit->k] = s;
 	}
-	/* Families: names alike but for their digits. */
+}
+
+/* Families: names alike but for their digits.  num[k]: the number in
+ * d->ranks[k]'s name, or -1; root[k]: for a numbered rank, the first
+ * numbered rank of its family in d->ranks' order, else k.  kk: room for
+ * d->nranks keys. */
+static void find_families(const struct diagnosis *d, struct key *kk, long *num, size_t *root)
+{
+	size_t nr = d->nranks;
 	char **kind = xmalloc(nr * sizeof(*kind));
 	for (size_t k = 0; k < nr; k++) {
 		num[k] = name_number(d->ranks[k].name);
@@ -118,32 +115,64 @@ static size_t find_units(const struct culprit_input *in, const struct diagnosis 
 			if (num[kk[j].k] >= 0)
 				root[kk[j].k] = first;
 	}
-	for (size_t k = 0; k < nr; k++) {
+	for (size_t k = 0; k < nr; k++)
 		free(kind[k]);
+	free(kind);
+}
+
+/* The root of the job's own family: the one of the most numbered names,
+ * two at least, ties to the one whose streams have more following lines
+ * (nfollow), then to the first; d->nranks for none. */
+static size_t main_family(const struct diagnosis *d, const long *num, const size_t *root,
+			  const int64_t *nfollow, const size_t *stream)
+{
+	size_t nr = d->nranks;
+	size_t *members = xcalloc(nr, sizeof(*members));
+	int64_t *lines = xcalloc(nr, sizeof(*lines));
+	for (size_t k = 0; k < nr; k++)
 		if (num[k] >= 0)
 			members[root[k]]++, lines[root[k]] += nfollow[stream[k]];
-	}
-	free(kind);
 	size_t main = nr;
 	for (size_t k = 0; k < nr; k++)
 		if (members[k] >= 2 && (main == nr || members[k] > members[main] ||
 					(members[k] == members[main] && lines[k] > lines[main])))
 			main = k;
-	for (size_t k = 0; k < nr && main < nr; k++)
+	free(members);
+	free(lines);
+	return main;
+}
+
+/* The units: the numbered ranks of family main, in d->ranks' order, each
+ * its stream's unit (unit_of).  kk[0..n): their numbers and indices,
+ * sorted by number for join_families.  Returns n, 0 for no family. */
+static size_t main_units(const struct diagnosis *d, const long *num, const size_t *root, const size_t *stream,
+			 size_t main, struct unit *u, long *unit_of, struct key *kk)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < d->nranks && main < d->nranks; k++)
 		if (root[k] == main && num[k] >= 0) {
 			unit_of[stream[k]] = (long)n;
 			kk[n] = (struct key){ .v = num[k], .k = n };
 			u[n++] = (struct unit){ .name = d->ranks[k].name, .num = num[k], .first_error = DX_NONE,
 						.error_summary = DX_NONE, .last_ok = DX_NONE };
 		}
-	/* The other families join, when all their numbers are the job's
-	 * ranks.  fits[f]: family f does. */
 	qsort(kk, n, sizeof(*kk), by_value);
+	return n;
+}
+
+/* The other families join, when all their numbers are the job's ranks:
+ * each of their streams is the unit of its number (unit_of).  fits[f]:
+ * family f does; kk[0..n): the units' numbers, sorted. */
+static void join_families(const struct diagnosis *d, const long *num, const size_t *root, const size_t *stream,
+			  size_t main, const struct key *kk, size_t n, long *unit_of)
+{
+	size_t nr = d->nranks;
 	uint8_t *fits = xmalloc(nr);
 	long *to = xmalloc(nr * sizeof(*to));
 	memset(fits, 1, nr);
 	for (size_t k = 0; k < nr; k++) {
-		struct key q = { .v = num[k] }, *hit = num[k] >= 0 ? bsearch(&q, kk, n, sizeof(*kk), by_value) : NULL;
+		struct key q = { .v = num[k] };
+		const struct key *hit = num[k] >= 0 ? bsearch(&q, kk, n, sizeof(*kk), by_value) : NULL;
 		to[k] = hit ? (long)hit->k : -1;
 		if (!hit)
 			fits[root[k]] = 0;
@@ -153,11 +182,30 @@ static size_t find_units(const struct culprit_input *in, const struct diagnosis 
 			unit_of[stream[k]] = to[k];
 	free(fits);
 	free(to);
+}
+
+/* The ranks of the job, from d->ranks: the largest family of names of
+ * one kind, each numbered once (ties to the family with more following
+ * lines: the job's own tags over torch's error prefixes), with the
+ * streams of the other families whose numbers all occur in it.
+ * unit_of[s]: the unit of stream s, or -1; stream[k]: the stream of
+ * d->ranks[k].  Returns the unit count.
+ * Sorted lookups: a job may have thousands of ranks. */
+static size_t find_units(const struct culprit_input *in, const struct diagnosis *d,
+			 const int64_t *nfollow, struct unit *u, long *unit_of, size_t *stream)
+{
+	size_t nr = d->nranks;
+	size_t *root = xmalloc(nr * sizeof(*root));
+	long *num = xmalloc(nr * sizeof(*num));
+	struct key *kk = xmalloc(nr * sizeof(*kk));
+	rank_streams(in, d, kk, stream);
+	find_families(d, kk, num, root);
+	size_t main = main_family(d, num, root, nfollow, stream);
+	size_t n = main_units(d, num, root, stream, main, u, unit_of, kk);
+	join_families(d, num, root, stream, main, kk, n, unit_of);
 	free(kk);
 	free(root);
 	free(num);
-	free(members);
-	free(lines);
 	return n;
 }
 
@@ -390,6 +438,91 @@ static void find_missed(const struct culprit_input *in, const struct unit *u, si
 	free(last);
 }
 
+/* Whether unit x had not failed when the first peer failed waiting
+ * (first_wait): it printed no error, or an error of its own that cannot
+ * have come before first_wait (before_wait). */
+static int still_up(const struct culprit_input *in, const struct unit *x, int64_t first_wait)
+{
+	return x->first_error < 0 || (!x->waits && !before_wait(in->bad, x->first_error, first_wait));
+}
+
+/* Whether unit x stopped before every other unit (behind). */
+static int behind_all(const struct culprit_input *in, const struct unit *u, size_t n, size_t x)
+{
+	int all = 1;
+	for (size_t y = 0; y < n && all; y++)
+		all = y == x || behind(in, &u[x], &u[y]);
+	return all;
+}
+
+/* The unit that failed on its own before anyone failed waiting
+ * (first_wait), when it was the only one; -1 for none, -2 for several:
+ * they failed at once. */
+static long lone_own_error(const struct culprit_input *in, const struct unit *u, size_t n, int64_t first_wait)
+{
+	long own = -1;
+	size_t nown = 0;
+	for (size_t x = 0; x < n; x++)
+		if (u[x].first_error >= 0 && !u[x].waits && before_wait(in->bad, u[x].first_error, first_wait))
+			own = (long)x, nown++;
+	return nown > 1 ? -2 : own;
+}
+
+/* The ranks that had not failed when the first peer gave up waiting
+ * (still_up), and those of them pick may single out, each the last such
+ * unit or -1: cand, any, ncand of them; back, one left behind every other
+ * (behind_all), nback of them; mine, one at a line of its own (own_step),
+ * nmine of them; miss, the one unit of all that missed steps its peers
+ * printed (find_missed), when it is still up. */
+struct still_up_units {
+	long cand, back, mine, miss;
+	size_t ncand, nback, nmine;
+};
+
+/* Fills *su from units u[0..n) and first_wait (first_wait_of). */
+static void find_still_up(const struct culprit_input *in, const long *printer, const struct unit *u, size_t n,
+			  int64_t first_wait, struct still_up_units *su)
+{
+	size_t *missed = xmalloc(n * sizeof(*missed));
+	find_missed(in, u, n, missed);
+	*su = (struct still_up_units){ .cand = -1, .back = -1, .mine = -1, .miss = -1 };
+	size_t nmiss = 0;
+	for (size_t x = 0; x < n; x++)
+		nmiss += missed[x] > 0;
+	for (size_t x = 0; x < n; x++) {
+		if (!still_up(in, &u[x], first_wait))
+			continue;
+		su->cand = (long)x, su->ncand++;
+		if (missed[x] && nmiss == 1)
+			su->miss = (long)x;
+		if (behind_all(in, u, n, x))
+			su->back = (long)x, su->nback++;
+		/* A line of its own is no failure where no peer failed
+		 * waiting: a rank may wait with a notice of its own. */
+		if (first_wait >= 0 && own_step(in, printer, u, x))
+			su->mine = (long)x, su->nmine++;
+	}
+	free(missed);
+}
+
+/* Ranks alike in their own lines: the launcher may say which died.  The
+ * unit of the rank number launcher_rank reads, when it was still up at
+ * first_wait (still_up), else -1; *how and *line: why, set only for a
+ * unit.  pick asks only where a peer failed waiting: ranks that all died
+ * at once (every one segfaulted) are listed in the order it noticed. */
+static long launcher_pick(const struct culprit_input *in, const struct diagnosis *d, const struct unit *u,
+			  size_t n, int64_t first_wait, int *how, int64_t *line)
+{
+	int64_t at = DX_NONE;
+	long num = launcher_rank(in, d, &at);
+	for (size_t x = 0; x < n && num >= 0; x++)
+		if (u[x].num == num && still_up(in, &u[x], first_wait)) {
+			*how = DX_CULPRIT_LAUNCHER, *line = at;
+			return (long)x;
+		}
+	return -1;
+}
+
 /* The culprit among units u[0..n), or -1; *how and *line say why.
  * *ncand: how many ranks had not failed when the first peer failed
  * waiting. */
@@ -404,12 +537,8 @@ static long pick(const struct culprit_input *in, const struct diagnosis *d, cons
 		return -1;
 	/* A rank that failed on its own before anyone failed waiting, when
 	 * it was the only one. */
-	long own = -1;
-	size_t nown = 0;
-	for (size_t x = 0; x < n; x++)
-		if (u[x].first_error >= 0 && !u[x].waits && before_wait(in->bad, u[x].first_error, first_wait))
-			own = (long)x, nown++;
-	if (nown > 1)
+	long own = lone_own_error(in, u, n, first_wait);
+	if (own == -2)
 		return -1;   /* several failed at once */
 	if (own >= 0) {
 		*how = DX_CULPRIT_ERROR, *line = u[own].error_summary;
@@ -418,63 +547,31 @@ static long pick(const struct culprit_input *in, const struct diagnosis *d, cons
 	/* Else one of the ranks that had not failed when the first peer gave
 	 * up waiting: the one left behind, or the one at a line of its own,
 	 * or the only one. */
-	size_t *missed = xmalloc(n * sizeof(*missed));
-	find_missed(in, u, n, missed);
-	long cand = -1, back = -1, mine = -1, miss = -1;
-	size_t nback = 0, nmine = 0, nmiss = 0;
-	*ncand = 0;
-	for (size_t x = 0; x < n; x++)
-		nmiss += missed[x] > 0;
-	for (size_t x = 0; x < n; x++) {
-		if (u[x].first_error >= 0 && (u[x].waits || before_wait(in->bad, u[x].first_error, first_wait)))
-			continue;
-		cand = (long)x, (*ncand)++;
-		if (missed[x] && nmiss == 1)
-			miss = (long)x;
-		int all = 1;
-		for (size_t y = 0; y < n && all; y++)
-			all = y == x || behind(in, &u[x], &u[y]);
-		if (all)
-			back = (long)x, nback++;
-		/* A line of its own is no failure where no peer failed
-		 * waiting: a rank may wait with a notice of its own. */
-		if (first_wait >= 0 && own_step(in, printer, u, x))
-			mine = (long)x, nmine++;
+	struct still_up_units su;
+	find_still_up(in, printer, u, n, first_wait, &su);
+	*ncand = su.ncand;
+	*line = su.cand >= 0 ? u[su.cand].last_ok : DX_NONE;
+	if (su.nback == 1) {
+		*how = DX_CULPRIT_BEHIND, *line = u[su.back].last_ok;
+		return su.back;
 	}
-	free(missed);
-	*line = cand >= 0 ? u[cand].last_ok : DX_NONE;
-	if (nback == 1) {
-		*how = DX_CULPRIT_BEHIND, *line = u[back].last_ok;
-		return back;
+	if (su.miss >= 0) {
+		*how = DX_CULPRIT_MISSED, *line = u[su.miss].last_ok;
+		return su.miss;
 	}
-	if (miss >= 0) {
-		*how = DX_CULPRIT_MISSED, *line = u[miss].last_ok;
-		return miss;
-	}
-	if (nmine == 1) {
-		*how = DX_CULPRIT_OWN_STEP, *line = u[mine].last_ok;
-		return mine;
+	if (su.nmine == 1) {
+		*how = DX_CULPRIT_OWN_STEP, *line = u[su.mine].last_ok;
+		return su.mine;
 	}
 	/* The one rank that did not fail, only where its peers failed
 	 * waiting: with no waiting, every rank may have been torn down. */
-	if (*ncand == 1 && first_wait >= 0) {
+	if (su.ncand == 1 && first_wait >= 0) {
 		*how = DX_CULPRIT_SILENT;
-		return cand;
+		return su.cand;
 	}
-	if (*ncand == 0 || first_wait < 0)
+	if (su.ncand == 0 || first_wait < 0)
 		return -1;
-	/* Ranks alike in their own lines: the launcher may say which died.
-	 * Not when no peer failed waiting: ranks that all died at once
-	 * (every one segfaulted) are listed in the order it noticed. */
-	int64_t at = DX_NONE;
-	long num = launcher_rank(in, d, &at);
-	for (size_t x = 0; x < n && num >= 0; x++)
-		if (u[x].num == num && (u[x].first_error < 0 ||
-					     (!u[x].waits && !before_wait(in->bad, u[x].first_error, first_wait)))) {
-			*how = DX_CULPRIT_LAUNCHER, *line = at;
-			return (long)x;
-		}
-	return -1;
+	return launcher_pick(in, d, u, n, first_wait, how, line);
 }
 
 const char *const culprit_role_name[] = {
@@ -503,27 +600,24 @@ static int role(const struct diagnosis *d, const struct unit *x, int is_culprit,
 	return DX_ROLE_TORN_DOWN;
 }
 
-void culprit_find(const struct culprit_input *in, struct diagnosis *d)
+/* nfollow[s]: how many of stream s's lines from line from on follow the
+ * good run.  The caller frees it. */
+static int64_t *follow_counts(const struct culprit_input *in, size_t from)
 {
-	memset(&d->culprit, 0, sizeof(d->culprit));
-	d->culprit.line = DX_NONE;
-	if (d->nranks < 2)
-		return;
-	size_t ns = in->nstreams, from = (size_t)d->attempt_line;
-	const struct log *bad = in->bad;
+	size_t ns = in->nstreams;
 	int64_t *nfollow = xcalloc(ns ? ns : 1, sizeof(*nfollow));
-	for (size_t i = from; i < bad->nlines; i++)
+	for (size_t i = from; i < in->bad->nlines; i++)
 		nfollow[in->stream[i]] += in->follow[i];
-	long *unit_of = xmalloc((ns ? ns : 1) * sizeof(*unit_of));
-	for (size_t s = 0; s < ns; s++)
-		unit_of[s] = -1;
-	struct unit *u = xcalloc(d->nranks, sizeof(*u));
-	size_t *stream = xcalloc(d->nranks, sizeof(*stream));
-	size_t n = find_units(in, d, nfollow, u, unit_of, stream);
-	free(nfollow);
-	struct anon an = { .first_wait = DX_NONE, .own = DX_NONE, .own_summary = DX_NONE };
-	/* one[c]: the finding of one-line error template c.  A finding is a
-	 * template's first line; each rank that printed it failed so. */
+	return nfollow;
+}
+
+/* Notes each error finding from line from on (note_error), and each
+ * later line of a one-line error template that is a finding's: a
+ * finding is a template's first line, and each rank that printed it
+ * failed so.  one[c]: the finding of one-line error template c. */
+static void note_errors(const struct culprit_input *in, const struct diagnosis *d, struct unit *u,
+			const long *unit_of, struct anon *an, size_t from)
+{
 	long *one = xmalloc((in->nc ? in->nc : 1) * sizeof(*one));
 	for (size_t c = 0; c < in->nc; c++)
 		one[c] = -1;
@@ -531,14 +625,23 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 		const struct dx_novel *nv = &d->novel[k];
 		if (nv->severity != DX_ERROR || nv->line < (int64_t)from)
 			continue;
-		note_error(in, u, unit_of, &an, nv->line, nv->summary);
+		note_error(in, u, unit_of, an, nv->line, nv->summary);
 		if (!nv->traceback)
 			one[in->id[nv->line]] = (long)k;
 	}
-	for (size_t i = from; i < bad->nlines; i++)
+	for (size_t i = from; i < in->bad->nlines; i++)
 		if (one[in->id[i]] >= 0 && d->novel[one[in->id[i]]].line != (int64_t)i)
-			note_error(in, u, unit_of, &an, (int64_t)i, (int64_t)i);
+			note_error(in, u, unit_of, an, (int64_t)i, (int64_t)i);
 	free(one);
+}
+
+/* Each unit's lines from line from on, once its first error is known
+ * (note_errors): last_ok, its last line before that error, and fl[0..nfl),
+ * its lines that follow the good run, in order. */
+static void unit_lines(const struct culprit_input *in, struct unit *u, size_t n, const long *unit_of,
+		       size_t from)
+{
+	const struct log *bad = in->bad;
 	for (size_t i = from; i < bad->nlines; i++)
 		if (in->follow[i] && unit_of[in->stream[i]] >= 0)
 			u[unit_of[in->stream[i]]].nfl++;
@@ -555,47 +658,99 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 		if (in->follow[i])
 			u[x].fl[u[x].nfl++] = (int64_t)i;
 	}
+}
+
+/* printer[c]: the one unit that printed template c from line from on,
+ * -1 for none, -2 for several (own_step).  The caller frees it. */
+static long *find_printers(const struct culprit_input *in, const long *unit_of, size_t from)
+{
 	long *printer = xmalloc((in->nc ? in->nc : 1) * sizeof(*printer));
 	for (size_t c = 0; c < in->nc; c++)
 		printer[c] = -1;
-	for (size_t i = from; i < bad->nlines; i++) {
+	for (size_t i = from; i < in->bad->nlines; i++) {
 		long x = unit_of[in->stream[i]], *p = &printer[in->id[i]];
 		if (x >= 0)
 			*p = *p == -1 || *p == x ? x : -2;
 	}
-	int how = 0;
-	int64_t line = DX_NONE;
-	size_t ncand = 0;
-	long c = n >= 2 ? pick(in, d, printer, u, n, &an, &how, &line, &ncand) : -1;
-	free(printer);
-	/* An untagged error of its own (faulthandler's "Fatal Python error:
-	 * Segmentation fault") printed after the culprit's last line and
-	 * before any peer failed waiting is the culprit's when it was the
-	 * one rank left that can have printed it: the others had failed
-	 * already or failed waiting after it.  Surely so: a folder's merge
-	 * may place a launcher's untimed traceback anywhere. */
-	int64_t fw = first_wait_of(u, n, &an);
-	if (c >= 0 && ncand == 1 && how != DX_CULPRIT_ERROR && how != DX_CULPRIT_LAUNCHER && an.own >= 0 &&
-	    surely_precedes(bad, u[c].last_ok, an.own) && (fw < 0 || surely_precedes(bad, an.own, fw)))
-		how = DX_CULPRIT_ERROR, line = an.own_summary;
-	if (c >= 0 && line >= 0) {
-		struct dx_culprit *cu = &d->culprit;
-		*cu = (struct dx_culprit){ .rank = u[c].name, .line = line, .how = how,
-					   .anon_peers = an.nwaits, .symptoms = an.waits };
-		cu->peers = xcalloc(n, sizeof(*cu->peers));
-		for (size_t x = 0; x < n; x++)
-			if (u[x].waits && (long)x != c) {
-				cu->peers[cu->npeers++] = u[x].name;
-				cu->symptoms |= u[x].waits;
-			}
-	}
+	return printer;
+}
+
+/* Whether the untagged error of its own (an->own: faulthandler's "Fatal
+ * Python error: Segmentation fault") is culprit c's, found by pick as
+ * how with ncand ranks still up: printed after c's last line and before
+ * any peer failed waiting, when c was the one rank left that can have
+ * printed it: the others had failed already or failed waiting after it.
+ * Surely so: a folder's merge may place a launcher's untimed traceback
+ * anywhere. */
+static int anon_error_is_culprits(const struct culprit_input *in, const struct unit *u, size_t n,
+				  const struct anon *an, long c, int how, size_t ncand)
+{
+	int64_t fw = first_wait_of(u, n, an);
+	return c >= 0 && ncand == 1 && how != DX_CULPRIT_ERROR && how != DX_CULPRIT_LAUNCHER && an->own >= 0 &&
+	       surely_precedes(in->bad, u[c].last_ok, an->own) && (fw < 0 || surely_precedes(in->bad, an->own, fw));
+}
+
+/* Fills d->culprit with unit c, found as how at line, and its peers: the
+ * other units that failed waiting, with their symptoms and those of the
+ * untagged waiting errors (an). */
+static void set_culprit(struct diagnosis *d, const struct unit *u, size_t n, const struct anon *an, long c,
+			int how, int64_t line)
+{
+	struct dx_culprit *cu = &d->culprit;
+	*cu = (struct dx_culprit){ .rank = u[c].name, .line = line, .how = how,
+				   .anon_peers = an->nwaits, .symptoms = an->waits };
+	cu->peers = xcalloc(n, sizeof(*cu->peers));
+	for (size_t x = 0; x < n; x++)
+		if (u[x].waits && (long)x != c) {
+			cu->peers[cu->npeers++] = u[x].name;
+			cu->symptoms |= u[x].waits;
+		}
+}
+
+/* Each rank's role (role), 0 for a stream that is no unit's; c: the
+ * culprit's unit, when d->culprit names one.  quiet: the units of no
+ * error but the culprit, whose roles the untagged waiting errors decide. */
+static void set_roles(struct diagnosis *d, const struct unit *u, size_t n, const long *unit_of,
+		      const size_t *stream, const struct anon *an, long c)
+{
 	size_t quiet = 0;
 	for (size_t x = 0; x < n; x++)
 		quiet += u[x].first_error < 0 && !(d->culprit.rank && (long)x == c);
 	for (size_t k = 0; k < d->nranks; k++) {
 		long x = unit_of[stream[k]];
-		d->ranks[k].role = x < 0 ? 0 : role(d, &u[x], d->culprit.rank && x == c, an.nwaits >= quiet);
+		d->ranks[k].role = x < 0 ? 0 : role(d, &u[x], d->culprit.rank && x == c, an->nwaits >= quiet);
 	}
+}
+
+void culprit_find(const struct culprit_input *in, struct diagnosis *d)
+{
+	memset(&d->culprit, 0, sizeof(d->culprit));
+	d->culprit.line = DX_NONE;
+	if (d->nranks < 2)
+		return;
+	size_t ns = in->nstreams, from = (size_t)d->attempt_line;
+	int64_t *nfollow = follow_counts(in, from);
+	long *unit_of = xmalloc((ns ? ns : 1) * sizeof(*unit_of));
+	for (size_t s = 0; s < ns; s++)
+		unit_of[s] = -1;
+	struct unit *u = xcalloc(d->nranks, sizeof(*u));
+	size_t *stream = xcalloc(d->nranks, sizeof(*stream));
+	size_t n = find_units(in, d, nfollow, u, unit_of, stream);
+	free(nfollow);
+	struct anon an = { .first_wait = DX_NONE, .own = DX_NONE, .own_summary = DX_NONE };
+	note_errors(in, d, u, unit_of, &an, from);
+	unit_lines(in, u, n, unit_of, from);
+	long *printer = find_printers(in, unit_of, from);
+	int how = 0;
+	int64_t line = DX_NONE;
+	size_t ncand = 0;
+	long c = n >= 2 ? pick(in, d, printer, u, n, &an, &how, &line, &ncand) : -1;
+	free(printer);
+	if (anon_error_is_culprits(in, u, n, &an, c, how, ncand))
+		how = DX_CULPRIT_ERROR, line = an.own_summary;
+	if (c >= 0 && line >= 0)
+		set_culprit(d, u, n, &an, c, how, line);
+	set_roles(d, u, n, unit_of, stream, &an, c);
 	free(stream);
 	for (size_t x = 0; x < n; x++)
 		free(u[x].fl);
