@@ -483,11 +483,23 @@ static int says_only_an_error(const char *t)
 	return errors > 0;
 }
 
-/* A traceback whose exception leaves its message to the lines after it
- * ("RuntimeError: Error raised in subprocess:", then the subprocess's
- * own traceback) says what failed in the finding right after it: the
- * first new error of its stream within RECORD_LINES after its end. */
+/* Lines after a record's head, or a traceback's end, that may say
+ * what it left to them. */
 #define RECORD_LINES 2
+
+/* The finding that starts at bad's line i and is no traceback, else
+ * DX_NONE. */
+static int64_t line_finding(const struct diagnosis *d, int64_t i)
+{
+	for (size_t k = 0; k < d->nnovel; k++)
+		if (d->novel[k].line == i && !d->novel[k].traceback)
+			return (int64_t)k;
+	return DX_NONE;
+}
+
+/* Whether exception line t leaves its message to the lines after it:
+ * it ends in a colon after words of its own ("RuntimeError: Error
+ * raised in subprocess:"), or as a Rust panic does. */
 static int leaves_message_after(const char *t)
 {
 	size_t n = strlen(t);
@@ -498,6 +510,10 @@ static int leaves_message_after(const char *t)
 	       (classify_is_exception_shaped(t) && n && t[n - 1] == ':' && colon && colon < t + n - 1);
 }
 
+/* A traceback whose exception leaves its message to the lines after it
+ * (leaves_message_after; then the subprocess's own traceback) says what
+ * failed in the finding right after it: the first new error of its
+ * stream within RECORD_LINES after its end.  Returns it, else crash. */
 static int64_t message_after(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
 {
 	const struct dx_novel *cr = &d->novel[crash];
@@ -549,9 +565,9 @@ static int64_t record_cause(const struct dx_state *st, const struct diagnosis *d
 			    classify_is_killed(st->rs, st->ctext[c]) || classify_is_signalled(st->rs, st->ctext[c]) ||
 			    !(st->new_error[c] || (error_only && is_novel_template(st, c))))
 				continue;
-			for (size_t k = 0; k < d->nnovel; k++)
-				if (d->novel[k].line == i && !d->novel[k].traceback)
-					next = (int64_t)k;
+			int64_t k = line_finding(d, i);
+			if (k != DX_NONE)
+				next = k;
 		}
 		if (next == crash)
 			break;
@@ -585,10 +601,9 @@ static int64_t tally_cause(const struct dx_state *st, const struct diagnosis *d,
 
 /* Whether template text t says only what failed, not why: no value of
  * its own (no placeholder but a duration, no quote: an apostrophe
- * within a word is none), as the outermost
- * line of a layered report reads ("Failed to start server in
- * (production) mode", "Error parsing listener configuration.", "x Build
- * failed in <dur>"). */
+ * within a word is none), as the outermost line of a layered report
+ * reads ("Failed to start server in (production) mode", "Error parsing
+ * listener configuration.", "x Build failed in <dur>"). */
 static int says_what_not_why(const char *t)
 {
 	for (const char *p = t; *p; p++) {
@@ -633,11 +648,8 @@ static int64_t burst_cause(const struct dx_state *st, const struct diagnosis *d,
 		if (stream[i] != stream[at] || ts[i] != ts[at] || !st->new_error[id[i]] || t[0] == ' ' ||
 		    t[0] == '\t' || classify_is_advice(st->rs, t))
 			break;
-		int64_t k = 0;
-		while (k < (int64_t)d->nnovel &&
-		       !(d->novel[k].line == i && d->novel[k].nlines == 1 && !d->novel[k].traceback))
-			k++;
-		if (k == (int64_t)d->nnovel)
+		int64_t k = line_finding(d, i);
+		if (k == DX_NONE || d->novel[k].nlines != 1)
 			break;
 		best = k;
 	}
