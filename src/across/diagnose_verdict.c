@@ -803,11 +803,35 @@ static int died_after_up(const struct dx_state *st, const struct diagnosis *d, c
 	return error != DX_NONE;
 }
 
+/* Bad's last line that follows a step the good run took only before
+ * good line end (is_step; a template good never printed from end on):
+ * a step that leads to the end.  DX_NONE when bad printed none. */
+static int64_t last_step_before(const struct dx_state *st, const struct diagnosis *d, size_t end)
+{
+	const uint32_t *gid = st->id[d->good];
+	uint8_t *later = xcalloc(st->nc ? st->nc : 1, 1);
+	for (size_t j = end; j < d->good_log->nlines; j++)
+		later[gid[j]] = 1;
+	int64_t back = DX_NONE;
+	for (size_t i = st->from; i < st->logs[st->bad].nlines; i++) {
+		if (!st->w->follow[i] || st->w->b2g[i] >= end)
+			continue;
+		uint32_t c = gid[st->w->b2g[i]];
+		if (!later[c] && is_step(st, c))
+			back = (int64_t)i;
+	}
+	free(later);
+	return back;
+}
+
 /* Bad reached the good run's end last where the good run printed it
  * last: a step printed all along (every rank, every epoch) is not
  * reached by its first.  In a good log of several runs (a server started
  * twice), where it printed it last in its first run: the next start
- * banner ends that. */
+ * banner ends that.  And it reached it after the steps that lead there,
+ * as far as bad took them (last_step_before): a line like the end that
+ * comes before bad's own "Starting agent..." is no end the run got to
+ * (a supervisor's "Started Nomad." as it launched the process). */
 static int reached_last_print(const struct dx_state *st, const struct diagnosis *d, const struct dx_milestone *last)
 {
 	const struct log *good = d->good_log;
@@ -818,7 +842,8 @@ static int reached_last_print(const struct dx_state *st, const struct diagnosis 
 	for (size_t j = lastline; j < good->nlines && gid[j] != banner; j++)
 		if (gid[j] == last->id)
 			lastline = j;
-	for (size_t i = 0; i < st->logs[st->bad].nlines; i++)
+	int64_t back = last_step_before(st, d, (size_t)last->good_line);
+	for (size_t i = (size_t)(back + 1); i < st->logs[st->bad].nlines; i++)
 		if (st->w->follow[i] && st->w->b2g[i] >= lastline)
 			return 1;
 	return 0;

@@ -991,6 +991,22 @@ static void test_reached_last_print(void)
 	dx_free(&x);
 }
 
+/* reached_last_print: a line like the end, printed (by another stream)
+ * before bad's own steps that lead there, is no end the run got to: a
+ * supervisor's "Started X." as it launched X, which then stopped. */
+static void test_end_before_its_steps(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, READY_RULES, L00 L01 L02 L03 READY, "@1 " READY "@0 " L00 "@0 " L01 "@0 " L02);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.bad_line, 3);
+	dx_free(&x);
+	/* Printed after them, it is reached. */
+	DIAGNOSE(&x, READY_RULES, L00 L01 L02 L03 READY, "@0 " L00 "@0 " L01 "@0 " L02 "@0 " L03 "@1 " READY);
+	CHECK_INT(x.d.verdict, DX_SAME);
+	dx_free(&x);
+}
+
 /* reached_last_print: in a good log of two runs, the end is where the
  * first run printed it last: the next start banner ends that run. */
 static void test_good_log_of_two_runs(void)
@@ -2411,6 +2427,7 @@ int main(void)
 	test_lived_on();
 	test_hung_then_killed();
 	test_reached_last_print();
+	test_end_before_its_steps();
 	test_good_log_of_two_runs();
 	test_blank_line();
 	test_further_stream();
