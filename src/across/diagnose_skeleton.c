@@ -129,6 +129,63 @@ static double jaccard(const struct words *a, const struct words *b)
 	return all ? (double)common / (double)all : 0.0;
 }
 
+/* Whether word w (lower case, as words_of keeps it) is in ws. */
+static int has_word(const struct words *ws, const char *w)
+{
+	size_t n = strlen(w);
+	if (n > 3 && w[n - 1] == 's' && w[n - 2] != 's')
+		n--;
+	uint64_t h = hash_bytes(w, n);
+	size_t lo = 0, hi = ws->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ws->w[mid] == h)
+			return 1;
+		if (ws->w[mid] < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* Whether the words of ws say a thing finished: a job's or a step's
+ * end, "Done", "Successfully completed". */
+static int says_finished(const struct words *ws)
+{
+	static const char *const finished[] = {
+		"done", "finished", "completed", "complete", "success", "successful", "successfully",
+		"succeeded", "passed", "ended",
+	};
+	for (size_t k = 0; k < sizeof(finished) / sizeof(finished[0]); k++)
+		if (has_word(ws, finished[k]))
+			return 1;
+	return 0;
+}
+
+/* Whether templates of words a and b say opposite things: one has a
+ * word the other lacks that says a thing stopped, failed or did not
+ * happen, and the other does not say it finished.  "Process[web] is up"
+ * and "Process [web] is stopped", or "Connected to the broker" and
+ * "Disconnected from the broker", share most words, but the one is no
+ * rewording of the other.  A job's summary that says "Exited" where the
+ * good run's says "Done" is the same end with another outcome: the step
+ * was done. */
+static int opposite(const struct words *a, const struct words *b)
+{
+	static const char *const ended[] = {
+		"stopped", "stopping", "down", "failed", "failure", "closed", "disconnected", "disabled",
+		"exited", "exiting", "killed", "terminated", "aborted", "shutdown", "unhealthy", "lost",
+		"refused", "unable", "cannot", "not", "no", "error", "timeout",
+	};
+	for (size_t k = 0; k < sizeof(ended) / sizeof(ended[0]); k++) {
+		int ina = has_word(a, ended[k]), inb = has_word(b, ended[k]);
+		if (ina != inb && !says_finished(ina ? b : a))
+			return 1;
+	}
+	return 0;
+}
+
 struct cand {
 	uint64_t lead;
 	uint32_t c;
@@ -195,7 +252,7 @@ static int same_severity(const struct dx_state *st, uint32_t r, uint32_t c)
  * (same_severity); others must share most
  * words, or most words outside groups (see words_of), and their first
  * two -- and a template of two words outside groups both of them and
- * no other: Poetry's "Resolving dependencies..." is the step its
+ * no other -- and not say opposite things (opposite): Poetry's "Resolving dependencies..." is the step its
  * finished run prints as "Resolving dependencies... (0.9s)". */
 static void canonicalise(struct dx_state *st, const uint64_t *logset, const int32_t *crule,
 			 uint32_t *canon)
@@ -237,7 +294,7 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 				continue;
 			double x = jaccard(&ws[r], &ws[c]), y = jaccard(&plain[r], &plain[c]);
 			x = strcmp(st->ctext[r], st->ctext[c]) == 0 ? 2 : x > y ? x : y;
-			if (crule[c] < 0 && x < SIMILAR)
+			if (crule[c] < 0 && (x < SIMILAR || opposite(&ws[r], &ws[c])))
 				continue;
 			if (crule[c] < 0 && !ws[c].lead && y < 1)
 				continue;   /* two words: the same two */

@@ -1638,6 +1638,24 @@ static void test_reworded_group(void)
 	dx_free(&x);
 }
 
+/* canonicalise, opposite: a line that says a thing stopped is no
+ * rewording of one that says it is up, however many words they share;
+ * one that says a job "Exited" where the good run's says "Done" is the
+ * same end with another outcome. */
+static void test_reworded_opposite(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 "INFO the web process is up and serving\n" L05 L06,
+		 UPTO04 "INFO the web process is stopped and serving\n");
+	CHECK_INT(x.d.bad_line, 4);
+	CHECK(x.d.verdict != DX_SAME);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, UPTO04 "INFO job 7 in cluster dcc Done\n" L05 L06,
+		 UPTO04 "INFO job 7 in cluster dcc Exited\n");
+	CHECK_INT(x.d.bad_line, 5);
+	dx_free(&x);
+}
+
 /* canonicalise, words_of: a plural and its singular are one word, so
  * that a step a later build reworded by a plural ("Creating new flows
  * file : flows.json" for "Creating new flow file") is still that step. */
@@ -2459,6 +2477,7 @@ int main(void)
 	test_next_after_warning();
 	test_reworded_group();
 	test_reworded_plural();
+	test_reworded_opposite();
 	test_failed_step_is_done();
 	test_teardown_over_unnamed_steps();
 	test_tally_is_no_cause();
