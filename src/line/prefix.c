@@ -186,6 +186,51 @@ static size_t fmt_named_date(struct cur *c, struct header *h)
 	return stamp_level(c, h);
 }
 
+/* A date in digits other than ISO's: year first with dots or slashes
+ * ("2017.10.04", "2017/10/04"), or the year last with dots, slashes or
+ * dashes, day first ("04.10.2017", as German and Russian locales write
+ * it) unless the first number cannot be a day of a month that the
+ * second is (then month first, "10/24/2017").  Day or month first is
+ * ambiguous up to the 12th: runs are compared by durations, and a log's
+ * dates are read one way throughout. */
+static int numeric_date(struct cur *c, struct stamp *t)
+{
+	struct cur w = *c;
+	int a, b, y;
+	if (fixed(&w, 4, &t->y)) {
+		char sep = w.i < w.n ? w.s[w.i] : 0;
+		if ((sep != '.' && sep != '/') || !eat(&w, sep) || !fixed(&w, 2, &t->mo) || !eat(&w, sep) ||
+		    !fixed(&w, 2, &t->d))
+			return 0;
+		*c = w;
+		return 1;
+	}
+	if (!fixed(&w, 2, &a))
+		return 0;
+	char sep = w.i < w.n ? w.s[w.i] : 0;
+	if ((sep != '.' && sep != '/' && sep != '-') || !eat(&w, sep) || !fixed(&w, 2, &b) || !eat(&w, sep) ||
+	    !fixed(&w, 4, &y))
+		return 0;
+	t->y = y;
+	t->d = b > 12 ? b : a;
+	t->mo = b > 12 ? a : b;
+	*c = w;
+	return 1;
+}
+
+/* A date in digits (numeric_date) and a time, then the level in any
+ * shape (stamp_level): SonarQube's "2020.03.14 16:18:44 INFO  app[]
+ * msg", "06.12.2026 14:00:00 ERROR msg". */
+static size_t fmt_numeric_date(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!numeric_date(c, &t) || !eat(c, ' ') || !clock_time(c, &t, ".,") || !stamp_set(&t, h))
+		return 0;
+	if (c->i < c->n && !spaces(c))
+		return 0;
+	return stamp_level(c, h);
+}
+
 /* An English weekday's name, abbreviated or whole ("Sat", "Saturday"). */
 static int weekday(struct cur *c)
 {
@@ -579,6 +624,59 @@ static size_t fmt_loguru(struct cur *c, struct header *h)
 		*c = where;
 	else
 		name_bar(c);
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
+/* A time in a column of a header (fmt_columns): ISO's, or a date in
+ * digits of another order (numeric_date) and a time. */
+static int column_time(struct cur *c, struct stamp *t)
+{
+	struct cur w = *c, d = *c;
+	if (iso(&w, t)) {
+		*c = w;
+		return 1;
+	}
+	if (numeric_date(&d, t) && eat(&d, ' ') && clock_time(&d, t, ".,")) {
+		*c = d;
+		return 1;
+	}
+	return 0;
+}
+
+/* A header of columns between bars, each padded with blanks: the Java
+ * Service Wrapper's console "INFO   | jvm 1    | 2017/10/04 22:04:32 |
+ * msg", where the program's own line follows (wraps), or a Python
+ * format's "2024-01-02 03:04:05 | WARNING | msg".  Up to four columns,
+ * each a level word, a time (column_time) or a short name; a time and
+ * another column at least, so that the rows of a table a program
+ * prints ("| name | value |") stay message.  The message follows the
+ * last bar and one blank. */
+static size_t fmt_columns(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	int lv = LV_NONE, timed = 0, ncol = 0;
+	for (; ncol < 4; ncol++) {
+		struct cur w = *c;
+		int l = lv ? LV_NONE : level_word(&w, 0);
+		if (l) {
+			lv = l;
+		} else if (timed || !column_time(&w, &t)) {
+			size_t i0 = w.i;   /* a name, up to its bar */
+			while (w.i < w.n && w.i - i0 < 24 && w.s[w.i] != '|')
+				w.i++;
+			if (w.i == i0 || is_space(w.s[i0]))
+				break;
+		} else {
+			timed = 1;
+		}
+		spaces(&w);
+		if (!eat(&w, '|') || (w.i < w.n && !eat(&w, ' ')))
+			break;
+		*c = w;
+	}
+	if (!timed || ncol < 2 || !stamp_set(&t, h))
+		return 0;
 	h->level = (uint8_t)lv;
 	return c->i;
 }
@@ -1243,6 +1341,7 @@ static const struct format {
 	{ "uvicorn", fmt_uvicorn, B_UPPER, 0 },
 	{ "python", fmt_python, B_DIGIT, 0 },
 	{ "loguru", fmt_loguru, B_DIGIT, 0 },
+	{ "columns", fmt_columns, B_UPPER | B_DIGIT, 1 },
 	{ "spring", fmt_spring, B_DIGIT, 0 },
 	{ "tracing", fmt_tracing, B_DIGIT, 0 },
 	{ "zookeeper", fmt_zookeeper, B_DIGIT, 0 },
@@ -1264,6 +1363,7 @@ static const struct format {
 	{ "golog", fmt_golog, B_DIGIT, 0 },
 	{ "iso", fmt_iso, B_DIGIT, 0 },
 	{ "named-date", fmt_named_date, B_DIGIT | B_UPPER, 0 },
+	{ "numeric-date", fmt_numeric_date, B_DIGIT, 0 },
 	{ "ctime", fmt_ctime, B_UPPER | B_BRACKET, 0 },
 	{ "elapsed", fmt_elapsed, B_DIGIT, 0 },
 	{ "clock", fmt_clock, B_DIGIT, 0 },
@@ -1574,6 +1674,19 @@ static size_t inner_header(struct cur body, struct header *h)
 	return rest ? rest : plain;
 }
 
+/* The header of the program whose line a record or a wrapper carries
+ * at body (inner_header), its level the line's when it gives one, else
+ * the carrier's.  Returns where the message starts, or 0. */
+static size_t carried_header(struct cur body, struct header *h)
+{
+	uint8_t lv = h->level;
+	h->level = LV_NONE;
+	size_t inner = inner_header(body, h);
+	if (!h->level)
+		h->level = lv;
+	return inner;
+}
+
 /* Try format f on the text at c (after any process prefix).  The parser writes into h itself: going through
  * a temporary made the copy of its byte-sized fields stall on store
  * forwarding, a fifth of the time of this function.  A parser writes only
@@ -1596,11 +1709,7 @@ static inline __attribute__((always_inline)) int try_format(int f, struct cur c,
 		 * prefix gives the tag and its header is header, as in a
 		 * plain capture, its level the program's own. */
 		struct cur body = { c.s, c.n, off };
-		uint8_t lv = h->level;
-		h->level = LV_NONE;
-		size_t inner = inner_header(body, h);
-		if (!h->level)
-			h->level = lv;
+		size_t inner = carried_header(body, h);
 		if (inner)
 			off = inner;
 		/* A rank field the message ends in (tracing's span fields
@@ -1612,6 +1721,14 @@ static inline __attribute__((always_inline)) int try_format(int f, struct cur c,
 		size_t inner = record_body(&body, h);
 		if (!inner && formats[f].wraps)
 			inner = inner_header(body, h);
+		if (inner)
+			off = inner;
+	} else if (formats[f].wraps) {
+		/* A wrapper's level is the stream it read the line from (the
+		 * Java Service Wrapper's INFO for all of a JVM's output): the
+		 * program's own header behind it says more, its level too. */
+		struct cur body = { c.s, c.n, off };
+		size_t inner = carried_header(body, h);
 		if (inner)
 			off = inner;
 	}

@@ -541,6 +541,26 @@ static const struct want cases[] = {
 	  "2025-03-19T11:15:32.000Z", LV_INFO, "", "Register to controller" },
 	{ "2025-03-19 11:15:32 | INFO | step 3 | loss 0.5", "loguru",
 	  "2025-03-19T11:15:32.000Z", LV_INFO, "", "step 3 | loss 0.5" },
+	/* columns between bars: the Java Service Wrapper's console, with
+	 * the program's own header behind it, its level the line's; a
+	 * table's row has no time and stays message */
+	{ "INFO   | jvm 1    | 2017/10/04 22:04:32 | Wrapper Manager: JVM #1", "columns",
+	  "2017-10-04T22:04:32.000Z", LV_INFO, "", "Wrapper Manager: JVM #1" },
+	{ "STATUS | wrapper  | 2017/10/04 22:04:31 | --> Wrapper Started as Daemon", "columns",
+	  "2017-10-04T22:04:31.000Z", LV_NONE, "", "--> Wrapper Started as Daemon" },
+	{ "INFO   | jvm 1    | 2017/10/04 22:04:32 |", "columns",
+	  "2017-10-04T22:04:32.000Z", LV_INFO, "", "" },
+	{ "INFO   | jvm 1    | 2017/10/04 22:04:41 | 2017.10.04 22:04:41 ERROR web[] boom", "columns",
+	  "2017-10-04T22:04:41.000Z", LV_ERROR, "", "web[] boom" },
+	{ "| name | 2017/10/04 22:04:41 | value |", "none", NULL, LV_NONE, "", "| name | 2017/10/04 22:04:41 | value |" },
+	/* dates in digits other than ISO's */
+	{ "2020.03.14 16:18:44 INFO  app started", "numeric-date",
+	  "2020-03-14T16:18:44.000Z", LV_INFO, "", "app started" },
+	{ "06.12.2026 14:00:00 ERROR disk full", "numeric-date",
+	  "2026-12-06T14:00:00.000Z", LV_ERROR, "", "disk full" },
+	{ "10/24/2017 09:00:01 WARN low memory", "numeric-date",
+	  "2017-10-24T09:00:01.000Z", LV_WARN, "", "low memory" },
+	{ "06.13.2026x14:00:00 msg", "none", NULL, LV_NONE, "", "06.13.2026x14:00:00 msg" },
 	/* no header, garbage, truncated headers, impossible dates */
 	{ "", "none", NULL, LV_NONE, "", "" },
 	{ "Traceback (most recent call last):", "none",
