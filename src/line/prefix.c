@@ -1087,12 +1087,23 @@ static void rank_after_level(const struct cur *c, struct header *h)
 
 /* A field that headers put between the time and the level: a pid or
  * thread id ("0", MySQL), a zone name ("GMT", PostgreSQL), a bracketed
- * pid or thread ("[3187]", "[main]"), a "-" or "|" separator.  Skips it
+ * pid or thread ("[3187]", "[main]", ClickHouse's "[ 1 ]"), a braced
+ * context ("{}"), a "-" or "|" separator.  Skips it
  * and the blanks after it.  A bracketed rank ("[rank3]") is the tag,
  * as torchrun's prefix is, unless the line has one already. */
 static int header_field(struct cur *c, struct header *h)
 {
 	size_t i0 = c->i;
+	if (eat(c, '{')) {   /* a context's fields, ClickHouse's query id "{}" */
+		while (c->i < c->n && c->s[c->i] != '}' && c->i - i0 < 64)
+			c->i++;
+		if (!eat(c, '}') || (c->i < c->n && !is_space(c->s[c->i]))) {
+			c->i = i0;
+			return 0;
+		}
+		spaces(c);
+		return 1;
+	}
 	if (eat(c, '[')) {
 		while (c->i < c->n && c->s[c->i] != ']' && c->i - i0 < 64)
 			c->i++;

@@ -385,6 +385,23 @@ static const struct {
 };
 #undef PK
 
+/* A level word longer than level_word packs, at the cursor:
+ * "Information" (ClickHouse, Windows' event logs), "INFORMATION". */
+static __attribute__((noinline, cold, unused)) int long_level_word(struct cur *c, int icase)
+{
+	static const char word[] = "INFORMATION";
+	size_t n = sizeof(word) - 1;
+	if (c->n - c->i < n || (c->i + n < c->n && is_alpha(c->s[c->i + n])))
+		return LV_NONE;
+	for (size_t k = 0; k < n; k++) {
+		char ch = c->s[c->i + k];
+		if (ch != word[k] && (!icase || ch != word[k] + ('a' - 'A')))
+			return LV_NONE;
+	}
+	c->i += n;
+	return LV_INFO;
+}
+
 /* The level word at the cursor (a whole run of letters).  Upper case only
  * unless icase: Python and the engines write INFO, Windows "Info" and
  * Apache "notice". */
@@ -394,7 +411,7 @@ static inline int level_word(struct cur *c, int icase)
 	size_t len = 0;
 	while (c->i + len < c->n && is_alpha(c->s[c->i + len])) {
 		if (len == 8)
-			return LV_NONE;
+			return long_level_word(c, icase);
 		unsigned ch = (unsigned char)c->s[c->i + len];
 		if (ch >= 'a') {
 			if (!icase)

@@ -561,6 +561,13 @@ static const struct want cases[] = {
 	{ "10/24/2017 09:00:01 WARN low memory", "numeric-date",
 	  "2017-10-24T09:00:01.000Z", LV_WARN, "", "low memory" },
 	{ "06.13.2026x14:00:00 msg", "none", NULL, LV_NONE, "", "06.13.2026x14:00:00 msg" },
+	/* ClickHouse: a thread, a braced query id, a level spelled out */
+	{ "2019.01.11 15:25:11.156673 [ 1 ] {} <Error> Application: DB::Exception: x", "numeric-date",
+	  "2019-01-11T15:25:11.156Z", LV_ERROR, "", "Application: DB::Exception: x" },
+	{ "2019.01.11 15:25:11.154578 [ 1 ] {abc-1} <Information> Application: starting up", "numeric-date",
+	  "2019-01-11T15:25:11.154Z", LV_INFO, "", "Application: starting up" },
+	{ "2019-01-11 15:25:11 INFORMATIONAL msg", "iso", "2019-01-11T15:25:11.000Z", LV_NONE, "",
+	  "INFORMATIONAL msg" },
 	/* no header, garbage, truncated headers, impossible dates */
 	{ "", "none", NULL, LV_NONE, "", "" },
 	{ "Traceback (most recent call last):", "none",
@@ -701,7 +708,8 @@ static void test_levels(void)
 		{ "level=error a=b", LV_ERROR }, { "level=fatal a=b", LV_FATAL },
 		{ "level=crit a=b", LV_FATAL }, { "level=debug a=b", LV_DEBUG },
 		{ "level=trace a=b", LV_TRACE }, { "level=panic a=b", LV_FATAL },
-		{ "level=\"WARN\" a=b", LV_WARN }, { "level=information a=b", LV_NONE },
+		{ "level=\"WARN\" a=b", LV_WARN }, { "level=information a=b", LV_INFO },
+		{ "level=informal a=b", LV_NONE }, { "level=informations a=b", LV_NONE },
 		{ "{\"level\": 10}", LV_TRACE }, { "{\"level\": 20}", LV_DEBUG },
 		{ "{\"level\": 30}", LV_INFO }, { "{\"level\": 40}", LV_WARN },
 		{ "{\"level\": 60}", LV_FATAL }, { "{\"level\": 70}", LV_NONE },
