@@ -249,7 +249,9 @@ static int same_severity(const struct dx_state *st, uint32_t r, uint32_t c)
  * has both: within one log they are different steps.  Two that a rule
  * names alike are one step ("Capture cuda graph begin" and DFlash's
  * "Capture target prefill CUDA graph begin") when of one severity
- * (same_severity); others must share most
+ * (same_severity) and they share a word at least (a line of
+ * a status file bad quoted, "Started at: <date>", is no "Starting up
+ * tables."); others must share most
  * words, or most words outside groups (see words_of), and their first
  * two -- and a template of two words outside groups both of them and
  * no other -- and not say opposite things (opposite): Poetry's "Resolving dependencies..." is the step its
@@ -296,6 +298,8 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 			x = strcmp(st->ctext[r], st->ctext[c]) == 0 ? 2 : x > y ? x : y;
 			if (crule[c] < 0 && (x < SIMILAR || opposite(&ws[r], &ws[c])))
 				continue;
+			if (crule[c] >= 0 && x == 0)
+				continue;   /* a rule's word alone */
 			if (crule[c] < 0 && !ws[c].lead && y < 1)
 				continue;   /* two words: the same two */
 			GROW(ps, pcap, np + 1);

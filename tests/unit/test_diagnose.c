@@ -1742,6 +1742,23 @@ static void test_error_is_no_reworded_step(void)
 	dx_free(&x);
 }
 
+/* canonicalise: two lines a rule names alike but that share no word
+ * ("Started at: <date>" in a status file bad quoted, the good run's
+ * "DatabaseOrdinary: Starting up tables.") are not one step: the rule's
+ * word alone does not make them so.  Ones that share a word are. */
+static void test_rule_word_alone(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC, UPTO04 "INFO DatabaseOrdinary: Starting up tables.\n" L05 L06,
+		 UPTO04 "|Started at: 2019-01-11 15:24:23\n");
+	CHECK_INT(x.d.bad_line, 4);
+	dx_free(&x);
+	DIAGNOSE(&x, GENERIC, UPTO04 "INFO DatabaseOrdinary: Starting up tables.\n" L05 L06,
+		 UPTO04 "INFO Tables: starting\n");
+	CHECK_INT(x.d.bad_line, 5);
+	dx_free(&x);
+}
+
 /* learn_asides: the source a compiler quotes under a warning only the
  * good build printed is no milestone of the run, and a test run that
  * failed its third test got to its second. */
@@ -2482,6 +2499,7 @@ int main(void)
 	test_teardown_over_unnamed_steps();
 	test_tally_is_no_cause();
 	test_error_is_no_reworded_step();
+	test_rule_word_alone();
 	test_warning_aside();
 	test_steps_named_by_value();
 	test_steps_not_named();
