@@ -1140,6 +1140,14 @@ static int stopped_or_diverged(const struct dx_state *st, const struct diagnosis
 	return stopped ? DX_STOPPED : DX_DIVERGED;
 }
 
+/* Whether finding nv is an error that failed a step: no kill made it,
+ * and the run did not retry it. */
+static int failing_error(const struct dx_state *st, const struct crash_lines *cl, const struct dx_novel *nv)
+{
+	return nv->severity == DX_ERROR && !classify_is_killed(st->rs, st->ctext[st->id[st->bad][nv->summary]]) &&
+	       !retried_error(st, cl, nv->line);
+}
+
 /* A run that reached the good run's end failed a step on the way when
  * it printed an error no good run printed (a test, a lint check, a
  * build step, a request) that it did not retry and that no kill made:
@@ -1161,8 +1169,7 @@ static int64_t failed_step(const struct dx_state *st, const struct diagnosis *d)
 	int64_t first = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
-		if (nv->severity != DX_ERROR || classify_is_killed(st->rs, st->ctext[st->id[st->bad][nv->summary]]) ||
-		    retried_error(st, &cl, nv->line) || (up_at >= 0 && nv->line < up_at))
+		if (!failing_error(st, &cl, nv) || (up_at >= 0 && nv->line < up_at))
 			continue;
 		if (first == DX_NONE || nv->line < d->novel[first].line)
 			first = (int64_t)k;
@@ -1299,6 +1306,34 @@ static void failed_departure(const struct dx_state *st, struct diagnosis *d)
 	set_good_line(st, d);
 }
 
+/* A run that went a way of its own at its end (stopped_or_diverged's
+ * DIVERGED) after it printed a new error and then took WENT_ON more
+ * milestones of the good run failed a step and went on, as a CI
+ * pipeline runs its later stages after its tests failed: the error
+ * says more than where it ended.  The error is one failed_step would
+ * take (no kill, not retried); a run that stopped keeps STOPPED, as
+ * its silence is the news.  The first such error's finding, else
+ * DX_NONE. */
+#define WENT_ON 3
+static int64_t failed_and_went_on(const struct dx_state *st, const struct diagnosis *d)
+{
+	struct crash_lines cl;
+	crash_lines_init(&cl, st, d);
+	int64_t first = DX_NONE;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		if (!failing_error(st, &cl, nv) || (first != DX_NONE && nv->line >= d->novel[first].line))
+			continue;
+		size_t steps = 0;
+		for (size_t m = 0; m < d->nms; m++)
+			steps += d->ms[m].bad_line > nv->line && is_step(st, d->ms[m].id);
+		if (steps >= WENT_ON)
+			first = (int64_t)k;
+	}
+	crash_lines_free(&cl);
+	return first;
+}
+
 void pass_verdict(struct dx_state *st, struct diagnosis *d)
 {
 	int64_t at;
@@ -1323,8 +1358,11 @@ void pass_verdict(struct dx_state *st, struct diagnosis *d)
 	} else if ((at = exited_early(st, d)) != DX_NONE) {
 		d->verdict = DX_CRASHED;
 		d->crash = at;
-	} else {
-		d->verdict = stopped_or_diverged(st, d);
+	} else if ((d->verdict = stopped_or_diverged(st, d)) == DX_DIVERGED &&
+		   (at = failed_and_went_on(st, d)) != DX_NONE) {
+		d->verdict = DX_FAILED;
+		d->crash = at;
+		failed_departure(st, d);
 	}
 }
 

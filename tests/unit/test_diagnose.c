@@ -974,6 +974,25 @@ static void test_died_after_up(void)
 	dx_free(&x);
 }
 
+/* failed_and_went_on: a run that printed a new error, then went on
+ * through the good run's steps and took a way of its own at its end (a
+ * pipeline's later stages after its tests failed) failed a step: the
+ * error is its cause.  One that stopped after going on stays STOPPED. */
+static void test_failed_and_went_on(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, L00 L01 L02 L03 L04 L05 L06 L07 L08 L09,
+		 L00 L01 "ERROR test_add failed: expected 4, got 5\n" L03 L04 L05 L06
+		 "INFO skipping the deploy stage\nINFO sending the report by mail\nINFO tagging the release\n");
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 2);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, L00 L01 L02 L03 L04 L05 L06 L07 L08 L09,
+		 L00 L01 "ERROR test_add failed: expected 4, got 5\n" L03 L04 L05 L06);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+}
+
 static const char *const READY_RULES = "[srv]\nfinal ready: the engine reports ready\n";
 
 #define READY "INFO the engine reports ready\n"
@@ -2462,6 +2481,7 @@ int main(void)
 	test_lived_on();
 	test_hung_then_killed();
 	test_reached_last_print();
+	test_failed_and_went_on();
 	test_end_before_its_steps();
 	test_good_log_of_two_runs();
 	test_blank_line();
