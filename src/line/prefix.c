@@ -1233,13 +1233,16 @@ static size_t fmt_bracket_iso(struct cur *c, struct header *h)
 	return stamp_level(c, h);
 }
 
-/* Any ISO-8601 timestamp: 2024-01-02T03:04:05.123+02:00 msg, and the
- * level after it in any shape (stamp_level). */
+/* Any ISO-8601 timestamp: 2024-01-02T03:04:05.123+02:00 msg, or with a
+ * colon after it as PM2 writes its own log ("2025-11-15T01:59:00: PM2
+ * log: msg"), and the level after it in any shape (stamp_level). */
 static size_t fmt_iso(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
 	if (!iso(c, &t) || !stamp_set(&t, h))
 		return 0;
+	if (c->i + 1 < c->n && c->s[c->i] == ':' && c->s[c->i + 1] == ' ')
+		c->i++;
 	if (c->i < c->n && !spaces(c))
 		return 0;
 	return stamp_level(c, h);
