@@ -656,7 +656,53 @@ static int64_t burst_cause(const struct dx_state *st, const struct diagnosis *d,
 	return best;
 }
 
+/* Whether template text t is a label that heads the explanation of a
+ * report, and nothing else: "Description:" (Spring Boot's failure
+ * analysis), "Reason:", "Cause:", "* What went wrong:" (Gradle), with
+ * blanks, '*' or '-' before it. */
+static int is_cause_label(const char *t)
+{
+	static const char *const label[] = { "description", "reason", "cause", "problem", "what went wrong",
+					     "error", "details" };
+	t += strspn(t, " \t*-");
+	for (size_t k = 0; k < sizeof(label) / sizeof(label[0]); k++) {
+		size_t n = strlen(label[k]);
+		if (strncasecmp(t, label[k], n) == 0 && t[n] == ':' && t[n + 1 + strspn(t + n + 1, " \t")] == '\0')
+			return 1;
+	}
+	return 0;
+}
+
+/* A report that puts its explanation under a label (is_cause_label)
+ * says why there: Spring Boot's "APPLICATION FAILED TO START" banner
+ * after "Error starting ApplicationContext. ...", then "Description:"
+ * and, below it, "Parameter 1 of method ... required a bean of type
+ * ... that could not be found."  The cause is the first line after the
+ * first such label within REPORT_LINES after the crash's line that is
+ * no blank, when it starts a finding; lines that follow the good run
+ * again end the report.  No traceback: its exception says why. */
+#define REPORT_LINES 16
+static int64_t labelled_cause(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
+{
+	const struct dx_novel *cr = &d->novel[crash];
+	const uint32_t *id = st->id[st->bad];
+	int64_t n = (int64_t)st->logs[st->bad].nlines;
+	if (cr->traceback)
+		return crash;
+	for (int64_t i = cr->summary + 1; i < n && i <= cr->summary + REPORT_LINES && !st->w->follow[i]; i++) {
+		if (!is_cause_label(st->ctext[id[i]]))
+			continue;
+		int64_t j = i + 1;
+		while (j < n && is_blank(st->ctext[id[j]]))
+			j++;
+		int64_t k = j < n ? line_finding(d, j) : DX_NONE;
+		return k != DX_NONE ? k : crash;
+	}
+	return crash;
+}
+
 /* The crash's cause: the line its error quotes (quoted_cause), else the
+ * explanation its report labels (labelled_cause), else the
  * last line of its burst (burst_cause) -- or, when that says no word,
  * the line of its record that does (record_cause), and when it counts
  * failures, the first it counted (tally_cause).  Never a warning before it, however near and whatever
@@ -670,6 +716,9 @@ static int64_t choose_cause(const struct dx_state *st, const struct diagnosis *d
 	int64_t quoted = quoted_cause(st, d, fbefore, crash);
 	if (quoted != crash)
 		return quoted;
+	int64_t labelled = labelled_cause(st, d, crash);
+	if (labelled != crash)
+		return labelled;
 	crash = burst_cause(st, d, crash);
 	int64_t record = record_cause(st, d, crash);
 	return record != crash ? record : tally_cause(st, d, crash);

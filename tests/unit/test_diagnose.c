@@ -1778,6 +1778,22 @@ static void test_rule_word_alone(void)
 	dx_free(&x);
 }
 
+/* labelled_cause: a report that labels its explanation ("Description:",
+ * as Spring Boot's failure analysis does) says why below the label: that
+ * line is the cause, not the report's headline. */
+static void test_labelled_cause(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, UPTO04 L05 L06,
+		 UPTO04 "ERROR Error starting ApplicationContext.\n|\n|***************************\n"
+		 "|APPLICATION FAILED TO START\n|***************************\n|\n|Description:\n|\n"
+		 "|Parameter 1 of method f required a bean of type 'X' that could not be found.\n|\n"
+		 "|Action:\n|\n|Consider defining a bean of type 'X'.\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 13);
+	dx_free(&x);
+}
+
 /* learn_asides: the source a compiler quotes under a warning only the
  * good build printed is no milestone of the run, and a test run that
  * failed its third test got to its second. */
@@ -2520,6 +2536,7 @@ int main(void)
 	test_tally_is_no_cause();
 	test_error_is_no_reworded_step();
 	test_rule_word_alone();
+	test_labelled_cause();
 	test_warning_aside();
 	test_steps_named_by_value();
 	test_steps_not_named();
