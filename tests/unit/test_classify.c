@@ -64,6 +64,12 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "<path>: line <int>: resolvconf: command not found", LV_NONE),
 		  CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "FailedOver to the standby", LV_NONE), CLASSIFY_INFO);
+	/* A failed assertion's heading, as GoogleTest prints it; a count of
+	 * failures or a rate says none. */
+	CHECK_INT(classify_severity(&builtin, "<path>:<int>: Failure", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Failure: expected <int>, got <int>", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "Failure rate of the probe is low", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "<int> failures in <int> runs", LV_NONE), CLASSIFY_INFO);
 	/* A zero counts the word after it only when it is no other key's value. */
 	CHECK_INT(classify_severity(&builtin, "<id> : ok=<int> changed=0 failed=<int>", LV_NONE), CLASSIFY_ERROR);
 	/* A tally counts failures; it does not say what failed. */
