@@ -747,8 +747,10 @@ static void find_attempts(struct dx_state *st)
 		/* A start banner is printed once per run: a line the good
 		 * run printed before (GStreamer's "Setting pipeline to
 		 * PAUSED ...", which opens and closes each run) is a step
-		 * of it. */
-		if (st->first[gid[j]] != (int64_t)j)
+		 * of it, and so is one it prints again after its prelude
+		 * (a test suite's "[ RUN ] X.y", one per test): a good log
+		 * of two runs prints its prelude again with its banner. */
+		if (st->first[gid[j]] != (int64_t)j || (j > 0 && st->cnt[gid[j]] > 1))
 			continue;
 		size_t k = j + 1;
 		while (k < n && (st->hb[gid[k]] || gs[k] != gs[j]))

@@ -1346,6 +1346,28 @@ static void test_restart_loop(void)
 	dx_free(&x);
 }
 
+/* find_attempts: a line the good run prints again after its prelude (a
+ * test suite's header, one per suite) is a step of the run, no start
+ * banner: a suite that starts after a failed test is the same run. */
+static void test_suite_header_no_banner(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, "|[==========] Running 3 tests from 2 test suites.\n|[----------] 2 tests from LinearModelTest\n"
+		 "|[ RUN      ] LinearModelTest.BasicCalculation\n|[       OK ] LinearModelTest.BasicCalculation (0 ms)\n"
+		 "|[ RUN      ] LinearModelTest.OneStep\n|[       OK ] LinearModelTest.OneStep (0 ms)\n"
+		 "|[----------] 1 tests from NonlinearModelTest\n|[ RUN      ] NonlinearModelTest.TwoStepsCase\n"
+		 "|[       OK ] NonlinearModelTest.TwoStepsCase (0 ms)\n|[  PASSED  ] 3 tests.\n",
+		 "|[==========] Running 3 tests from 2 test suites.\n|[----------] 2 tests from CalcTestSuite\n"
+		 "|[ RUN      ] CalcTestSuite.SumAddsTwoInts\n|[       OK ] CalcTestSuite.SumAddsTwoInts (0 ms)\n"
+		 "|[ RUN      ] CalcTestSuite.MultiplyMultipliesTwoInts\n|calc_test.cpp:14: Failure\n"
+		 "|[----------] 1 tests from RunTest\n|[ RUN      ] RunTest.RunOutputsCorrectEquations\n"
+		 "|[       OK ] RunTest.RunOutputsCorrectEquations (0 ms)\n|[  PASSED  ] 2 tests.\n");
+	CHECK_INT(x.d.attempts, 1);
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 5);
+	dx_free(&x);
+}
+
 /* find_attempts: a run starts before it is up; a server that is up and
  * boots a new worker in place of one that timed out has not restarted,
  * though that line and the next recur after an error. */
@@ -2512,6 +2534,7 @@ int main(void)
 	test_recovered_before_up();
 	test_stable_part();
 	test_restart_loop();
+	test_suite_header_no_banner();
 	test_up_then_worker_again();
 	test_record_says_what_failed();
 	test_exception_named_alone();
