@@ -59,6 +59,15 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The hash of word w of n lower-case letters, a plural taken as its
+ * singular: "flows file" reworded as "flow file" is one step. */
+static uint64_t word_hash(const char *w, size_t n)
+{
+	if (n > 3 && w[n - 1] == 's' && w[n - 2] != 's')
+		n--;
+	return hash_bytes(w, n);
+}
+
 /* The words of template text t (the first WORDS_MAX); without asides, none inside a group in
  * parentheses, brackets or braces: those detail a value ("using device
  * Metal (Apple M4)" where another build says "(NVIDIA GeForce RTX 3060
@@ -93,9 +102,7 @@ static void words_of(const char *t, int asides, struct words *ws)
 		}
 		if (n < 2)
 			continue;
-		if (n > 3 && n <= sizeof(low) && low[n - 1] == 's' && low[n - 2] != 's')
-			n--;   /* "flows file" reworded as "flow file" */
-		uint64_t h = hash_bytes(low, n);
+		uint64_t h = word_hash(low, n);
 		if (order++ < 2)
 			lead = lead * 31 + h;
 		if (ws->n == WORDS_MAX)
@@ -132,10 +139,7 @@ static double jaccard(const struct words *a, const struct words *b)
 /* Whether word w (lower case, as words_of keeps it) is in ws. */
 static int has_word(const struct words *ws, const char *w)
 {
-	size_t n = strlen(w);
-	if (n > 3 && w[n - 1] == 's' && w[n - 2] != 's')
-		n--;
-	uint64_t h = hash_bytes(w, n);
+	uint64_t h = word_hash(w, strlen(w));
 	size_t lo = 0, hi = ws->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
