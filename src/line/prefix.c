@@ -187,12 +187,12 @@ static size_t fmt_named_date(struct cur *c, struct header *h)
 }
 
 /* A date in digits other than ISO's: year first with dots or slashes
- * ("2017.10.04", "2017/10/04"), or the year last with dots, slashes or
- * dashes, day first ("04.10.2017", as German and Russian locales write
- * it) unless the first number cannot be a day of a month that the
- * second is (then month first, "10/24/2017").  Day or month first is
- * ambiguous up to the 12th: runs are compared by durations, and a log's
- * dates are read one way throughout. */
+ * ("2017.10.04", "2017/10/04"), or the year last: with slashes month
+ * first ("10/24/2017", C's and Python's "%m/%d/%Y"), with dots or dashes
+ * day first ("04.10.2017", as German and Russian locales write it),
+ * unless the number that would be the month cannot be one.  Which comes
+ * first is ambiguous up to the 12th: runs are compared by durations, and
+ * a log's dates are read one way throughout. */
 static int numeric_date(struct cur *c, struct stamp *t)
 {
 	struct cur w = *c;
@@ -211,9 +211,10 @@ static int numeric_date(struct cur *c, struct stamp *t)
 	if ((sep != '.' && sep != '/' && sep != '-') || !eat(&w, sep) || !fixed(&w, 2, &b) || !eat(&w, sep) ||
 	    !fixed(&w, 4, &y))
 		return 0;
+	int month_first = sep == '/' ? a <= 12 : b > 12;
 	t->y = y;
-	t->d = b > 12 ? b : a;
-	t->mo = b > 12 ? a : b;
+	t->d = month_first ? b : a;
+	t->mo = month_first ? a : b;
 	*c = w;
 	return 1;
 }
@@ -509,6 +510,30 @@ static size_t fmt_pylog(struct cur *c, struct header *h)
 	return c->i;
 }
 
+/* A level and, split from it by a bar in one bracket, the place or the
+ * time; then the other and " >> ": transformers' explicit format
+ * "[INFO|file.py:12] 2025-05-15 07:22:26,470 >> msg" and LLaMA-Factory's
+ * "[INFO|2025-05-15 07:22:26] name:12 >> msg". */
+static size_t fmt_level_bar(struct cur *c, struct header *h)
+{
+	struct stamp t = { 0 };
+	if (!eat(c, '['))
+		return 0;
+	int lv = level_word(c, 0);
+	if (!lv || !eat(c, '|'))
+		return 0;
+	if (iso(c, &t)) {
+		if (!eat(c, ']') || !spaces(c) || !src_loc(c))
+			return 0;
+	} else if (!src_loc(c) || !eat(c, ']') || !spaces(c) || !iso(c, &t)) {
+		return 0;
+	}
+	if (!eat_str(c, " >> ") || !stamp_set(&t, h))
+		return 0;
+	h->level = (uint8_t)lv;
+	return c->i;
+}
+
 /* Ruby's Logger (Rails, Sidekiq, Puma's apps): "I, [2021-11-17T07:29:15.
  * 077253 #4]  INFO -- progname: msg", the progname often empty ("-- :").
  * The level's letter comes first, its word after the pid. */
@@ -546,15 +571,39 @@ static size_t fmt_uvicorn(struct cur *c, struct header *h)
 	return lv && uvicorn_rest(c, i0, lv, h) ? c->i : 0;
 }
 
+/* A field of a header whose fields are separated by " - ", after the
+ * level: one word of a code name's characters (letters, digits, '.',
+ * '_', '-') holding a letter, then " - ".  Python's "%(levelname)s -
+ * %(name)s - %(message)s" writes the logger's name there ("INFO - root -
+ * msg", "INFO - llamafactory.data.loader - msg"), a format with the
+ * request after the level its id (Synapse's "INFO - main - msg").  Moves
+ * c past it.  One word only: "INFO - Loading model - done" is message. */
+static int dashed_name(struct cur *c)
+{
+	size_t i = c->i;
+	int letters = 0;
+	for (; i < c->n && (is_alpha(c->s[i]) || is_digit(c->s[i]) || c->s[i] == '.' || c->s[i] == '_' ||
+			    c->s[i] == '-'); i++)
+		letters += is_alpha(c->s[i]);
+	if (!letters || i + 3 > c->n || memcmp(c->s + i, " - ", 3) != 0)
+		return 0;
+	c->i = i + 3;
+	return 1;
+}
+
+static int column_time(struct cur *c, struct stamp *t);
+
 /* Python "%(asctime)s - %(name)s - %(levelname)s - %(message)s", also
  * without the name, with up to PY_FIELDS fields of one word each before
- * the level (Synapse's "%(name)s - %(lineno)d - %(levelname)s"), or with
- * the source location after the level. */
+ * the level (Synapse's "%(name)s - %(lineno)d - %(levelname)s"), with
+ * the source location or the name after the level (dashed_name), and
+ * the time ISO's or a date in digits of another order: the
+ * transformers examples' "06/02/2024 00:04:27 - INFO - name - msg". */
 #define PY_FIELDS 3
 static size_t fmt_python(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
-	if (!iso(c, &t) || !eat_str(c, " - ") || !stamp_set(&t, h))
+	if (!column_time(c, &t) || !eat_str(c, " - ") || !stamp_set(&t, h))
 		return 0;
 	int lv = 0;
 	for (int k = 0; k <= PY_FIELDS && !lv; k++) {
@@ -575,6 +624,8 @@ static size_t fmt_python(struct cur *c, struct header *h)
 	struct cur loc = *c;
 	if (src_loc(&loc) && eat_str(&loc, " - "))
 		*c = loc;
+	else
+		dashed_name(c);
 	h->level = (uint8_t)lv;
 	return c->i;
 }
@@ -1205,6 +1256,8 @@ static size_t stamp_level(struct cur *c, struct header *h)
 		int lv = level_shape(&w);
 		if (lv) {
 			spaces(&w);
+			if (eat_str(&w, "- "))   /* fields separated by " - " */
+				dashed_name(&w);
 			rank_after_level(&w, h);
 			source_field(&w);
 			logger_fields(&w);
@@ -1350,6 +1403,7 @@ static const struct format {
 	{ "glog", fmt_glog, B_BRACKET | B_UPPER, 0 },
 	{ "ascend", fmt_ascend, B_BRACKET, 0 },
 	{ "gin", fmt_gin, B_BRACKET, 0 },
+	{ "level-bar", fmt_level_bar, B_BRACKET, 0 },
 	{ "python-basic", fmt_pylog, B_UPPER, 0 },
 	{ "ruby", fmt_ruby, B_UPPER, 0 },
 	{ "uvicorn", fmt_uvicorn, B_UPPER, 0 },
