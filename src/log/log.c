@@ -840,12 +840,19 @@ void log_load_input(struct log *lg, struct input *in, int index, unsigned flags,
 	tag_files(lg);
 	/* A line without a timestamp (an NCCL INFO line, a bare print, a
 	 * traceback) was written after the last line that had one: timing
-	 * (steps, gaps, silence) takes that time for it. */
+	 * (steps, gaps, silence) takes that time for it.  So does a line
+	 * stamped less than a second before it: two loggers of one program
+	 * that stamp in whole seconds and in milliseconds ("07:22:26" after
+	 * "07:22:26,470") wrote in order, and time does not run back. */
 	if (lg->ts) {
 		lg->when = xmalloc((lg->nlines ? lg->nlines : 1) * sizeof(*lg->when));
 		int64_t last = TS_NONE;
-		for (size_t i = 0; i < lg->nlines; i++)
-			lg->when[i] = last = lg->ts[i] != TS_NONE ? lg->ts[i] : last;
+		for (size_t i = 0; i < lg->nlines; i++) {
+			int64_t t = lg->ts[i];
+			if (t != TS_NONE && (last == TS_NONE || t > last || last - t >= 1000))
+				last = t;
+			lg->when[i] = last;
+		}
 	}
 }
 

@@ -2478,6 +2478,24 @@ static void test_collectives(void)
 	dx_free(&x);
 }
 
+/* log.c's when: a line stamped less than a second before the line
+ * above it (a logger of whole seconds after one of milliseconds) takes
+ * that line's time, so that no offset is negative; a clock set back
+ * further is told as it is. */
+static void test_time_does_not_run_back(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, "|2025-03-08 10:00:00,470 INFO a first step\n"
+			   "|2025-03-08 10:00:00 INFO a second step\n"
+			   "|2025-03-08 10:00:02,000 INFO a third step\n"
+			   "|2025-03-08 09:00:00 INFO a fourth step\n",
+		 "|2025-03-08 10:00:00 INFO a first step\n");
+	CHECK(log_span_s(&x.logs[0], 0, 1) == 0.0);
+	CHECK(log_span_s(&x.logs[0], 1, 2) > 1.5);
+	CHECK(log_span_s(&x.logs[0], 2, 3) < -3000.0);
+	dx_free(&x);
+}
+
 int main(void)
 {
 	test_collectives();
@@ -2590,5 +2608,6 @@ int main(void)
 	test_milestone_real_line();
 	test_went_on_to_no_shutdown();
 	test_generic_up_words();
+	test_time_does_not_run_back();
 	return test_report();
 }
