@@ -701,7 +701,34 @@ static int64_t labelled_cause(const struct dx_state *st, const struct diagnosis 
 	return crash;
 }
 
-/* The crash's cause: the line its error quotes (quoted_cause), else the
+/* A line that introduces a traceback says what the program was doing,
+ * or repeats what failed, in its own words: spaCy's "Encountered
+ * exception:" and "KeyError(...)", multiprocess's "RemoteTraceback:",
+ * "Exception in ASGI application".  The traceback's exception, the last
+ * of its chain, says why.  When the crash is such a line, a traceback
+ * that starts within TRACE_LEAD lines after it, none of the lines
+ * between following the good run, is the cause. */
+#define TRACE_LEAD 4
+static int64_t traced_cause(const struct dx_state *st, const struct diagnosis *d, int64_t crash)
+{
+	const struct dx_novel *cr = &d->novel[crash];
+	if (cr->traceback)
+		return crash;
+	int64_t best = crash;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		const struct dx_novel *nv = &d->novel[k];
+		if (nv->traceback && nv->line > cr->line && nv->line <= cr->line + TRACE_LEAD &&
+		    (best == crash || nv->line < d->novel[best].line))
+			best = (int64_t)k;
+	}
+	for (int64_t i = cr->line + 1; best != crash && i < d->novel[best].line; i++)
+		if (st->w->follow[i])
+			return crash;
+	return best;
+}
+
+/* The crash's cause: the traceback its line introduces (traced_cause);
+ * then the line its error quotes (quoted_cause), else the
  * explanation its report labels (labelled_cause), else the
  * last line of its burst (burst_cause) -- or, when that says no word,
  * the line of its record that does (record_cause), and when it counts
@@ -713,6 +740,7 @@ static int64_t labelled_cause(const struct dx_state *st, const struct diagnosis 
 static int64_t choose_cause(const struct dx_state *st, const struct diagnosis *d, const size_t *fbefore,
 			    int64_t crash)
 {
+	crash = traced_cause(st, d, crash);
 	int64_t quoted = quoted_cause(st, d, fbefore, crash);
 	if (quoted != crash)
 		return quoted;

@@ -745,6 +745,20 @@ static void test_traceback_headline(void)
 	dx_free(&x);
 }
 
+/* traced_cause: a line that introduces a traceback (spaCy's "Encountered
+ * exception:" and the exception's repr over two lines) says what was
+ * being done; the traceback's exception is the cause. */
+static void test_traced_cause(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "ERROR Aborting and saving the final model. Encountered exception:\n"
+		 "|KeyError(\"[E900] Could not run the full pipeline for\n|evaluation of the model\")\n"
+		 TRACEBACK("KeyError: \"[E900] Could not run the full pipeline for evaluation of the model\""));
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 11);
+	dx_free(&x);
+}
+
 /* traceback_summary: an exception that names itself and nothing else
  * ("ChildFailedError: ") says nothing; its headline does. */
 static void test_says_nothing(void)
@@ -2609,5 +2623,6 @@ int main(void)
 	test_went_on_to_no_shutdown();
 	test_generic_up_words();
 	test_time_does_not_run_back();
+	test_traced_cause();
 	return test_report();
 }
