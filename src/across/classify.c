@@ -280,13 +280,15 @@ enum classify_tb classify_traceback_role(const char *t)
 	/* Frames: indented lines (Python, Java's "\tat", Go's file lines),
 	 * loguru's "> File" marker and "│ └" annotations, C++/torch "frame
 	 * #3", Go's goroutine headers and function lines, faulthandler's
-	 * "Current thread 0x... (most recent call first):". */
+	 * "Current thread 0x... (most recent call first):"; the lines of
+	 * quote marks that multiprocessing's RemoteTraceback puts around
+	 * the child's traceback it quotes ('"""'). */
 	if (*t == ' ' || *t == '\t' || *t == '\0' || strncmp(t, "File \"", 6) == 0 ||
 	    strncmp(t, "> File \"", 8) == 0 || strncmp(t, "│", strlen("│")) == 0 ||
 	    strncmp(t, "└", strlen("└")) == 0 || strncmp(t, "frame #", 7) == 0 ||
 	    strncmp(t, "Exception raised from", 21) == 0 || strncmp(t, "goroutine ", 10) == 0 ||
 	    strncmp(t, "[signal ", 8) == 0 || strstr(t, "(most recent call first)") || is_go_frame(t) ||
-	    t[strspn(t, "^~ ")] == '\0')
+	    t[strspn(t, "^~ ")] == '\0' || strcmp(t, "\"\"\"") == 0)
 		return CLASSIFY_TB_BODY;
 	return CLASSIFY_TB_NO;
 }

@@ -759,6 +759,21 @@ static void test_traced_cause(void)
 	dx_free(&x);
 }
 
+/* classify_traceback_role: the quote marks around the child's traceback
+ * that multiprocessing's RemoteTraceback quotes belong to the chain, so
+ * that its cause is the last exception, the parent's. */
+static void test_remote_traceback_chain(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "|multiprocess.pool.RemoteTraceback: \n|\"\"\"\n"
+		 TRACEBACK("TypeError: the input must be a sequence of words")
+		 "|\"\"\"\n|\n|The above exception was the direct cause of the following exception:\n|\n"
+		 TRACEBACK("TypeError: the input must be a sequence of words"));
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 18);
+	dx_free(&x);
+}
+
 /* traceback_summary: an exception that names itself and nothing else
  * ("ChildFailedError: ") says nothing; its headline does. */
 static void test_says_nothing(void)
@@ -2624,5 +2639,6 @@ int main(void)
 	test_generic_up_words();
 	test_time_does_not_run_back();
 	test_traced_cause();
+	test_remote_traceback_chain();
 	return test_report();
 }
