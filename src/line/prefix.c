@@ -1351,6 +1351,25 @@ static size_t fmt_elapsed(struct cur *c, struct header *h)
 	return c->i;
 }
 
+/* The kernel's printk time, seconds since boot in brackets padded to
+ * five places: "[    1.905677] Waiting for root device ...", as dmesg
+ * and a board's serial console print it.  Kept from the epoch, as
+ * fmt_elapsed keeps its own. */
+static size_t fmt_kernel(struct cur *c, struct header *h)
+{
+	int64_t sec;
+	int us;
+	if (!eat(c, '['))
+		return 0;
+	spaces(c);
+	if (!num(c, 1, 10, &sec) || !eat(c, '.') || !fixed(c, 6, &us) || !eat(c, ']') ||
+	    (c->i < c->n && !spaces(c)))
+		return 0;
+	h->ts_ms = sec * 1000 + us / 1000;
+	h->ts_no_year = 0;
+	return c->i;
+}
+
 /* A time of day alone, as programs print it to a console: logback's
  * default "%d{HH:mm:ss.SSS} [main] INFO  c.e.App - msg", Erlang lager's
  * "13:14:23.613 [error] msg", Python's datefmt="%H:%M:%S"; the level
@@ -1434,6 +1453,7 @@ static const struct format {
 	{ "numeric-date", fmt_numeric_date, B_DIGIT, 0 },
 	{ "ctime", fmt_ctime, B_UPPER | B_BRACKET, 0 },
 	{ "elapsed", fmt_elapsed, B_DIGIT, 0 },
+	{ "kernel", fmt_kernel, B_BRACKET, 0 },
 	{ "clock", fmt_clock, B_DIGIT, 0 },
 	{ "tsv-iso", fmt_tsv_iso, B_NONBLANK, 0 },
 };
