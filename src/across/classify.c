@@ -345,3 +345,8 @@ int classify_is_advice(const struct ruleset *rs, const char *t)
 {
 	return rules_says(rs, RULE_ADVICE, t);
 }
+
+int classify_is_wait(const struct ruleset *rs, const char *t)
+{
+	return rules_says(rs, RULE_WAIT, t);
+}

@@ -117,5 +117,9 @@ int classify_is_timeout(const struct ruleset *rs, const char *t);
  * above"): advice, which says nothing of what failed.  The words are
  * the advice rules of rs (rules/generic.rules). */
 int classify_is_advice(const struct ruleset *rs, const char *t);
+/* Whether t says the process waits for something to happen ("Waiting
+ * for root device /dev/mmcblk0p2...", "waiting for the lock"), not for
+ * its own end ("waiting for workers to exit"): the wait rules' words. */
+int classify_is_wait(const struct ruleset *rs, const char *t);
 
 #endif

@@ -168,7 +168,8 @@ void pass_ranks(struct dx_state *st, struct diagnosis *d);
  *   Reads d->ms, st->w.
  * pass_waiting: the notice a stalled run repeats at a steady pace at its
  *   end, into d->waiting; that notice becomes a heartbeat (st->hb) for
- *   the passes after.  Reads st->w.
+ *   the passes after.  Or its last notice, when that says it waits,
+ *   with a count of 1 (no heartbeat).  Reads st->w.
  * pass_silence: bad's first and last times, its last line that is no
  *   heartbeat, and how long it has been silent since (st->opt's now),
  *   into d->first_ts_bad, last_ts_bad, last_progress, last_progress_ts,

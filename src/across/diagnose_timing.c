@@ -481,7 +481,8 @@ static uint32_t last_notice(const struct dx_state *st)
  * available shared memory broadcast block found in 60 seconds", a
  * "Waiting for ..." retry.  Such a notice is the run waiting, not taking
  * another path: it counts as a heartbeat from here on (no progress, no
- * own line). */
+ * own line).  A last notice that says it waits (classify_is_wait) is
+ * one too, said once: its last copy. */
 void pass_waiting(struct dx_state *st, struct diagnosis *d)
 {
 	const struct log *bad = &st->logs[st->bad];
@@ -511,6 +512,14 @@ void pass_waiting(struct dx_state *st, struct diagnosis *d)
 		beats++;
 	}
 	if (beats < WAIT_MIN || hi > WAIT_STEADY * lo) {
+		/* Or its last words say it waits, once or at no steady pace
+		 * ("Waiting for root device /dev/mmcblk0p2..."): stuck in that
+		 * wait, whatever it printed of its own before. */
+		if (count && classify_is_wait(st->rs, st->ctext[c])) {
+			d->waiting.first = d->waiting.last;
+			d->waiting.count = 1;
+			return;
+		}
 		d->waiting.last = DX_NONE;
 		return;
 	}

@@ -277,6 +277,18 @@ static int flushed_after(const struct dx_state *st, const struct dx_novel *nv)
 	return 0;
 }
 
+/* Whether the run waits at its end (d->waiting, pass_waiting) after
+ * finding nv: a run that says it waits, then nothing, is stuck in that
+ * wait; what it noted before, in words and not logged as an error (no
+ * error level, no traceback), did not end it -- the kernel's "unable to
+ * open rtc device (rtc0)" before "Waiting for root device
+ * /dev/mmcblk0p2...". */
+static int waits_after(const struct dx_state *st, const struct diagnosis *d, const struct dx_novel *nv)
+{
+	return d->waiting.first != DX_NONE && d->waiting.first >= nv->line + nv->nlines && !nv->traceback &&
+	       st->clevel[st->id[st->bad][nv->summary]] < LV_ERROR;
+}
+
 /* The crash is a new error after which its rank never followed the good
  * run again and the run did not survive (went_on), or one the run's
  * flushed output follows (flushed_after); not one it retried
@@ -286,8 +298,10 @@ static int flushed_after(const struct dx_state *st, const struct dx_novel *nv)
  * exception, an error, a non-zero exit status (classify_names_failure)
  * is one when the run did not go on after it -- a line of its own, not
  * a frame or an indented field of a record ("throw er; // Unhandled
- * 'error' event", "  severity: 'ERROR',"). */
-static int crash_candidate(const struct dx_state *st, const struct dx_novel *nv, const struct crash_lines *cl)
+ * 'error' event", "  severity: 'ERROR',"), and not one the run went
+ * on to wait after (waits_after). */
+static int crash_candidate(const struct dx_state *st, const struct diagnosis *d, const struct dx_novel *nv,
+			   const struct crash_lines *cl)
 {
 	uint32_t c = st->id[st->bad][nv->summary];
 	const char *sum = st->ctext[c];
@@ -295,7 +309,8 @@ static int crash_candidate(const struct dx_state *st, const struct dx_novel *nv,
 		return 0;
 	if (nv->severity != DX_ERROR && (st->tb[c] != CLASSIFY_TB_NO || !classify_names_failure(st->rs, sum)))
 		return 0;
-	return !retried_error(st, cl, nv->line) && (flushed_after(st, nv) || !went_on(st, cl, nv->line));
+	return !retried_error(st, cl, nv->line) && !waits_after(st, d, nv) &&
+	       (flushed_after(st, nv) || !went_on(st, cl, nv->line));
 }
 
 /* A member that lost its peer reports the death of another: the crash is
@@ -771,7 +786,7 @@ void pass_crash(struct dx_state *st, struct diagnosis *d)
 	int64_t said = DX_NONE, symptom = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++) {
 		const struct dx_novel *nv = &d->novel[k];
-		if (!crash_candidate(st, nv, &cl))
+		if (!crash_candidate(st, d, nv, &cl))
 			continue;
 		int64_t *to = peer_loss_symptom(st, nv, &cl) ? &symptom : names_failure_only(st, nv) ? &said : &d->crash;
 		if (*to == DX_NONE || nv->line < d->novel[*to].line)
@@ -1209,11 +1224,12 @@ static int64_t exited_early(const struct dx_state *st, struct diagnosis *d)
 	return DX_NONE;
 }
 
-/* Else it stopped (printed little of its own after where it got, or was
- * still retrying) or went another way: diverged. */
+/* Else it stopped (printed little of its own after where it got, was
+ * still retrying, or its last words say it waits: d->waiting) or
+ * went another way: diverged. */
 static int stopped_or_diverged(const struct dx_state *st, const struct diagnosis *d)
 {
-	int stopped = own_lines_after(st, d) < 3 || still_retrying(st, d);
+	int stopped = own_lines_after(st, d) < 3 || still_retrying(st, d) || d->waiting.first != DX_NONE;
 	return stopped ? DX_STOPPED : DX_DIVERGED;
 }
 
@@ -1389,11 +1405,14 @@ static void failed_departure(const struct dx_state *st, struct diagnosis *d)
  * pipeline runs its later stages after its tests failed: the error
  * says more than where it ended.  The error is one failed_step would
  * take (no kill, not retried); a run that stopped keeps STOPPED, as
- * its silence is the news.  The first such error's finding, else
- * DX_NONE. */
+ * its silence is the news, and so does one whose last words say it
+ * waits (d->waiting): it did not end, it is stuck there.  The first
+ * such error's finding, else DX_NONE. */
 #define WENT_ON 3
 static int64_t failed_and_went_on(const struct dx_state *st, const struct diagnosis *d)
 {
+	if (d->waiting.first != DX_NONE)
+		return DX_NONE;
 	struct crash_lines cl;
 	crash_lines_init(&cl, st, d);
 	int64_t first = DX_NONE;

@@ -142,6 +142,7 @@ static const struct kind {
 	{ .word = "peer-loss", .words = RULE_PEER_LOSS },
 	{ .word = "timeout", .words = RULE_TIMEOUT },
 	{ .word = "advice", .words = RULE_ADVICE },
+	{ .word = "wait", .words = RULE_WAIT },
 };
 
 /* Parse "[weak] [server] KIND NAME: PATTERN" into r. */

@@ -97,6 +97,7 @@ enum rule_words {
 	RULE_PEER_LOSS,   /* "peer-loss": the other end of a connection went away */
 	RULE_TIMEOUT,     /* "timeout": an operation gave up waiting */
 	RULE_ADVICE,      /* "advice": what to run or read to learn more */
+	RULE_WAIT,        /* "wait": the process waits for something to happen */
 };
 
 struct ruleset {

@@ -327,8 +327,11 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 		/* A stall, not another path: say what it waits for. */
 		fprintf(f, ", waiting: \"");
 		put_msg(f, bad, d->waiting.first, q + 20);
-		fprintf(f, "\" %llu times", (unsigned long long)d->waiting.count);
-		if (!isnan(d->waiting.span_s)) {
+		if (d->waiting.count == 1)
+			fprintf(f, "\" (line %lld)", (long long)d->waiting.first + 1);
+		else
+			fprintf(f, "\" %llu times", (unsigned long long)d->waiting.count);
+		if (!isnan(d->waiting.span_s) && d->waiting.count > 1) {
 			fprintf(f, " over ");
 			put_duration(f, d->waiting.span_s);
 		}

@@ -85,7 +85,7 @@ static const char GENERIC[] = "";
 static void generic_words(struct ruleset *rs)
 {
 	static const char *const kinds[] = {
-		"heartbeat ", "failure ", "error ", "warning ", "killed ", "signalled ", "peer-loss ", "timeout ", "advice ",
+		"heartbeat ", "failure ", "error ", "warning ", "killed ", "signalled ", "peer-loss ", "timeout ", "advice ", "wait ",
 		NULL,
 	};
 	struct buf b = { 0 };
@@ -2507,6 +2507,34 @@ static void test_collectives(void)
 	dx_free(&x);
 }
 
+/* pass_waiting, waits_after, stopped_or_diverged: a run whose last words
+ * say it waits is STOPPED in that wait, the wait quoted; what it noted
+ * in words before, not logged as an error, is no crash.  Logged as an
+ * error, it is. */
+static void test_waits_at_end(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO disabling unused clocks\n"
+		 "INFO hctosys: unable to open rtc device (rtc0)\n"
+		 "INFO Waiting for root device /dev/mmcblk0p2...\n");
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.crash, DX_NONE);
+	CHECK_INT(x.d.waiting.first, 7);
+	CHECK_INT((int)x.d.waiting.count, 1);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO disabling unused clocks\n"
+		 "ERROR hctosys: unable to open rtc device (rtc0)\n"
+		 "INFO Waiting for root device /dev/mmcblk0p2...\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	dx_free(&x);
+	/* A wait for its own end is no wait of a stuck run. */
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 "INFO disabling unused clocks\n"
+		 "INFO hctosys: unable to open rtc device (rtc0)\n"
+		 "INFO waiting for the workers to exit\n");
+	CHECK_INT(x.d.waiting.first, DX_NONE);
+	dx_free(&x);
+}
+
 /* log.c's when: a line stamped less than a second before the line
  * above it (a logger of whole seconds after one of milliseconds) takes
  * that line's time, so that no offset is negative; a clock set back
@@ -2639,6 +2667,7 @@ int main(void)
 	test_generic_up_words();
 	test_time_does_not_run_back();
 	test_traced_cause();
+	test_waits_at_end();
 	test_remote_traceback_chain();
 	return test_report();
 }
