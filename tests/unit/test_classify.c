@@ -69,6 +69,8 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "<path>:<int>: Failure", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "Failure: expected <int>, got <int>", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "Failure rate of the probe is low", LV_NONE), CLASSIFY_INFO);
+	CHECK_INT(classify_severity(&builtin, "avrdude: stk500_recv(): programmer is not responding", LV_NONE),
+		  CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "<int> failures in <int> runs", LV_NONE), CLASSIFY_INFO);
 	/* A zero counts the word after it only when it is no other key's value. */
 	CHECK_INT(classify_severity(&builtin, "<id> : ok=<int> changed=0 failed=<int>", LV_NONE), CLASSIFY_ERROR);
