@@ -50,6 +50,7 @@ static int starts_traceback(const struct dx_state *st, size_t i)
  * ("ChildFailedError: "): what went wrong was printed elsewhere. */
 static int says_nothing(const char *t)
 {
+	t += strspn(t, " \t");
 	const char *colon = strrchr(t, ':');
 	return colon && is_blank(colon + 1) && !memchr(t, ' ', (size_t)(colon - t));
 }
@@ -136,9 +137,14 @@ static void traceback_extent(const struct dx_state *st, size_t i, struct traceba
 				  .part = (int64_t)i };
 	for (; in_traceback(st, i, j); j++) {
 		int r = traceback_role(st, i, j);
-		if (j > i && tb->first != DX_NONE && !chained &&
-		    (r == CLASSIFY_TB_START || (r == CLASSIFY_TB_EXC && starts_traceback(st, j))))
-			break;   /* the next traceback */
+		/* The next traceback: a header after an exception, or an
+		 * exception with frames below it after this part's own (the
+		 * exception that ends a part may be followed by lines that
+		 * read as frames: the box of stars around its message). */
+		if (j > i && !chained &&
+		    ((r == CLASSIFY_TB_START && tb->first != DX_NONE) ||
+		     (r == CLASSIFY_TB_EXC && tb->last != DX_NONE && tb->last >= tb->part && starts_traceback(st, j))))
+			break;
 		if (r == CLASSIFY_TB_CHAIN)
 			chained = 1;
 		if (r == CLASSIFY_TB_START) {
@@ -208,8 +214,9 @@ static int names_alone(const char *t)
  * SIGTERM was stopped from outside, whatever it was doing then), Java's
  * deepest "Caused by:".  An exception that names itself and nothing
  * else ("RuntimeError: ", or its name alone: names_alone) has its
- * message on the next line that is not blank when that is a sentence
- * ("        An attempt has been made to start a new process ...", "  The
+ * message on the next line that is not blank (nor a row of stars) when
+ * that is a sentence ("        An attempt has been made to start a new
+ * process ...", "   CMake must be installed ...", "  The
  * current project's Python requirement ... is not compatible ..."); with
  * none ("ChildFailedError: "), its headline says what happened. */
 static int64_t traceback_summary(const struct dx_state *st, const struct traceback *tb, size_t head)
@@ -221,7 +228,8 @@ static int64_t traceback_summary(const struct dx_state *st, const struct traceba
 	const char *t = st->ctext[id[summary]];
 	if (names_alone(t) || (summary != tb->cause && says_nothing(t))) {
 		size_t j = (size_t)summary + 1;
-		while (j < tb->end && j <= (size_t)summary + 2 && is_blank(st->ctext[id[j]]))
+		while (j < tb->end && j <= (size_t)summary + 2 &&
+		       st->ctext[id[j]][strspn(st->ctext[id[j]], " \t*")] == '\0')
 			j++;
 		const char *m = j < tb->end ? st->ctext[id[j]] : "";
 		m += strspn(m, " \t");

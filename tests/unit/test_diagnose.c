@@ -2535,6 +2535,25 @@ static void test_waits_at_end(void)
 	dx_free(&x);
 }
 
+/* traceback_extent, traceback_summary: the exception that ends a
+ * chain's last part, with lines below it that read as frames (the stars
+ * that box its message, in a chain pip quotes with an indent), ends the
+ * chain, and is no traceback of its own: the cause is its message below
+ * the stars, not the chain's first exception. */
+#define PIP_TB(exc) "|  Traceback (most recent call last):\n|    File \"setup.py\", line 5, in <module>\n" \
+	"|      check()\n|  " exc "\n"
+static void test_indented_traceback(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, GOOD, UPTO04 PIP_TB("FileNotFoundError: [WinError 2] no such file")
+		 "|\n|  During handling of the above exception, another exception occurred:\n|\n"
+		 PIP_TB("RuntimeError:") "|  ****\n|   CMake must be installed to build the extensions\n"
+		 "|  ****\n|\n|  ----\n|ERROR: Failed building wheel for dlib\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(crash_summary(&x.d), 17);
+	dx_free(&x);
+}
+
 /* log.c's when: a line stamped less than a second before the line
  * above it (a logger of whole seconds after one of milliseconds) takes
  * that line's time, so that no offset is negative; a clock set back
@@ -2668,6 +2687,7 @@ int main(void)
 	test_time_does_not_run_back();
 	test_traced_cause();
 	test_waits_at_end();
+	test_indented_traceback();
 	test_remote_traceback_chain();
 	return test_report();
 }
