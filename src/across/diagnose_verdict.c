@@ -1483,16 +1483,18 @@ static int shaped_like_a_step(const struct dx_state *st, const struct diagnosis 
 /* The step the good run took next after its line from: the first that
  * is one (is_step).  Until then, lines that are none say nothing of
  * what the good run did, nor do the indented lines that go with them
- * (the source line Python prints under a warning), unless they begin as
- * the run's own steps did (shaped_like_a_step).  The good log's line
- * count for none. */
+ * (continues: the source line Python prints under a warning), unless
+ * they begin as the run's own steps did (shaped_like_a_step).  After a
+ * blank line an indented one goes with nothing above: a test runner's
+ * summary (" Test Files  86 passed") is a step of its own.  The good
+ * log's line count for none. */
 static size_t next_step(const struct dx_state *st, const struct diagnosis *d, size_t from)
 {
 	int skipped = 0;
 	for (size_t j = from; j < d->good_log->nlines; j++) {
 		uint32_t c = st->id[d->good][j];
 		const char *t = st->ctext[c];
-		int goes_with = skipped && (t[0] == ' ' || t[0] == '\t') && !shaped_like_a_step(st, d, t, from);
+		int goes_with = skipped && continues(st, d->good, j) && !shaped_like_a_step(st, d, t, from);
 		if (goes_with || !is_step(st, c)) {
 			skipped = 1;
 			continue;

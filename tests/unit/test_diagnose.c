@@ -1957,6 +1957,14 @@ static void test_next_after_warning(void)
 	if (x.d.nnext >= 1)
 		CHECK_INT(x.d.next[0], 7);
 	dx_free(&x);
+	/* After a blank line an indented line goes with nothing above: a
+	 * test runner's summary is the next step. */
+	DIAGNOSE(&x, NULL, UPTO04 "|/app/main.py:12: UserWarning: the cache is cold\n|\n|  Test Files  4 passed\n" L05,
+		 UPTO04);
+	CHECK(x.d.nnext >= 1);
+	if (x.d.nnext >= 1)
+		CHECK_INT(x.d.next[0], 7);
+	dx_free(&x);
 }
 
 /* own_lines_after: one line printed over and over after where a run got
