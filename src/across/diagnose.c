@@ -126,8 +126,12 @@ const char *dx_milestone_name(const struct diagnosis *d, const struct dx_milesto
 	if (dx_milestone_by_rule(d, m))
 		return m->name;
 	char **line = &d->st->ms_line[m - d->ms];
-	if (!*line)
+	if (!*line) {
+		/* Named from its first word: indentation is layout. */
 		*line = log_message(d->good_log, (size_t)m->good_line);
+		size_t lead = strspn(*line, " \t");
+		memmove(*line, *line + lead, strlen(*line + lead) + 1);
+	}
 	return *line;
 }
 

@@ -130,11 +130,21 @@ static size_t put_where(FILE *f, const struct log *lg, int64_t i, int width)
 	return used > (size_t)width ? used : (size_t)width;
 }
 
+/* Line text[0..n)'s message from offset off as a sentence or a list
+ * quotes it: from its first word, its indentation (a frame's, a
+ * summary's " Test Files") being layout. */
+static void put_message(FILE *f, const char *text, size_t n, size_t off, size_t width)
+{
+	while (off < n && (text[off] == ' ' || text[off] == '\t'))
+		off++;
+	put_short(f, text + off, n - off, width);
+}
+
 static void put_msg(FILE *f, const struct log *lg, int64_t i, size_t width)
 {
 	struct quote q = { 0 };
 	quote_line(&q, lg, i);
-	put_short(f, q.ln.text + q.h.msg_off, q.ln.len - q.h.msg_off, width);
+	put_message(f, q.ln.text, q.ln.len, q.h.msg_off, width);
 	buf_free(&q.scratch);
 }
 
@@ -152,8 +162,10 @@ static void put_divergence(FILE *f, const struct diagnosis *d, int good, int who
 {
 	struct quote q = { 0 };
 	quote_divergence(&q, d, good);
-	size_t off = whole ? 0 : q.h.msg_off;
-	put_short(f, q.ln.text + off, q.ln.len - off, width);
+	if (whole)
+		put_short(f, q.ln.text, q.ln.len, width);
+	else
+		put_message(f, q.ln.text, q.ln.len, q.h.msg_off, width);
 	buf_free(&q.scratch);
 }
 
