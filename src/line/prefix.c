@@ -799,17 +799,30 @@ static size_t fmt_windows(struct cur *c, struct header *h)
 	return c->i;
 }
 
+/* Where the message starts at c, right after a header's separating
+ * blank: blanks beyond it are the message's own, the indentation that
+ * makes a line a traceback's frame or a continuation as it does in the
+ * program's plain output -- a tab, or two blanks or more.  One more
+ * blank alone is the header's padding (the kernel's "kernel:  BIOS-e820:
+ * ...", macOS's "[326]:  SOSAccount..."). */
+static size_t indented_message(const struct cur *c)
+{
+	size_t i = c->i;
+	if (i + 1 < c->n && c->s[i] == ' ' && c->s[i + 1] != ' ' && c->s[i + 1] != '\t')
+		i++;
+	return i;
+}
+
 /* The end of a syslog header after the host: "prog[123]: msg" or
- * "prog: msg"; the program runs to the first ": ".  Without one, the
- * message starts after the host. */
+ * "prog: msg"; the program runs to the first ": ", and the message keeps
+ * its indentation (indented_message).  Without one, the message starts
+ * after the host. */
 static size_t syslog_tail(struct cur *c)
 {
 	size_t prog = c->i;
-	if (!skip_past(c, ": ")) {
+	if (!skip_past(c, ": "))
 		c->i = prog;
-		return prog;
-	}
-	spaces(c);
+	c->i = indented_message(c);
 	return c->i;
 }
 
@@ -1288,7 +1301,10 @@ static size_t fmt_bracket_iso(struct cur *c, struct header *h)
 
 /* Any ISO-8601 timestamp: 2024-01-02T03:04:05.123+02:00 msg, or with a
  * colon after it as PM2 writes its own log ("2025-11-15T01:59:00: PM2
- * log: msg"), and the level after it in any shape (stamp_level). */
+ * log: msg"), and the level after it in any shape (stamp_level), which
+ * may be padded to its column.  Without a level, one blank separates the
+ * time and the message, which keeps its indentation (indented_message:
+ * a traceback's frame that a collector stamped). */
 static size_t fmt_iso(struct cur *c, struct header *h)
 {
 	struct stamp t = { 0 };
@@ -1296,9 +1312,11 @@ static size_t fmt_iso(struct cur *c, struct header *h)
 		return 0;
 	if (c->i + 1 < c->n && c->s[c->i] == ':' && c->s[c->i + 1] == ' ')
 		c->i++;
+	struct cur one = { c->s, c->n, c->i + (c->i < c->n) };
 	if (c->i < c->n && !spaces(c))
 		return 0;
-	return stamp_level(c, h);
+	size_t off = stamp_level(c, h);
+	return h->level ? off : indented_message(&one);
 }
 
 /* The byte order mark that starts a UTF-8 file, and in a GitHub Actions

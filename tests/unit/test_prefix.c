@@ -359,8 +359,21 @@ static const struct want cases[] = {
 	{ "[rank1]step 1", "none", NULL, LV_NONE, "", "[rank1]step 1" },
 	{ "2025-05-01T10:00:00.1234567Z ##[error]Process completed with exit code 1.", "none",
 	  "2025-05-01T10:00:00.123Z", LV_ERROR, "", "Process completed with exit code 1." },
+	/* a header's separator is one blank: the message keeps its own
+	 * indentation behind any time or wrapper (a traceback's frames, a
+	 * record's continuation lines), as in the program's plain output */
 	{ "2025-05-01T10:00:00.123456Z     model_id", "iso",
-	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "model_id" },
+	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "    model_id" },
+	{ "2025-05-01T10:00:00.123Z \tat java.base/X.run(X.java:1)", "iso",
+	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "\tat java.base/X.run(X.java:1)" },
+	{ "2025-05-01T10:00:00.123Z   INFO padded level", "iso",
+	  "2025-05-01T10:00:00.123Z", LV_INFO, "", "padded level" },
+	{ "Jun 14 15:16:01 host prog[123]:   File \"/x.py\", line 3, in f", "syslog",
+	  "1970-06-14T15:16:01.000Z", LV_NONE, "", "  File \"/x.py\", line 3, in f" },
+	{ "Jun 14 15:16:01 host java[123]: \tat X.run(X.java:1)", "syslog",
+	  "1970-06-14T15:16:01.000Z", LV_NONE, "", "\tat X.run(X.java:1)" },
+	{ "2024-01-02T03:04:05+0000 host unit[1]:     at f (/app/x.js:1:2)", "journal",
+	  "2024-01-02T03:04:05.000Z", LV_NONE, "", "    at f (/app/x.js:1:2)" },
 	/* Docker Desktop's time before a line with a header and time of its own */
 	{ "2025-03-05 08:19:02 W1201 05:03:06.906000 1496 torch/distributed/run.py:851] x", "glog",
 	  "2025-03-05T08:19:02.000Z", LV_WARN, "", "x" },
