@@ -98,6 +98,21 @@ static inline int is_blank(const char *t)
 	return t[strspn(t, " \t")] == '\0';
 }
 
+/* Whether log l's line j continues the line above it: it is indented
+ * further than that line, which is not blank.  An indented line after a
+ * blank one starts something of its own (YOLOv5's "      Epoch
+ * GPU_mem" header of each round, a column-aligned table), and so does
+ * one indented as the line above is: a test runner that indents all it
+ * prints ("  ✓ adds", "  3 passing"), a log pasted indented, continue
+ * nothing. */
+static inline int line_continues(const struct dx_state *st, size_t l, size_t j)
+{
+	if (j == 0)
+		return 0;
+	const char *t = st->ctext[st->id[l][j]], *above = st->ctext[st->id[l][j - 1]];
+	return !is_blank(above) && strspn(t, " \t") > strspn(above, " \t");
+}
+
 /* Whether template text t is drawn, not written: nothing but ASCII
  * punctuation and spaces ("", "========", "-- --"), a rule between a
  * script's sections.  A placeholder, a digit, a letter or any byte past

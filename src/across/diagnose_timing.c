@@ -117,7 +117,7 @@ static const struct dx_milestone *furthest_of(const struct dx_state *st, const s
 		uint32_t c = d->ms[m].id;
 		if (shows_progress(st, c) || st->retry[c])
 			continue;
-		if (st->sev[c] == DX_INFO && !isspace((unsigned char)st->ctext[c][0]))
+		if (st->sev[c] == DX_INFO && !line_continues(st, d->good, (size_t)d->ms[m].good_line))
 			return &d->ms[m];
 		any = any ? any : &d->ms[m];
 	}

@@ -957,16 +957,6 @@ static int stable_step(const struct dx_state *st, uint32_t c)
 	return 1;
 }
 
-/* Whether good log g's line j continues the line above it: it is
- * indented and that line is not blank.  An indented line after a blank
- * one starts something of its own (YOLOv5's "      Epoch    GPU_mem"
- * header of each round, a column-aligned table). */
-static int continues(const struct dx_state *st, size_t g, size_t j)
-{
-	const char *t = st->ctext[st->id[g][j]];
-	return (t[0] == ' ' || t[0] == '\t') && j > 0 && !is_blank(st->ctext[st->id[g][j - 1]]);
-}
-
 /* A run whose end no final rule names (a learned end, or a step a rule
  * names) ends before the good run's end when, after the furthest line
  * bad's last attempt followed, the good run prints a step every good run
@@ -988,7 +978,7 @@ static int ends_before_stable_part(const struct dx_state *st, const struct diagn
 	int before = 0;
 	for (size_t j = (size_t)(far + 1); j < d->good_log->nlines && !before; j++) {
 		uint32_t c = st->id[d->good][j];
-		before = stable_step(st, c) && !continues(st, d->good, j) && !after[c];
+		before = stable_step(st, c) && !line_continues(st, d->good, j) && !after[c];
 	}
 	free(after);
 	return before;
@@ -1483,7 +1473,7 @@ static int shaped_like_a_step(const struct dx_state *st, const struct diagnosis 
 /* The step the good run took next after its line from: the first that
  * is one (is_step).  Until then, lines that are none say nothing of
  * what the good run did, nor do the indented lines that go with them
- * (continues: the source line Python prints under a warning), unless
+ * (line_continues: the source line Python prints under a warning), unless
  * they begin as the run's own steps did (shaped_like_a_step).  After a
  * blank line an indented one goes with nothing above: a test runner's
  * summary (" Test Files  86 passed") is a step of its own.  The good
@@ -1494,7 +1484,7 @@ static size_t next_step(const struct dx_state *st, const struct diagnosis *d, si
 	for (size_t j = from; j < d->good_log->nlines; j++) {
 		uint32_t c = st->id[d->good][j];
 		const char *t = st->ctext[c];
-		int goes_with = skipped && continues(st, d->good, j) && !shaped_like_a_step(st, d, t, from);
+		int goes_with = skipped && line_continues(st, d->good, j) && !shaped_like_a_step(st, d, t, from);
 		if (goes_with || !is_step(st, c)) {
 			skipped = 1;
 			continue;

@@ -1165,6 +1165,15 @@ static void test_stable_part(void)
 		CHECK_INT(x.d.verdict, DX_STOPPED);
 		dx_free(&x);
 	}
+	/* line_continues: a line indented as the one above continues
+	 * nothing: a run whose every line is indented (a log pasted so, a
+	 * runner that indents all it prints) that stopped before the good
+	 * run's last line did not finish. */
+#define DEPRECATED "|  /app/x.py:12: DeprecationWarning: np.object is a deprecated alias\n"
+	DIAGNOSE(&x, NULL, DEPRECATED "|  [07/15 10:35:33] engine INFO: Best test accuracy is 0.858.\n", DEPRECATED);
+#undef DEPRECATED
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
 }
 
 /* interrupted_at: a run killed after where it got is INTERRUPTED,
