@@ -1750,10 +1750,13 @@ static size_t timeless_header(struct cur c, struct header *h, int bare_level)
  * ("21:58:33.765 ERROR:    177: timed out" in a macOS line).
  * The program's process prefixes (vLLM's "(EngineCore pid=1) ") are
  * taken off first, as in a plain capture, with or without a header
- * behind them.  Returns where the message starts, or 0. */
+ * behind them, and before them compose's or kubectl's prefix.  Returns
+ * where the message starts, or 0. */
 static size_t inner_header(struct cur body, struct header *h)
 {
 	size_t start = body.i;
+	if (!name_bar(&body))   /* docker compose run by a service */
+		kubectl_pod(&body);
 	program_prefixes(&body, h);
 	size_t plain = body.i > start ? body.i : 0;
 	int k = byte_class(&body);
@@ -1959,10 +1962,15 @@ static inline __attribute__((always_inline)) struct cur captures(const char *lin
 								  struct header *h)
 {
 	struct cur c = capture_prefixes(line, len, h);
+	size_t at = c.i;
 	if (__builtin_expect(c.n - c.i > 20 && c.s[c.i + 4] == '-' && c.s[c.i + 13] == ':', 0))
 		c.i = capture_stamp(c.s, c.n, c.i, h);
 	else if (__builtin_expect(epoch_start(c.s, c.n, c.i), 0))
 		c.i = epoch_stamp(c.s, c.n, c.i, h);
+	/* compose's or kubectl's prefix behind the stamp (docker compose
+	 * run in a CI job: "...1234567Z web-1  | msg") goes as in front. */
+	if (c.i > at && !name_bar(&c))
+		kubectl_pod(&c);
 	return c;
 }
 

@@ -312,6 +312,15 @@ static const struct want cases[] = {
 	  "2024-01-02T03:04:05.678Z", LV_ERROR, "", "boom" },
 	{ "[pod/vllm-7d9f/main] INFO 04-16 11:18:41 [core.py:436] up", "vllm",
 	  "1970-04-16T11:18:41.000Z", LV_INFO, "", "up" },
+	/* ... behind a CI runner's stamp or a service's syslog header too */
+	{ "2025-05-01T10:00:00.1234567Z web-1  | 2024-01-02 03:04:05,678 ERROR boom", "iso",
+	  "2025-05-01T10:00:00.123Z", LV_ERROR, "", "boom" },
+	{ "2025-05-01T10:00:00.1234567Z web-1  | Traceback (most recent call last):", "none",
+	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "Traceback (most recent call last):" },
+	{ "Jun 14 15:16:01 host docker-compose[9]: web-1  | ERROR 04-16 11:18:41 [core.py:436] failed", "syslog",
+	  "1970-06-14T15:16:01.000Z", LV_ERROR, "", "failed" },
+	{ "Jun 14 15:16:01 host docker-compose[9]: web-1  |   File \"/x.py\", line 3", "syslog",
+	  "1970-06-14T15:16:01.000Z", LV_NONE, "", "  File \"/x.py\", line 3" },
 	/* a relay's stream label, taken off */
 	{ "stderr: Traceback (most recent call last):", "none", "", LV_NONE, "",
 	  "Traceback (most recent call last):" },
