@@ -1605,6 +1605,17 @@ static inline __attribute__((always_inline)) int stream_label(struct cur *c)
 	return 1;
 }
 
+/* Take off what a relay put before a line: compose's service prefix or
+ * kubectl's pod prefix, then a stream label.  In front of a capture's
+ * stamp, behind it (docker compose run in a CI job: "...1234567Z web-1
+ * | msg") and behind a syslog header (one run by a systemd unit) alike. */
+static inline __attribute__((always_inline)) void relay_prefixes(struct cur *c)
+{
+	if (!name_bar(c))
+		kubectl_pod(c);
+	stream_label(c);
+}
+
 /* Take off the per-process prefixes a program's launcher puts before its
  * lines, vLLM's (which may carry torchrun's), outermost first; the
  * outermost gives h's tag when h has none. */
@@ -1750,13 +1761,12 @@ static size_t timeless_header(struct cur c, struct header *h, int bare_level)
  * ("21:58:33.765 ERROR:    177: timed out" in a macOS line).
  * The program's process prefixes (vLLM's "(EngineCore pid=1) ") are
  * taken off first, as in a plain capture, with or without a header
- * behind them, and before them compose's or kubectl's prefix.  Returns
+ * behind them, and before them a relay's (relay_prefixes).  Returns
  * where the message starts, or 0. */
 static size_t inner_header(struct cur body, struct header *h)
 {
 	size_t start = body.i;
-	if (!name_bar(&body))   /* docker compose run by a service */
-		kubectl_pod(&body);
+	relay_prefixes(&body);
 	program_prefixes(&body, h);
 	size_t plain = body.i > start ? body.i : 0;
 	int k = byte_class(&body);
@@ -1950,9 +1960,7 @@ static inline __attribute__((always_inline)) struct cur capture_prefixes(const c
 	/* compose's service prefix goes, so that the line reads as the
 	 * program wrote it; it gives no tag, as one service's capture must
 	 * compare with a plain one. */
-	if (!name_bar(&c))
-		kubectl_pod(&c);
-	stream_label(&c);
+	relay_prefixes(&c);
 	return c;
 }
 
@@ -1967,10 +1975,8 @@ static inline __attribute__((always_inline)) struct cur captures(const char *lin
 		c.i = capture_stamp(c.s, c.n, c.i, h);
 	else if (__builtin_expect(epoch_start(c.s, c.n, c.i), 0))
 		c.i = epoch_stamp(c.s, c.n, c.i, h);
-	/* compose's or kubectl's prefix behind the stamp (docker compose
-	 * run in a CI job: "...1234567Z web-1  | msg") goes as in front. */
-	if (c.i > at && !name_bar(&c))
-		kubectl_pod(&c);
+	if (c.i > at)
+		relay_prefixes(&c);
 	return c;
 }
 

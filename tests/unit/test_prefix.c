@@ -317,6 +317,8 @@ static const struct want cases[] = {
 	  "2025-05-01T10:00:00.123Z", LV_ERROR, "", "boom" },
 	{ "2025-05-01T10:00:00.1234567Z web-1  | Traceback (most recent call last):", "none",
 	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "Traceback (most recent call last):" },
+	{ "2025-05-01T10:00:00.1234567Z stderr:   File \"/x.py\", line 3", "none",
+	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "  File \"/x.py\", line 3" },
 	{ "Jun 14 15:16:01 host docker-compose[9]: web-1  | ERROR 04-16 11:18:41 [core.py:436] failed", "syslog",
 	  "1970-06-14T15:16:01.000Z", LV_ERROR, "", "failed" },
 	{ "Jun 14 15:16:01 host docker-compose[9]: web-1  |   File \"/x.py\", line 3", "syslog",
