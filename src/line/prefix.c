@@ -1755,7 +1755,9 @@ static size_t timeless_header(struct cur c, struct header *h, int bare_level)
  * job and step names lead to its time.  The wrapper's clock stays, as it is the
  * one of the file's other lines.  Records were tried (record_body), and
  * formats led by a file or host name are no program's own header.  Only
- * a header that gives a level is taken: a bare time at the start of the
+ * a header that gives a level or a rank's tag, or whose time is in
+ * brackets (SGLang's "[2026-03-27 09:31:24 TP1] ", "[2026-03-27
+ * 09:31:24] "), is taken: a bare time at the start of the
  * message is as often the program's text (macOS's syslog keeps it), and
  * a time of day alone (fmt_clock) is taken not even with a level
  * ("21:58:33.765 ERROR:    177: timed out" in a macOS line).
@@ -1782,12 +1784,16 @@ static size_t inner_header(struct cur body, struct header *h)
 		    formats[g].parse == fmt_clock || !(formats[g].first & (1 << k)))
 			continue;
 		struct cur c = body;
+		uint32_t tag_off = h->tag_off, tag_len = h->tag_len;
 		size_t off = formats[g].parse(&c, h);
 		h->ts_ms = ts;
 		h->ts_no_year = no_year;
-		if (off && (h->level || formats[g].parse == fmt_tsv_iso))
-			return off;   /* tabs then a time: no program's text */
+		if (off && (h->level || h->tag_len != tag_len || body.s[body.i] == '[' ||
+			    formats[g].parse == fmt_tsv_iso))
+			return off;   /* a bracketed time, tabs then a time: no program's text */
 		h->level = LV_NONE;
+		h->tag_off = tag_off;
+		h->tag_len = tag_len;
 	}
 	size_t rest = timeless_header(body, h, 0);
 	return rest ? rest : plain;

@@ -321,6 +321,11 @@ static const struct want cases[] = {
 	  "2025-05-01T10:00:00.123Z", LV_NONE, "", "  File \"/x.py\", line 3" },
 	{ "Jun 14 15:16:01 host docker-compose[9]: web-1  | ERROR 04-16 11:18:41 [core.py:436] failed", "syslog",
 	  "1970-06-14T15:16:01.000Z", LV_ERROR, "", "failed" },
+	/* a program's header behind a wrapper's gives its rank's tag */
+	{ "Jun 14 15:16:01 host python[9]: [2026-03-27 09:31:24 TP1] Load weight begin.", "syslog",
+	  "1970-06-14T15:16:01.000Z", LV_NONE, "TP1", "Load weight begin." },
+	{ "Jun 14 15:16:01 host python[9]: [2026-03-27 09:31:24] Load weight end.", "syslog",
+	  "1970-06-14T15:16:01.000Z", LV_NONE, "", "Load weight end." },
 	{ "Jun 14 15:16:01 host docker-compose[9]: web-1  |   File \"/x.py\", line 3", "syslog",
 	  "1970-06-14T15:16:01.000Z", LV_NONE, "", "  File \"/x.py\", line 3" },
 	/* a relay's stream label, taken off */
