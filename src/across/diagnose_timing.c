@@ -88,14 +88,26 @@ void pass_milestones(struct dx_state *st, struct diagnosis *d)
 	free(bfirst);
 }
 
+/* Whether template text t opens with how far a build is, in brackets,
+ * then says what it did: make's and CMake's "[ 39%] Built target x",
+ * "[  7%] Building C object y.o".  Each such line is a step done. */
+static int build_step(const char *t)
+{
+	if (*t++ != '[')
+		return 0;
+	t += strspn(t, " ");
+	return strncmp(t, "<pct>] ", 7) == 0 && isalpha((unsigned char)t[7]);
+}
+
 /* Whether template c shows how far something got rather than a step
- * done: a progress display (a percentage: tqdm's "<pct>| | <int>/<int>",
- * make's "[ <pct>]"), a heartbeat or a line that counts at a steady pace.
- * Each run draws one wherever it is, the first frame as the last: bad
- * printing it says nothing of whether bad got to the end. */
+ * done: a progress display (a percentage: tqdm's "<pct>| | <int>/<int>";
+ * not a build's step, build_step), a heartbeat or a line that counts at
+ * a steady pace.  Each run draws one wherever it is, the first frame as
+ * the last: bad printing it says nothing of whether bad got to the end. */
 int shows_progress(const struct dx_state *st, uint32_t c)
 {
-	return st->hb[c] || st->counter[c] || st->bars[c] || strstr(st->ctext[c], "<pct>") != NULL;
+	const char *t = st->ctext[c];
+	return st->hb[c] || st->counter[c] || st->bars[c] || (strstr(t, "<pct>") && !build_step(t));
 }
 
 /* Where a good run that never came up (a crashed run given as good) got

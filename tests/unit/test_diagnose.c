@@ -1169,6 +1169,16 @@ static void test_stable_part(void)
 	 * nothing: a run whose every line is indented (a log pasted so, a
 	 * runner that indents all it prints) that stopped before the good
 	 * run's last line did not finish. */
+	/* build_step: a build's "[ 39%] Built target x" is a step done, no
+	 * progress display: a build that stopped after its first target
+	 * did not finish. */
+#define CONFIGURED "|-- Configuring done\n|-- Generating done\n|[  8%] Building C object a.o\n" \
+		   "|[ 25%] Linking C shared module liba.so\n|[ 39%] Built target a\n"
+	DIAGNOSE(&x, NULL, CONFIGURED "|[ 46%] Building C object b.o\n|[ 53%] Building C object c.o\n"
+		 "|[ 96%] Linking C executable b\n|[100%] Built target b\n", CONFIGURED);
+	CHECK_INT(x.d.verdict, DX_STOPPED);
+	dx_free(&x);
+#undef CONFIGURED
 #define DEPRECATED "|  /app/x.py:12: DeprecationWarning: np.object is a deprecated alias\n"
 	DIAGNOSE(&x, NULL, DEPRECATED "|  [07/15 10:35:33] engine INFO: Best test accuracy is 0.858.\n", DEPRECATED);
 #undef DEPRECATED
