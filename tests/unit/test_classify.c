@@ -253,6 +253,11 @@ static void test_words(void)
 	CHECK(!classify_is_killed(&builtin, "RuntimeError: NCCL error"));
 	CHECK(classify_is_killed(&builtin, "torch.distributed.elastic.multiprocessing.api.SignalException: Process 7 got signal: 15"));
 	CHECK(classify_is_killed(&builtin, "Received 15 death signal, shutting down workers"));
+	/* the terminal's echo of Ctrl-C, alone or before the next line */
+	CHECK(classify_is_killed(&builtin, "^C"));
+	CHECK(classify_is_killed(&builtin, "^CERROR: got KeyboardInterrupt signal"));
+	CHECK(classify_is_killed(&builtin, "^C[12/20/23 02:36:10] INFO     engine.py:238 loop"));
+	CHECK(!classify_is_killed(&builtin, "grep ^Creating network"));
 	CHECK(classify_is_killed(&builtin, "torch.distributed.elastic.multiprocessing.api.SignalException: Process <int> got signal: <int>"));
 	CHECK(!classify_is_killed(&builtin, "traceback : Signal 9 (SIGKILL) received by PID 1571"));
 	/* Any death by a signal is one, whoever sent it; an exit status
