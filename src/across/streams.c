@@ -38,6 +38,8 @@ char *streams_norm_tag(const char *t)
 		while (*t && *t != ' ' && *t != ')' && *t != ']')
 			t++;
 		size_t n = (size_t)(t - w);
+		while (n && w[n - 1] == ',')
+			n--;
 		if (n == 0)
 			continue;
 		if (n > 4 && strncmp(w, "pid=", 4) == 0)

@@ -1484,9 +1484,13 @@ const char *prefix_format_name(int fmt)
 	return fmt >= 0 && fmt < NFORMATS ? formats[fmt].name : "none";
 }
 
-/* vLLM's process prefix "(VllmWorker rank=2 pid=4711) ": a name, then
- * key=value fields separated by blanks or ", ", one of them pid=N.  The
- * tag is the name and the fields before pid=. */
+/* vLLM's process prefix "(VllmWorker rank=2 pid=4711) " and Ray's
+ * "(RayTrainWorker pid=4711, ip=10.0.0.1) ": a name, then key=value
+ * fields separated by blanks or ", ", one of them pid=N.  The tag is the
+ * name and the fields that say the process's role: those before pid=,
+ * and any after it but ip= ("(Worker pid=7, rank=1)" is rank 1 as much
+ * as "(Worker rank=1 pid=7)"; the stream's name leaves the pid out,
+ * streams_norm_tag).  A pid or host alone changes from run to run. */
 static inline __attribute__((always_inline)) size_t vllm_process(struct cur *pc, size_t *tag, size_t *tag_len)
 {
 	struct cur c = *pc;   /* moved back into *pc on success only */
@@ -1501,15 +1505,19 @@ static inline __attribute__((always_inline)) size_t vllm_process(struct cur *pc,
 		if (c.i == key)
 			return 0;
 		if (eat(&c, '=')) {
-			if (c.i - key == 4 && memcmp(c.s + key, "pid", 3) == 0 && !pid) {
-				pid = 1;
-				tag_end = key;
-			}
+			int is_pid = c.i - key == 4 && memcmp(c.s + key, "pid", 3) == 0;
+			int is_ip = c.i - key == 3 && memcmp(c.s + key, "ip", 2) == 0;
 			size_t val = c.i;
 			while (c.i < c.n && c.s[c.i] != ' ' && c.s[c.i] != ',' && c.s[c.i] != ')')
 				c.i++;
 			if (c.i == val)
 				return 0;
+			if (is_pid && !pid) {
+				pid = 1;
+				tag_end = key;
+			} else if (!is_pid && !is_ip && pid) {
+				tag_end = c.i;
+			}
 		} else if (key != name) {
 			return 0;  /* only the name stands without a value */
 		}

@@ -58,6 +58,11 @@ static const struct want cases[] = {
 	  "1970-08-01T17:36:24.000Z", LV_DEBUG, "Worker_TP1", "d" },
 	{ "(RayWorkerWrapper pid=5512, ip=10.0.0.2) CRITICAL 08-01 17:36:24 [x.py:1] c", "vllm",
 	  "1970-08-01T17:36:24.000Z", LV_FATAL, "RayWorkerWrapper", "c" },
+	/* A role after the pid is part of the tag; a host is not. */
+	{ "(Worker pid=4632, rank=1) ERROR 08-01 17:36:24 [x.py:1] e", "vllm",
+	  "1970-08-01T17:36:24.000Z", LV_ERROR, "Worker pid=4632, rank=1", "e" },
+	{ "(Worker pid=4632, rank=1, ip=10.0.0.2) ERROR 08-01 17:36:24 [x.py:1] e", "vllm",
+	  "1970-08-01T17:36:24.000Z", LV_ERROR, "Worker pid=4632, rank=1", "e" },
 	{ "(VllmWorkerProcess pid=1646375) INFO 04-18 14:12:27 x.py:5] ok", "vllm",
 	  "1970-04-18T14:12:27.000Z", LV_INFO, "VllmWorkerProcess", "ok" },
 	{ "(APIServer pid=1) INFO 04-16 11:16:06 [utils.py:299] ", "vllm",

@@ -16,6 +16,7 @@ static void test_norm(void)
 {
 	check_norm("VllmWorker rank=2 pid=4711", "VllmWorker rank=2");
 	check_norm("(APIServer pid=1)", "APIServer");
+	check_norm("Worker pid=7, rank=1", "Worker rank=1");   /* a field's comma */
 	check_norm("[TP0]", "TP0");
 	check_norm("DP0 TP3", "DP0 TP3");
 	check_norm("  [DP1  TP2] ", "DP1 TP2");
