@@ -991,9 +991,16 @@ static int ends_before_stable_part(const struct dx_state *st, const struct diagn
  * (learned, or a step a rule names: "Starting training ...") is not
  * reached before the stable part ends (ends_before_stable_part); else bad
  * followed the good run to where it printed its end last
- * (reached_last_print). */
+ * (reached_last_print).  Good runs that all printed nothing end where
+ * they begin, so a run that printed nothing too has reached their end:
+ * an empty log beside empty good runs is no evidence of a stop. */
 static int reached_good_end(const struct dx_state *st, const struct diagnosis *d)
 {
+	size_t printed = st->logs[st->bad].nlines;
+	for (size_t g = 0; g < st->ngood; g++)
+		printed += st->logs[g].nlines;
+	if (!printed)
+		return 1;
 	const struct dx_milestone *last = good_end(st, d);
 	if (!last)
 		return 0;

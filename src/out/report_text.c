@@ -280,12 +280,19 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 	fprintf(f, " %s%s%s", colour, word[d->verdict], SGR_RESET(o));
 	const struct dx_milestone *fin = dx_final_milestone(d);
 	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
-		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
-		if (fin)
-			put_reached(f, d, fin, fin->bad_line, q);
-		fprintf(f, "\"");
+		/* Empty like empty good runs: nothing to quote. */
+		int empty = !fin && bad->nlines == 0;
+		if (empty)
+			fprintf(f, d->verdict == DX_SAME ? " the good runs: it printed nothing, as they did"
+							 : " like the good runs: it printed nothing, as they did");
+		else {
+			fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
+			if (fin)
+				put_reached(f, d, fin, fin->bad_line, q);
+			fprintf(f, "\"");
+		}
 		if (d->verdict == DX_DIFFERENT && !d->nnovel && !d->nchanged && !d->nslow)
-			fprintf(f, ") but the good runs are in doubt (see the warnings)");
+			fprintf(f, "%s but the good runs are in doubt (see the warnings)", empty ? "," : ")");
 		else if (d->verdict == DX_DIFFERENT)
 			fprintf(f, ") but differs: %zu new findings, %zu changed values, %zu slow steps",
 				d->nnovel, d->nchanged, d->nslow);

@@ -236,14 +236,26 @@ static void test_stopped(void)
 	CHECK_INT(x.d.crash, DX_NONE);
 	CHECK_INT(x.d.nnovel, 0);
 	dx_free(&x);
-	/* An empty bad log stopped before the good run's first line, and
-	 * before an empty good log's. */
+	/* An empty bad log stopped before the good run's first line. */
 	DIAGNOSE(&x, NULL, GOOD, "");
 	CHECK_INT(x.d.verdict, DX_STOPPED);
 	CHECK_INT(x.d.crash, DX_NONE);
 	dx_free(&x);
+}
+
+/* reached_good_end: good runs that printed nothing end where they begin,
+ * so an empty bad log beside them reached their end (a job that logs
+ * only to files of its own leaves an empty console); one that printed
+ * anything is judged by what it printed. */
+static void test_empty_beside_empty(void)
+{
+	struct dx x;
 	DIAGNOSE(&x, NULL, "", "");
-	CHECK_INT(x.d.verdict, DX_STOPPED);
+	CHECK_INT(x.d.verdict, DX_SAME);
+	CHECK_INT(x.d.crash, DX_NONE);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, "", "INFO starting\nERROR boom: disk full\n");
+	CHECK(x.d.verdict != DX_SAME);
 	dx_free(&x);
 }
 
@@ -2603,6 +2615,7 @@ int main(void)
 {
 	test_collectives();
 	test_stopped();
+	test_empty_beside_empty();
 	test_same();
 	test_different_warning();
 	test_different_changed();
