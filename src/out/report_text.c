@@ -276,23 +276,23 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 					    "INTERRUPTED", "RUNNING" };
 	fprintf(f, "%s", SGR_BOLD(o));
 	put_path(f, bad);
+	/* Empty beside empty good runs: no evidence either way, so no
+	 * verdict word (the verdict itself is no clean match). */
+	if ((d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) && bad->nlines == 0) {
+		fprintf(f, "%s printed nothing, as the good runs did: the log cannot tell how it ended%s.\n",
+			SGR_RESET(o), d->verdict == DX_DIFFERENT ? " (and the good runs are in doubt: see the warnings)" : "");
+		return;
+	}
 	const char *colour = d->verdict == DX_SAME ? SGR_GREEN(o) : d->verdict == DX_RUNNING ? SGR_YELLOW(o) : SGR_RED(o);
 	fprintf(f, " %s%s%s", colour, word[d->verdict], SGR_RESET(o));
 	const struct dx_milestone *fin = dx_final_milestone(d);
 	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
-		/* Empty like empty good runs: nothing to quote. */
-		int empty = !fin && bad->nlines == 0;
-		if (empty)
-			fprintf(f, d->verdict == DX_SAME ? " the good runs: it printed nothing, as they did"
-							 : " like the good runs: it printed nothing, as they did");
-		else {
-			fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
-			if (fin)
-				put_reached(f, d, fin, fin->bad_line, q);
-			fprintf(f, "\"");
-		}
+		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
+		if (fin)
+			put_reached(f, d, fin, fin->bad_line, q);
+		fprintf(f, "\"");
 		if (d->verdict == DX_DIFFERENT && !d->nnovel && !d->nchanged && !d->nslow)
-			fprintf(f, "%s but the good runs are in doubt (see the warnings)", empty ? "," : ")");
+			fprintf(f, ") but the good runs are in doubt (see the warnings)");
 		else if (d->verdict == DX_DIFFERENT)
 			fprintf(f, ") but differs: %zu new findings, %zu changed values, %zu slow steps",
 				d->nnovel, d->nchanged, d->nslow);
