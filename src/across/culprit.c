@@ -523,11 +523,75 @@ static long launcher_pick(const struct culprit_input *in, const struct diagnosis
 	return -1;
 }
 
-/* The culprit among units u[0..n), or -1; *how and *line say why.
- * *ncand: how many ranks had not failed when the first peer failed
- * waiting. */
+/* Whether unit x sat waiting when it stopped: it failed waiting, or,
+ * still up, its last line says it timed out or lost a peer (a store's
+ * "timed out after 10004ms" warning). */
+static int sat_waiting(const struct culprit_input *in, const struct unit *x)
+{
+	if (x->first_error >= 0)
+		return x->waits != 0;
+	if (x->last_ok < 0)
+		return 0;
+	const char *t = in->ctext[in->id[x->last_ok]];
+	return classify_is_timeout(in->rs, t) || classify_is_peer_loss(in->rs, t);
+}
+
+/* Unit name like's name with its one number made num ("rank0", 3:
+ * "rank3").  The caller frees it. */
+static char *name_like(const char *like, long num)
+{
+	size_t a = strcspn(like, "0123456789"), b = a;
+	while (isdigit((unsigned char)like[b]))
+		b++;
+	return xasprintf("%.*s%ld%s", (int)a, like, num, like + b);
+}
+
+/* A rank that printed nothing in this log, for when each rank that did
+ * sat waiting (sat_waiting) and a peer failed waiting: it is whom they
+ * waited for.  Its number: the one the launcher's first error names
+ * when no unit has it, else the one number below the highest unit's
+ * that no unit has (ranks count from 0, so a gap is a rank).  -1 when
+ * there is none, or several could be it; *how and *line: why.
+ * Property: never a rank that printed a line, never one of several
+ * silent ranks the evidence does not tell apart. */
+static long silent_rank(const struct culprit_input *in, const struct diagnosis *d, const struct unit *u,
+			size_t n, int *how, int64_t *line)
+{
+	long top = -1;
+	for (size_t x = 0; x < n; x++) {
+		if (!sat_waiting(in, &u[x]) || u[x].num < 0)
+			return -1;
+		top = u[x].num > top ? u[x].num : top;
+	}
+	int64_t at = DX_NONE;
+	long num = launcher_rank(in, d, &at);
+	for (size_t x = 0; x < n && num >= 0; x++)
+		if (u[x].num == num)
+			num = -1;
+	if (num >= 0) {
+		*how = DX_CULPRIT_LAUNCHER, *line = at;
+		return num;
+	}
+	/* Units are distinct ranks: n of them below top + 1 leave one gap
+	 * exactly when top == n. */
+	if (top != (long)n)
+		return -1;
+	uint8_t *seen = xcalloc(n + 1, 1);
+	for (size_t x = 0; x < n; x++)
+		seen[u[x].num] = 1;
+	for (num = 0; seen[num]; num++)
+		;
+	free(seen);
+	*how = DX_CULPRIT_SILENT, *line = DX_NONE;
+	return num;
+}
+
+/* The culprit among units u[0..n), or n for one that printed nothing
+ * (silent_rank), made u[n] with its name owned; -1 for none.  *how and
+ * *line say why.  *ncand: how many ranks had not failed when the first
+ * peer failed waiting. */
 static long pick(const struct culprit_input *in, const struct diagnosis *d, const long *printer,
-		 const struct unit *u, size_t n, const struct anon *an, int *how, int64_t *line,
+		 struct unit *u, size_t n, const struct anon *an, int *how, int64_t *line,
 		 size_t *ncand)
 {
 	int64_t first_wait = first_wait_of(u, n, an);
@@ -569,9 +633,18 @@ static long pick(const struct culprit_input *in, const struct diagnosis *d, cons
 		*how = DX_CULPRIT_SILENT;
 		return su.cand;
 	}
-	if (su.ncand == 0 || first_wait < 0)
+	if (first_wait < 0)
 		return -1;
-	return launcher_pick(in, d, u, n, first_wait, how, line);
+	long l = su.ncand ? launcher_pick(in, d, u, n, first_wait, how, line) : -1;
+	if (l >= 0)
+		return l;
+	/* Else a rank that printed nothing, as u[n]. */
+	long num = silent_rank(in, d, u, n, how, line);
+	if (num < 0)
+		return -1;
+	u[n] = (struct unit){ .name = name_like(u[0].name, num), .num = num, .first_error = DX_NONE,
+			      .error_summary = DX_NONE, .last_ok = DX_NONE };
+	return (long)n;
 }
 
 const char *const culprit_role_name[] = {
@@ -686,19 +759,21 @@ static int anon_error_is_culprits(const struct culprit_input *in, const struct u
 				  const struct anon *an, long c, int how, size_t ncand)
 {
 	int64_t fw = first_wait_of(u, n, an);
-	return c >= 0 && ncand == 1 && how != DX_CULPRIT_ERROR && how != DX_CULPRIT_LAUNCHER && an->own >= 0 &&
+	return c >= 0 && (size_t)c < n && ncand == 1 && how != DX_CULPRIT_ERROR && how != DX_CULPRIT_LAUNCHER && an->own >= 0 &&
 	       surely_precedes(in->bad, u[c].last_ok, an->own) && (fw < 0 || surely_precedes(in->bad, an->own, fw));
 }
 
 /* Fills d->culprit with unit c, found as how at line, and its peers: the
  * other units that failed waiting, with their symptoms and those of the
- * untagged waiting errors (an). */
+ * untagged waiting errors (an).  c == n: the unit that printed nothing,
+ * whose name d->culprit takes. */
 static void set_culprit(struct diagnosis *d, const struct unit *u, size_t n, const struct anon *an, long c,
 			int how, int64_t line)
 {
 	struct dx_culprit *cu = &d->culprit;
 	*cu = (struct dx_culprit){ .rank = u[c].name, .line = line, .how = how,
-				   .anon_peers = an->nwaits, .symptoms = an->waits };
+				   .anon_peers = an->nwaits, .symptoms = an->waits,
+				   .unheard = (size_t)c == n ? (char *)u[c].name : NULL };
 	cu->peers = xcalloc(n, sizeof(*cu->peers));
 	for (size_t x = 0; x < n; x++)
 		if (u[x].waits && (long)x != c) {
@@ -733,7 +808,7 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 	long *unit_of = xmalloc((ns ? ns : 1) * sizeof(*unit_of));
 	for (size_t s = 0; s < ns; s++)
 		unit_of[s] = -1;
-	struct unit *u = xcalloc(d->nranks, sizeof(*u));
+	struct unit *u = xcalloc(d->nranks + 1, sizeof(*u));   /* u[n]: pick's */
 	size_t *stream = xcalloc(d->nranks, sizeof(*stream));
 	size_t n = find_units(in, d, nfollow, u, unit_of, stream);
 	free(nfollow);
@@ -748,7 +823,7 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 	free(printer);
 	if (anon_error_is_culprits(in, u, n, &an, c, how, ncand))
 		how = DX_CULPRIT_ERROR, line = an.own_summary;
-	if (c >= 0 && line >= 0)
+	if (c >= 0 && (line >= 0 || (size_t)c == n))
 		set_culprit(d, u, n, &an, c, how, line);
 	set_roles(d, u, n, unit_of, stream, &an, c);
 	free(stream);

@@ -181,6 +181,7 @@ void diagnosis_free(struct diagnosis *d)
 	free(d->slow);
 	free(d->ranks);
 	free(d->culprit.peers);
+	free(d->culprit.unheard);
 	free(d->coll.r);
 	free(d->coll.sentence);
 	memset(d, 0, sizeof(*d));

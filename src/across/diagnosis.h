@@ -124,7 +124,7 @@ enum { DX_WAIT_TIMEOUT = 1, DX_WAIT_PEER_LOSS = 2 };
 /* The rank whose peers then failed waiting for it; rank NULL when there
  * is none (all ranks stopped together, or no peer failed waiting). */
 struct dx_culprit {
-	const char *rank;     /* its name ("TP2"), one of d->ranks */
+	const char *rank;     /* its name ("TP2"), one of d->ranks or unheard */
 	int64_t line;         /* its error (ERROR, LAUNCHER: the launcher's
 			       * line), else its last line before it fails */
 	int how;              /* enum dx_culprit_how */
@@ -133,6 +133,9 @@ struct dx_culprit {
 	size_t npeers;
 	size_t anon_peers;    /* errors of peers failing waiting that no
 			       * rank's tag holds (untagged tracebacks) */
+	char *unheard;        /* owned, set for a rank that printed nothing
+			       * in the log (so none of d->ranks): its name,
+			       * made like its peers'; rank points to it */
 };
 
 /* The kind of hang the ranks' collectives show (collectives.c). */

@@ -307,6 +307,8 @@ static char *culprit_why(const struct diagnosis *d)
 	FILE *m = open_memstream(&text, &len);
 	if (m) {
 		fputs(why[c->how], m);
+		if (c->unheard)
+			fputs("; it printed nothing in this log", m);
 		/* The hang's sentence says which collective and who waited. */
 		if (c->how == DX_CULPRIT_COLLECTIVE)
 			fputs(d->coll.sentence ? d->coll.sentence : "", m);

@@ -448,6 +448,15 @@ static void culprit_sentence(FILE *f, const struct diagnosis *d, size_t q)
 {
 	const struct dx_culprit *c = &d->culprit;
 	put_text_padded(f, c->rank, 0);
+	/* A rank that printed nothing has no line of its own to quote. */
+	if (c->unheard && c->line < 0) {
+		fputs(" printed nothing here, the only rank that did not fail or wait", f);
+		culprit_peers(f, c);
+		fputc('.', f);
+		return;
+	}
+	if (c->unheard)
+		fputs(" printed nothing here and", f);
 	fputs(c->how == DX_CULPRIT_ERROR      ? " failed first, at \""
 	      : c->how == DX_CULPRIT_OWN_STEP ? " stopped at \""
 	      : c->how == DX_CULPRIT_SILENT   ? " never failed; it last printed \""

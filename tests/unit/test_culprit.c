@@ -272,6 +272,48 @@ static void test_launcher_without_waits(void)
 	dx_free(&x);
 }
 
+/* The start of a run of ranks a, b, c: START4's first lines, for those
+ * ranks only. */
+#define START_OF(a, b, c) \
+	a " Init torch distributed begin.\n" b " Init torch distributed begin.\n" \
+	c " Init torch distributed begin.\n" \
+	a " Load weight begin. avail mem=250.00 GB\n" b " Load weight begin. avail mem=250.00 GB\n" \
+	c " Load weight begin. avail mem=250.00 GB\n"
+#define TIMES_OUT(r) "+15 " r " RuntimeError: Timed out waiting 15000ms for recv operation to complete\n"
+
+/* silent_rank: a rank that printed nothing is the culprit when each rank
+ * that printed sat waiting and its number is the one gap below the
+ * highest (TP2 among TP0, TP1, TP3), or the launcher's first error names
+ * it (TP3 among TP0, TP1); its name is made like its peers', and it has
+ * no line of its own.  Never a rank that printed, and never one of
+ * several silent ranks: with TP1 and TP2 silent there is none, and with
+ * a printing rank that neither failed nor waited, none. */
+static void test_silent_rank(void)
+{
+	struct dx x;
+	diagnose_pair(&x, GOOD4, START_OF("0", "1", "3") TIMES_OUT("0") TIMES_OUT("1") TIMES_OUT("3"));
+	CHECK_STR(culprit(&x), "TP2");
+	CHECK_INT(x.d.culprit.how, DX_CULPRIT_SILENT);
+	CHECK_INT(x.d.culprit.line, DX_NONE);
+	CHECK(x.d.culprit.unheard && x.d.culprit.rank == x.d.culprit.unheard);
+	CHECK_INT(x.d.culprit.npeers, 3);
+	CHECK_INT(role_of(&x, "TP2"), -1);
+	dx_free(&x);
+	diagnose_pair(&x, GOOD4, START_OF("0", "1", "0") TIMES_OUT("0") TIMES_OUT("1")
+		      ". E1201 torch/distributed/elastic/multiprocessing/api.py:986] failed (exitcode: -15) local_rank: 3 (pid: 597) of binary: python\n");
+	CHECK_STR(culprit(&x), "TP3");
+	CHECK_INT(x.d.culprit.how, DX_CULPRIT_LAUNCHER);
+	CHECK(x.d.culprit.line >= 0);
+	dx_free(&x);
+	diagnose_pair(&x, GOOD4, START_OF("0", "3", "0") TIMES_OUT("0") TIMES_OUT("3"));
+	CHECK_STR(culprit(&x), "none");
+	dx_free(&x);
+	diagnose_pair(&x, GOOD4, START_OF("0", "1", "3") TIMES_OUT("0") "1 Load weight end. mem usage=0.25 GB\n"
+		      "3 Load weight end. mem usage=0.25 GB\n");
+	CHECK_STR(culprit(&x), "none");
+	dx_free(&x);
+}
+
 /* ---- stragglers ---- */
 
 /* The slow step naming rank name, or NULL. */
@@ -338,6 +380,7 @@ int main(void)
 	test_rank0_step();
 	test_finished();
 	test_launcher_without_waits();
+	test_silent_rank();
 	test_straggler();
 	test_early_waiter();
 	return test_report();
