@@ -101,6 +101,7 @@ static struct dx_coll_rank *rank_slot(struct dx_collectives *c, size_t *cap, int
 	r->pg = r->enqueued = r->completed = r->pending = -1;
 	r->enq_numel = r->done_numel = r->pending_numel = -1;
 	r->waited_s = NAN;
+	r->started = -1;
 	r->line = DX_NONE;
 	return r;
 }
@@ -165,6 +166,7 @@ static void from_dump(struct dx_coll_rank *r, const struct frdump *f)
 	r->enq_numel = f->enq_numel;
 	r->done_numel = f->done_numel;
 	r->pending_numel = f->pending_numel;
+	r->started = f->pending_started;
 	r->dump = f->path;
 }
 
@@ -266,12 +268,38 @@ static int find_mismatch(struct dx_collectives *c)
 	return 0;
 }
 
+/* not-started: every rank waits in collective c->seq, every rank's
+ * dump says whether its GPU began it, and some did while others did
+ * not: those are odd.  A collective's kernel starts once its stream
+ * reaches it, and then waits inside for its peers, so the peers that
+ * started it wait for the rank whose GPU is still busy with earlier
+ * work (a hung kernel).  Property: no rank is odd unless some peer's
+ * GPU started the very collective it did not, and a dump that does not
+ * record starts (all "scheduled", without TORCH_NCCL_ENABLE_TIMING)
+ * singles out none. */
+static int not_started(struct dx_collectives *c)
+{
+	size_t started = 0;
+	for (size_t k = 0; k < c->n; k++) {
+		const struct dx_coll_rank *r = &c->r[k];
+		if (r->started < 0 || r->pending != c->seq)
+			return 0;
+		started += r->started == 1;
+	}
+	if (!started || started == c->n)
+		return 0;
+	for (size_t k = 0; k < c->n; k++)
+		c->r[k].odd = c->r[k].started == 0;
+	return 1;
+}
+
 /* The shape of the hang from the ranks' numbers (see dx_hang_kind), the
  * collective in question (c->seq), and the ranks it singles out (odd).
  * never-entered: some ranks wait in collective S (the lowest any waits
  * in) while others never called it (their last enqueued is below S and
  * they wait in nothing).  stuck-inside: a rank waits in a collective a
- * peer completed.  all-stuck: every rank waits.  not-collective: none
+ * peer completed.  all-stuck: every rank waits, not-started when their
+ * GPUs say who has not begun (not_started).  not-collective: none
  * waits. */
 static int shape(struct dx_collectives *c)
 {
@@ -303,7 +331,9 @@ static int shape(struct dx_collectives *c)
 			}
 	if (inside)
 		return DX_HANG_STUCK_INSIDE;
-	return nwait == c->n ? DX_HANG_ALL_STUCK : DX_HANG_NOT_COLLECTIVE;
+	if (nwait != c->n)
+		return DX_HANG_NOT_COLLECTIVE;
+	return not_started(c) ? DX_HANG_NOT_STARTED : DX_HANG_ALL_STUCK;
 }
 
 /* "ranks 0, 1, 3" of those with odd == want that wait or not, as asked. */
@@ -398,6 +428,15 @@ static char *sentence(const struct diagnosis *d, int kind)
 		}
 		break;
 	}
+	case DX_HANG_NOT_STARTED:
+		rank_list(&b, c, 1, -1);
+		buf_printf(&b, " called ");
+		what(&b, c);
+		buf_printf(&b, " but its GPU never started it (still busy with earlier work); ");
+		rank_list(&b, c, 0, -1);
+		buf_printf(&b, " started it and waited");
+		waited(&b, c);
+		break;
 	case DX_HANG_STUCK_INSIDE:
 		rank_list(&b, c, 1, -1);
 		buf_printf(&b, " waited in ");
@@ -443,12 +482,14 @@ void collectives_kind(struct diagnosis *d)
 
 /* The culprit from the hang's shape, where the log's evidence named
  * none: the one rank that never joined, or called another op in, the
- * collective its peers waited in.  Property: never a rank that waits in
- * the collective with its peers, and never one of several odd ranks. */
+ * collective its peers waited in, or whose GPU never started it.
+ * Property: never a rank that waits in the collective as its peers do,
+ * and never one of several odd ranks. */
 static void feed_culprit(struct diagnosis *d)
 {
 	struct dx_collectives *c = &d->coll;
-	if (d->culprit.rank || (c->shape != DX_HANG_NEVER_ENTERED && c->shape != DX_HANG_MISMATCH))
+	if (d->culprit.rank || (c->shape != DX_HANG_NEVER_ENTERED && c->shape != DX_HANG_MISMATCH &&
+				c->shape != DX_HANG_NOT_STARTED))
 		return;
 	const struct dx_coll_rank *odd = NULL;
 	for (size_t k = 0; k < c->n; k++)

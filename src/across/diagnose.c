@@ -45,8 +45,8 @@ const char *dx_severity_name(int s)
 const char *dx_hang_kind_name(int k)
 {
 	static const char *const names[] = { NULL, "never-entered", "stuck-inside", "all-stuck", "mismatch",
-					     "not-collective", "slow" };
-	return k > 0 && k <= DX_HANG_SLOW ? names[k] : NULL;
+					     "not-collective", "slow", "not-started" };
+	return k > 0 && k <= DX_HANG_NOT_STARTED ? names[k] : NULL;
 }
 
 void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,

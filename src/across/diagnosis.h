@@ -147,6 +147,8 @@ enum dx_hang_kind {
 	DX_HANG_MISMATCH,       /* ranks called different collectives at one sequence number */
 	DX_HANG_NOT_COLLECTIVE, /* no rank is inside a collective: the hang is outside them */
 	DX_HANG_SLOW,           /* in a collective, within the good runs' time at that step */
+	DX_HANG_NOT_STARTED,    /* every rank waits in one collective, which a
+				 * rank's GPU never started and its peers' did */
 };
 
 #define DX_OP_MAX 32
@@ -163,6 +165,8 @@ struct dx_coll_rank {
 	int64_t enq_numel, done_numel, pending_numel;  /* their elements in,
 			       * -1 unknown */
 	double waited_s;      /* how long it had waited in pending; NAN */
+	int started;          /* pending's GPU work began: 1, not yet: 0,
+			       * unknown: -1 (frdump's pending_started) */
 	const char *dump;     /* the dump it is read from, or NULL: the log */
 	int64_t line;         /* bad's last line that said it, or DX_NONE */
 	uint8_t odd;          /* the rank the hang kind singles out */

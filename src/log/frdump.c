@@ -127,6 +127,8 @@ static void read_entries(const struct dv *root, struct frdump *fr)
 			op_name(e, fr->pending_op);
 			fr->pending_numel = numel(e);
 			fr->pending_ns = field(e, "time_created_ns");
+			const struct dv *state = dv_get(e, "state");
+			fr->pending_started = dv_is(state, "started") ? 1 : dv_is(state, "scheduled") ? 0 : -1;
 		}
 	}
 }
@@ -134,6 +136,7 @@ static void read_entries(const struct dv *root, struct frdump *fr)
 int frdump_parse(const unsigned char *p, size_t n, struct frdump *fr, char *why, size_t cap)
 {
 	fr->pg = fr->enqueued = fr->completed = fr->pending = fr->pending_ns = -1;
+	fr->pending_started = -1;
 	fr->enq_numel = fr->done_numel = fr->pending_numel = -1;
 	fr->enq_op[0] = fr->done_op[0] = fr->pending_op[0] = '\0';
 	size_t i = 0;

@@ -34,6 +34,9 @@ struct frdump {
 	 * unknown. */
 	int64_t enq_numel, done_numel, pending_numel;
 	int64_t pending_ns;   /* when that one was created, or -1 */
+	int pending_started;  /* its GPU work began ("started"): 1; "scheduled":
+			       * 0; no state: -1.  Only a run with
+			       * TORCH_NCCL_ENABLE_TIMING=1 records "started" */
 };
 
 /* Read dump p[0, n) (a pickle or JSON, told by its first byte) into *fr,

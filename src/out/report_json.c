@@ -376,6 +376,10 @@ static void json_collectives(struct jw *jw, const struct diagnosis *d)
 		json_coll_op(jw, "last_completed", r->completed, r->done_op);
 		json_coll_op(jw, "waiting_in", r->pending, r->pending_op);
 		jw_object_double(jw, "waited_s", r->waited_s, 1);
+		if (r->started >= 0)
+			jw_object_bool(jw, "started", r->started);
+		else
+			jw_object_null(jw, "started");
 		jw_object_string(jw, "source", r->dump ? "dump" : "log");
 		jw_object_string(jw, "dump", r->dump);
 		jw_object_line(jw, "line", r->line);

@@ -706,6 +706,8 @@ static void coll_row(const struct out *o, const struct row *row, size_t q)
 	coll_op(f, "completed", r->completed, r->done_op);
 	if (r->pending >= 0)
 		coll_op(f, "waits in", r->pending, r->pending_op);
+	if (r->pending >= 0 && r->started == 0 && row->d->coll.kind == DX_HANG_NOT_STARTED)
+		fputs(" (not started)", f);
 	if (!isnan(r->waited_s)) {
 		fputs(" for ", f);
 		put_duration(f, r->waited_s);

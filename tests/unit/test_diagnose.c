@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "diagnose.h"
+#include "frdump.h"
 #include "input.h"
 #include "log.h"
 #include "rules.h"
@@ -110,6 +111,11 @@ static void generic_words(struct ruleset *rs)
  * not known, as where the file system keeps no birth time. */
 static double scripts_written_s = NAN;
 
+/* The bad run's Flight Recorder dumps diagnose_scripts passes, as --dumps
+ * would. */
+static const struct frdump *scripts_dumps;
+static size_t scripts_ndumps;
+
 /* Diagnose the last of scripts[] (NULL-terminated) against the others,
  * with the rules in text rules (NULL: none but generic_words; GENERIC:
  * the generic words);
@@ -135,7 +141,8 @@ static void diagnose_scripts(struct dx *x, const char *rules, double now_s, cons
 			in.btime = in.mtime - (time_t)scripts_written_s;
 		log_load_input(&x->logs[x->n], &in, (int)x->n, LOG_FULL, 1, &x->tt);
 	}
-	struct dx_options o = { .now_ms = isnan(now_s) ? TS_NONE : (int64_t)(now_s * 1000), .now_relative = 1 };
+	struct dx_options o = { .now_ms = isnan(now_s) ? TS_NONE : (int64_t)(now_s * 1000), .now_relative = 1,
+				.dumps = scripts_dumps, .ndumps = scripts_ndumps };
 	diagnose(x->logs, x->n, &x->tt, &x->rs, &o, &x->d);
 }
 
@@ -2470,6 +2477,7 @@ static void test_generic_up_words(void)
 
 /* ---- collectives (collectives.c) ---- */
 
+
 #define WD(r, seq, op) "@" #r " ERROR [Rank " #r "] Watchdog caught collective operation timeout: " \
 	"WorkNCCL(SeqNum=" #seq ", OpType=" #op ", NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for 600010 milliseconds before timing out.\n"
 /* The same with the elements the call took in. */
@@ -2546,6 +2554,48 @@ static void test_collectives(void)
 	dx_free(&x);
 }
 
+/* A dump of rank r waiting in all_reduce seq, its GPU work begun (started
+ * 1), not yet (0) or not recorded (-1). */
+static struct frdump fr_waiting(int r, int64_t seq, int started)
+{
+	struct frdump f = { .rank = r, .pg = 0, .enqueued = seq, .completed = seq - 1, .pending = seq,
+			    .pending_started = started, .enq_numel = 8, .done_numel = 8, .pending_numel = 8,
+			    .pending_ns = -1 };
+	strcpy(f.enq_op, "all_reduce");
+	strcpy(f.done_op, "all_reduce");
+	strcpy(f.pending_op, "all_reduce");
+	return f;
+}
+
+/* not_started: ranks all waiting in one collective, whose dumps say rank
+ * 0's GPU never started it while its peers' did, single out rank 0, the
+ * culprit; dumps that record no start (all "scheduled"), or where every
+ * GPU started it, single out none. */
+static void test_not_started(void)
+{
+	struct dx x;
+	struct frdump f[3] = { fr_waiting(0, 15, 0), fr_waiting(1, 15, 1), fr_waiting(2, 15, 1) };
+	scripts_dumps = f, scripts_ndumps = 3;
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD);
+	CHECK_INT(x.d.coll.kind, DX_HANG_NOT_STARTED);
+	CHECK_INT(coll_odd(&x.d), 1 << 0);
+	CHECK_INT(x.d.culprit.how, DX_CULPRIT_COLLECTIVE);
+	CHECK(x.d.culprit.rank && strchr(x.d.culprit.rank, '0'));
+	CHECK(x.d.coll.sentence && strstr(x.d.coll.sentence, "rank 0 called collective 15 (all_reduce, pg 0) but its GPU never started it"));
+	dx_free(&x);
+	f[1].pending_started = f[2].pending_started = 0;
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD);
+	CHECK_INT(x.d.coll.kind, DX_HANG_ALL_STUCK);
+	CHECK_INT(coll_odd(&x.d), 0);
+	dx_free(&x);
+	f[0].pending_started = f[1].pending_started = f[2].pending_started = 1;
+	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD);
+	CHECK_INT(x.d.coll.kind, DX_HANG_ALL_STUCK);
+	CHECK_INT(coll_odd(&x.d), 0);
+	dx_free(&x);
+	scripts_dumps = NULL, scripts_ndumps = 0;
+}
+
 /* pass_waiting, waits_after, stopped_or_diverged: a run whose last words
  * say it waits is STOPPED in that wait, the wait quoted; what it noted
  * in words before, not logged as an error, is no crash.  Logged as an
@@ -2614,6 +2664,7 @@ static void test_time_does_not_run_back(void)
 int main(void)
 {
 	test_collectives();
+	test_not_started();
 	test_stopped();
 	test_empty_beside_empty();
 	test_same();

@@ -67,6 +67,24 @@ static void real_dumps(void)
 	CHECK_INT(fr.pending, 28);
 	free(p);
 
+	/* A run with TORCH_NCCL_ENABLE_TIMING=1 records whether each op's GPU
+	 * work began: rank 0's GPU, busy with a spin kernel, never started
+	 * the all_gather rank 1's did; without it, every op waiting is
+	 * "scheduled". */
+	p = slurp("tests/fixtures/gpu-holdout2/rlog2-cudaspin-step6-rank0.dumps/nccl_trace_rank_0", &n);
+	CHECK_INT(parse(p, n, &fr, why), 0);
+	CHECK_INT(fr.pending, 15);
+	CHECK_INT(fr.pending_started, 0);
+	free(p);
+	p = slurp("tests/fixtures/gpu-holdout2/rlog2-cudaspin-step6-rank0.dumps/nccl_trace_rank_1", &n);
+	CHECK_INT(parse(p, n, &fr, why), 0);
+	CHECK_INT(fr.pending_started, 1);
+	free(p);
+	p = slurp(FIX "s4-trn-quiet-step12-rank1.dumps/nccl_trace_rank_0", &n);
+	CHECK_INT(parse(p, n, &fr, why), 0);
+	CHECK_INT(fr.pending_started, 0);
+	free(p);
+
 	/* The JSON form, whose pg_status numbers are strings. */
 	p = slurp(FIX "fr-sample/fr-sample.json", &n);
 	CHECK_INT(parse(p, n, &fr, why), 0);
