@@ -514,6 +514,111 @@ static void feed_culprit(struct diagnosis *d)
 	d->culprit.symptoms = DX_WAIT_TIMEOUT;
 }
 
+/* Dump d's numbers in the group named name, or NULL when d has none:
+ * its rank is no member, or called nothing in it the dump kept. */
+static const struct fr_group *dump_group(const struct frdump *d, const char *name)
+{
+	for (size_t g = 0; g < d->ngroups; g++)
+		if (strcmp(d->groups[g].name, name) == 0)
+			return &d->groups[g];
+	return NULL;
+}
+
+/* Whether group g of dumps[0..n) shows a member that never entered the
+ * collective another waits in: the lowest sequence number s any member
+ * waits in, and a member whose last enqueued is below s with nothing
+ * pending in the group. */
+static int group_never_entered(const struct frdump *dumps, size_t n, const char *name, int64_t *s)
+{
+	*s = -1;
+	for (size_t j = 0; j < n; j++) {
+		const struct fr_group *g = dump_group(&dumps[j], name);
+		if (g && g->pending >= 0 && (*s < 0 || g->pending < *s))
+			*s = g->pending;
+	}
+	for (size_t j = 0; j < n && *s >= 0; j++) {
+		const struct fr_group *g = dump_group(&dumps[j], name);
+		if (g && g->pending < 0 && g->enqueued >= 0 && g->enqueued < *s)
+			return 1;
+	}
+	return 0;
+}
+
+static int by_age(const void *a, const void *b)
+{
+	const struct fr_group *x = *(const struct fr_group *const *)a, *y = *(const struct fr_group *const *)b;
+	return (x->pending_ns > y->pending_ns) - (x->pending_ns < y->pending_ns);
+}
+
+static int by_name_then_age(const void *a, const void *b)
+{
+	const struct fr_group *x = *(const struct fr_group *const *)a, *y = *(const struct fr_group *const *)b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : by_age(a, b);
+}
+
+/* never-entered in a subgroup, from the dumps: every rank's latest entry
+ * (the world's, where all wait) looks all-stuck while a tensor-parallel
+ * pair's all_reduce shows who never called it.  Of the groups any rank
+ * waits in, taken by when their oldest waiting collective was created
+ * (the first to block waited on the culprit; later ones wait on its
+ * waiters), the first where a member never entered (group_never_entered)
+ * is the group in question; the rows become its members' numbers in it.
+ * Property: a rank that is no member of that group, or whose numbers in
+ * it are unknown, is never odd; a group whose members all called the
+ * collective makes no never-entered. */
+static int subgroup_never_entered(struct dx_collectives *c, const struct frdump *dumps, size_t n)
+{
+	/* Each group's oldest waiting collective, oldest first; a name
+	 * is tried once, at its oldest. */
+	size_t m = 0;
+	for (size_t j = 0; j < n; j++)
+		m += dumps[j].ngroups;
+	const struct fr_group **w = xmalloc((m ? m : 1) * sizeof(*w));
+	m = 0;
+	for (size_t j = 0; j < n; j++)
+		for (size_t k = 0; k < dumps[j].ngroups; k++)
+			if (dumps[j].groups[k].pending >= 0 && dumps[j].groups[k].pending_ns >= 0)
+				w[m++] = &dumps[j].groups[k];
+	qsort(w, m, sizeof(*w), by_name_then_age);
+	size_t u = 0;
+	for (size_t k = 0; k < m; k++)
+		if (!u || strcmp(w[u - 1]->name, w[k]->name) != 0)
+			w[u++] = w[k];
+	qsort(w, u, sizeof(*w), by_age);
+	const char *best = NULL;
+	int64_t seq = -1;
+	for (size_t k = 0; k < u && !best; k++)
+		if (group_never_entered(dumps, n, w[k]->name, &seq))
+			best = w[k]->name;
+	free(w);
+	if (!best)
+		return 0;
+	c->seq = seq;
+	size_t kept = 0;
+	for (size_t k = 0; k < c->n; k++) {
+		const struct frdump *d = NULL;
+		for (size_t j = 0; j < n && !d; j++)
+			d = dumps[j].rank == c->r[k].rank ? &dumps[j] : NULL;
+		const struct fr_group *g = d ? dump_group(d, best) : NULL;
+		if (!g)
+			continue;
+		struct dx_coll_rank *r = &c->r[kept++];
+		*r = c->r[k];
+		r->pg = g->id;
+		r->enqueued = g->enqueued, r->completed = g->completed, r->pending = g->pending;
+		memcpy(r->enq_op, g->enq_op, DX_OP_MAX);
+		memcpy(r->done_op, g->done_op, DX_OP_MAX);
+		memcpy(r->pending_op, g->pending_op, DX_OP_MAX);
+		r->enq_numel = r->done_numel = r->pending_numel = -1;
+		r->waited_s = NAN;
+		r->started = -1;
+		r->odd = g->pending < 0 && g->enqueued >= 0 && g->enqueued < c->seq;
+	}
+	c->n = kept;
+	return 1;
+}
+
 static int by_rank(const void *a, const void *b)
 {
 	const struct dx_coll_rank *x = a, *y = b;
@@ -561,6 +666,9 @@ void pass_collectives(struct dx_state *st, struct diagnosis *d)
 				break;
 			}
 	c->shape = shape(c);
+	if ((c->shape == DX_HANG_ALL_STUCK || c->shape == DX_HANG_NOT_COLLECTIVE) && st->opt &&
+	    subgroup_never_entered(c, st->opt->dumps, st->opt->ndumps))
+		c->shape = DX_HANG_NEVER_ENTERED;
 	for (size_t k = 0; k < c->n; k++) {
 		const struct dx_coll_rank *r = &c->r[k];
 		if (c->pg < 0 && r->pg >= 0)

@@ -133,10 +133,83 @@ static void read_entries(const struct dv *root, struct frdump *fr)
 	}
 }
 
+/* The group of entry e in fr->groups, added when new; NULL for an entry
+ * without a name, or past FR_GROUPS_MAX.  The name keeps only letters,
+ * digits, '_' and '-': it is quoted in reports. */
+static struct fr_group *group_of(struct frdump *fr, const struct dv *e)
+{
+	const struct dv *pg = dv_get(e, "process_group");
+	if (!pg || pg->kind != DV_LIST || !pg->n || pg->items[0]->kind != DV_STR)
+		return NULL;
+	char name[FR_NAME_MAX];
+	size_t k = 0;
+	for (size_t j = 0; j < pg->items[0]->n && k + 1 < FR_NAME_MAX; j++) {
+		char ch = pg->items[0]->s[j];
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+		    ch == '-')
+			name[k++] = ch;
+	}
+	name[k] = '\0';
+	for (size_t g = 0; g < fr->ngroups; g++)
+		if (strcmp(fr->groups[g].name, name) == 0)
+			return &fr->groups[g];
+	if (fr->ngroups == FR_GROUPS_MAX)
+		return NULL;
+	struct fr_group *g = &fr->groups[fr->ngroups++];
+	memset(g, 0, sizeof(*g));
+	memcpy(g->name, name, k + 1);
+	g->id = field(e, "pg_id");
+	g->enqueued = g->completed = g->pending = g->pending_ns = -1;
+	return g;
+}
+
+/* Fill fr->groups from the entries, as read_entries fills fr for one
+ * group, pg_status (by this rank's pg_id) included. */
+static void read_groups(const struct dv *root, struct frdump *fr)
+{
+	const struct dv *entries = dv_get(root, "entries");
+	size_t n = entries && entries->kind == DV_LIST ? entries->n : 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct dv *e = entries->items[k];
+		const struct dv *p2p = dv_get(e, "is_p2p");
+		int64_t seq = field(e, "collective_seq_id");
+		struct fr_group *g = seq < 0 || (p2p && p2p->kind == DV_BOOL && p2p->i) ? NULL : group_of(fr, e);
+		if (!g)
+			continue;
+		if (seq >= g->enqueued)
+			g->enqueued = seq, op_name(e, g->enq_op);
+		if (dv_is(dv_get(e, "state"), "completed") && seq >= g->completed)
+			g->completed = seq, op_name(e, g->done_op);
+	}
+	for (size_t x = 0; x < fr->ngroups; x++) {
+		struct fr_group *g = &fr->groups[x];
+		char key[24];
+		snprintf(key, sizeof(key), "%lld", (long long)g->id);
+		const struct dv *st = dv_get(dv_get(root, "pg_status"), key);
+		int64_t enq = field(st, "last_enqueued_collective"), done = field(st, "last_completed_collective");
+		if (enq >= 0 && enq != g->enqueued)
+			g->enqueued = enq, g->enq_op[0] = '\0';
+		if (done >= 0 && done != g->completed)
+			g->completed = done, g->done_op[0] = '\0';
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct dv *e = entries->items[k];
+		const struct dv *p2p = dv_get(e, "is_p2p");
+		int64_t seq = field(e, "collective_seq_id");
+		struct fr_group *g = seq < 0 || (p2p && p2p->kind == DV_BOOL && p2p->i) ? NULL : group_of(fr, e);
+		if (g && seq > g->completed && (g->pending < 0 || seq < g->pending)) {
+			g->pending = seq;
+			op_name(e, g->pending_op);
+			g->pending_ns = field(e, "time_created_ns");
+		}
+	}
+}
+
 int frdump_parse(const unsigned char *p, size_t n, struct frdump *fr, char *why, size_t cap)
 {
 	fr->pg = fr->enqueued = fr->completed = fr->pending = fr->pending_ns = -1;
 	fr->pending_started = -1;
+	fr->ngroups = 0;
 	fr->enq_numel = fr->done_numel = fr->pending_numel = -1;
 	fr->enq_op[0] = fr->done_op[0] = fr->pending_op[0] = '\0';
 	size_t i = 0;
@@ -156,8 +229,10 @@ int frdump_parse(const unsigned char *p, size_t n, struct frdump *fr, char *why,
 		snprintf(why, cap, "no Flight Recorder trace (no 'entries')");
 		rc = -1;
 	}
-	if (rc == 0)
+	if (rc == 0) {
 		read_entries(doc.root, fr);
+		read_groups(doc.root, fr);
+	}
 	dv_free(&doc);
 	return rc;
 }

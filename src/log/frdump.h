@@ -18,6 +18,20 @@
 #define FR_MAX_DUMPS 4096
 
 #define FR_OP_MAX 32
+/* Most process groups read per rank, and the longest name kept. */
+#define FR_GROUPS_MAX 32
+#define FR_NAME_MAX 48
+
+/* One process group's collectives on one rank, as struct frdump's. */
+struct fr_group {
+	char name[FR_NAME_MAX];  /* its name (process_group's first field):
+				  * the same on every rank, where pg_id is
+				  * the rank's own */
+	int64_t id;              /* this rank's pg_id of it */
+	int64_t enqueued, completed, pending;
+	char enq_op[FR_OP_MAX], done_op[FR_OP_MAX], pending_op[FR_OP_MAX];
+	int64_t pending_ns;      /* when pending was created, or -1 */
+};
 
 /* One rank's collectives, in the process group of its latest entry.
  * Sequence numbers are torch's collective_seq_id; -1 when unknown; an op
@@ -37,6 +51,10 @@ struct frdump {
 	int pending_started;  /* its GPU work began ("started"): 1; "scheduled":
 			       * 0; no state: -1.  Only a run with
 			       * TORCH_NCCL_ENABLE_TIMING=1 records "started" */
+	/* Every named group it has collectives in (the first FR_GROUPS_MAX):
+	 * a subgroup's hang (tensor parallel's) is not its latest entry's. */
+	struct fr_group groups[FR_GROUPS_MAX];
+	size_t ngroups;
 };
 
 /* Read dump p[0, n) (a pickle or JSON, told by its first byte) into *fr,

@@ -2567,6 +2567,62 @@ static struct frdump fr_waiting(int r, int64_t seq, int started)
 	return f;
 }
 
+/* Group name of dump f: last enqueued enq, completed done, waiting in
+ * pending (-1: none) since ns. */
+static void fr_group_add(struct frdump *f, const char *name, int64_t enq, int64_t done, int64_t pending, int64_t ns)
+{
+	struct fr_group *g = &f->groups[f->ngroups++];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->name, sizeof(g->name), "%s", name);
+	g->id = f->ngroups - 1;
+	g->enqueued = enq, g->completed = done, g->pending = pending, g->pending_ns = pending >= 0 ? ns : -1;
+	strcpy(g->enq_op, "all_reduce");
+	strcpy(g->pending_op, pending >= 0 ? "all_reduce" : "");
+}
+
+/* subgroup_never_entered: four ranks all wait in the world's collective
+ * 9, but in tensor-parallel group "1" {0, 1}, whose collective 13 rank 0
+ * has waited in since before any other wait began, rank 1 never called
+ * it: the hang is that group's, rank 1 is odd and the culprit, and the
+ * rows are the group's two members.  Group "2" {2, 3}, whose members
+ * both called 19, singles out none.  Where rank 1 called 13 too, or its
+ * dump kept nothing of group "1", no rank is odd. */
+static void test_subgroup_never_entered(void)
+{
+	struct dx x;
+	struct frdump f[4];
+	for (int pass = 0; pass < 3; pass++) {
+		for (int r = 0; r < 4; r++) {
+			f[r] = fr_waiting(r, 9, -1);
+			f[r].ngroups = 0;
+			fr_group_add(&f[r], "0", 9, 8, 9, 200 + r);
+		}
+		fr_group_add(&f[0], "1", 14, 12, 13, 100);
+		if (pass == 0)
+			fr_group_add(&f[1], "1", 12, 12, -1, 0);
+		else if (pass == 1)
+			fr_group_add(&f[1], "1", 13, 12, 13, 110);
+		fr_group_add(&f[2], "2", 21, 18, 19, 150);
+		fr_group_add(&f[3], "2", 21, 18, 19, 160);
+		scripts_dumps = f, scripts_ndumps = 4;
+		DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD);
+		if (pass == 0) {
+			CHECK_INT(x.d.coll.kind, DX_HANG_NEVER_ENTERED);
+			CHECK_INT(x.d.coll.seq, 13);
+			CHECK_INT(x.d.coll.n, 2);
+			CHECK_INT(coll_odd(&x.d), 1 << 1);
+			CHECK_INT(x.d.culprit.how, DX_CULPRIT_COLLECTIVE);
+			CHECK(x.d.culprit.rank && strchr(x.d.culprit.rank, '1'));
+		} else {
+			CHECK_INT(x.d.coll.kind, DX_HANG_ALL_STUCK);
+			CHECK_INT(x.d.coll.n, 4);
+			CHECK_INT(coll_odd(&x.d), 0);
+		}
+		dx_free(&x);
+	}
+	scripts_dumps = NULL, scripts_ndumps = 0;
+}
+
 /* not_started: ranks all waiting in one collective, whose dumps say rank
  * 0's GPU never started it while its peers' did, single out rank 0, the
  * culprit; dumps that record no start (all "scheduled"), or where every
@@ -2665,6 +2721,7 @@ int main(void)
 {
 	test_collectives();
 	test_not_started();
+	test_subgroup_never_entered();
 	test_stopped();
 	test_empty_beside_empty();
 	test_same();

@@ -85,6 +85,35 @@ static void real_dumps(void)
 	CHECK_INT(fr.pending_started, 0);
 	free(p);
 
+	/* Each named group's own numbers: Megatron-style rank 1 skipped its
+	 * tensor-parallel all_reduce 13 in group "1", where rank 0 waits,
+	 * while both wait in the world's collective 9, their latest. */
+	p = slurp("tests/fixtures/gpu-holdout2/mega4-tpskip-it7-rank1.dumps/nccl_trace_rank_0", &n);
+	CHECK_INT(parse(p, n, &fr, why), 0);
+	CHECK_INT(fr.pg, 0);
+	CHECK_INT(fr.pending, 9);
+	const struct fr_group *g = NULL;
+	for (size_t k = 0; k < fr.ngroups; k++)
+		g = strcmp(fr.groups[k].name, "1") == 0 ? &fr.groups[k] : g;
+	CHECK(g != NULL);
+	if (g) {
+		CHECK_INT(g->pending, 13);
+		CHECK_INT(g->completed, 12);
+		CHECK(g->pending_ns > 0);
+	}
+	free(p);
+	p = slurp("tests/fixtures/gpu-holdout2/mega4-tpskip-it7-rank1.dumps/nccl_trace_rank_1", &n);
+	CHECK_INT(parse(p, n, &fr, why), 0);
+	g = NULL;
+	for (size_t k = 0; k < fr.ngroups; k++)
+		g = strcmp(fr.groups[k].name, "1") == 0 ? &fr.groups[k] : g;
+	CHECK(g != NULL);
+	if (g) {
+		CHECK_INT(g->enqueued, 12);
+		CHECK_INT(g->pending, -1);
+	}
+	free(p);
+
 	/* The JSON form, whose pg_status numbers are strings. */
 	p = slurp(FIX "fr-sample/fr-sample.json", &n);
 	CHECK_INT(parse(p, n, &fr, why), 0);
