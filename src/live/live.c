@@ -443,6 +443,58 @@ static ssize_t odd_one_out(const struct live_report *r, size_t first)
 	return -1;
 }
 
+/* The frames of py-spy dump s's main thread ("MainThread", else its
+ * first thread): the indented lines under its "Thread ..." line, as
+ * [*at, *at + *n).  Thread ids and the "Process" line differ between
+ * peers at one place; frames do not.  0 when s names no thread. */
+static int main_frames(const char *s, const char **at, size_t *n)
+{
+	const char *first = NULL, *main = NULL;
+	for (const char *l = s; *l && !main;) {
+		size_t len = strcspn(l, "\n");
+		if (strncmp(l, "Thread ", 7) == 0) {
+			first = first ? first : l;
+			main = memmem(l, len, "\"MainThread\"", 12) ? l : NULL;
+		}
+		l += len + (l[len] == '\n');
+	}
+	const char *t = main ? main : first;
+	if (!t)
+		return 0;
+	*at = t + strcspn(t, "\n");
+	*at += **at == '\n';
+	const char *e = *at;
+	while (*e == ' ' || *e == '\t')
+		e += strcspn(e, "\n"), e += *e == '\n';
+	*n = (size_t)(e - *at);
+	return 1;
+}
+
+/* The live peer whose main thread's Python stack (py-spy's) differs from
+ * all the others', which agree, of three or more: where the others wait,
+ * it is not.  Only when every peer's stack was read: an unread one could
+ * be the odd one.  Its index in r->procs, or -1. */
+static ssize_t odd_stack(const struct live_report *r, size_t first)
+{
+	const struct proc_info *g = &r->procs[first];
+	const char *at[64];
+	size_t n[64], idx[64], m = 0;
+	for (size_t k = first; k < r->nprocs; k++)
+		if (live_peer(g, &r->procs[k])) {
+			if (m == 64 || !r->procs[k].stack || !main_frames(r->procs[k].stack, &at[m], &n[m]))
+				return -1;
+			idx[m++] = k;
+		}
+	for (size_t i = 0; m >= 3 && i < m; i++) {
+		size_t o = (i + 1) % m, same = 0;
+		for (size_t k = 0; k < m; k++)
+			same += k != i && n[k] == n[o] && memcmp(at[k], at[o], n[o]) == 0;
+		if (same == m - 1 && !(n[i] == n[o] && memcmp(at[i], at[o], n[o]) == 0))
+			return (ssize_t)idx[i];
+	}
+	return -1;
+}
+
 /* Of exactly two live peers, the one blocked while the other spins on a
  * GPU: a rank waiting in a GPU collective polls for its absent peer at a
  * whole CPU, so the one that does not is where that peer is.  On a CPU
@@ -475,8 +527,8 @@ static ssize_t waited_for(const struct live_report *r, size_t first)
 /* The worker the others wait for, in a job that is stuck (hung or
  * spinning) or lost a worker: one that died while its peers live (they
  * wait in collectives it will never join; of several dead, none is
- * named), else the odd one out, else of two the one a GPU spinner waits
- * for.  A job that makes progress has no culprit, whatever its workers
+ * named), else the odd one out, by what it does or else by its Python
+ * stack, else of two the one a GPU spinner waits for.  A job that makes progress has no culprit, whatever its workers
  * do. */
 static void job_culprit(struct live_report *r, size_t first)
 {
@@ -491,6 +543,8 @@ static void job_culprit(struct live_report *r, size_t first)
 	} else if (strcmp(r->liveness, "hung") == 0 || strcmp(r->liveness, "spinning") == 0) {
 		if ((c = odd_one_out(r, first)) >= 0)
 			why = "does other than all its peers, which agree: the odd one out";
+		else if ((c = odd_stack(r, first)) >= 0)
+			why = "its Python stack differs from all its peers', which agree: the odd one out";
 		else if ((c = waited_for(r, first)) >= 0)
 			why = "blocked while its peer spins on a GPU, waiting for it";
 	}
