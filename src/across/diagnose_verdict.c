@@ -1173,13 +1173,39 @@ static int still_retrying(const struct dx_state *st, const struct diagnosis *d)
  * however many lines of its own it printed.  So was a run that reached
  * the end: a server up like the good runs, then stopped where they went
  * on (the notice is a finding, which no good run printed: a good run's
- * own ^C at its end is no news).  The first such notice's finding, else
- * DX_NONE. */
+ * own ^C at its end is no news), or cut short before its shutdown
+ * followed the good run's (cut_short).  The first such notice's finding,
+ * else DX_NONE. */
+/* Whether a kill notice at bad line k cut the run short where its
+ * shutdown then followed the good run's: where bad's last line before k
+ * that follows stands in the good run, the good run's next line is one
+ * bad never printed and no kill notice of its own (a server served a
+ * client, then was stopped).  A run killed where the good run was
+ * killed was not cut short. */
+/* Bad's last line before line k that follows the good run, or DX_NONE. */
+static int64_t followed_before(const struct dx_state *st, int64_t k)
+{
+	int64_t b = k - 1;
+	while (b >= 0 && !st->w->follow[b])
+		b--;
+	return b >= 0 ? b : DX_NONE;
+}
+
+static int cut_short(const struct dx_state *st, const struct diagnosis *d, int64_t k)
+{
+	int64_t b = followed_before(st, k);
+	size_t g = b >= 0 ? (size_t)st->w->b2g[b] + 1 : 0;
+	if (b < 0 || g >= st->logs[d->good].nlines)
+		return 0;
+	uint32_t c = st->id[d->good][g];
+	return !st->cnt[st->bad * st->nc + c] && !classify_is_killed(st->rs, st->ctext[c]);
+}
+
 static int64_t interrupted_at(const struct dx_state *st, const struct diagnosis *d)
 {
 	int64_t at = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++)
-		if (says_after(st, d->novel[k].line, d->bad_line) &&
+		if ((says_after(st, d->novel[k].line, d->bad_line) || cut_short(st, d, d->novel[k].line)) &&
 		    classify_is_killed(st->rs, st->ctext[st->id[st->bad][d->novel[k].summary]]) &&
 		    (at == DX_NONE || d->novel[k].line < d->novel[at].line))
 			at = (int64_t)k;
@@ -1427,6 +1453,19 @@ static int64_t failed_and_went_on(const struct dx_state *st, const struct diagno
 	return first;
 }
 
+/* Interrupted by finding at: a run cut short (cut_short) got no further
+ * than its last following line before the notice, whatever of the good
+ * run's shutdown it printed after. */
+static void interrupted(const struct dx_state *st, struct diagnosis *d, int64_t at)
+{
+	d->verdict = DX_INTERRUPTED;
+	d->crash = at;
+	if (d->novel[at].line < d->bad_line) {
+		d->bad_line = followed_before(st, d->novel[at].line);
+		set_good_line(st, d);
+	}
+}
+
 void pass_verdict(struct dx_state *st, struct diagnosis *d)
 {
 	int64_t at;
@@ -1435,8 +1474,7 @@ void pass_verdict(struct dx_state *st, struct diagnosis *d)
 		d->crash = at;
 		failed_departure(st, d);
 	} else if (st->done && (at = interrupted_at(st, d)) != DX_NONE) {
-		d->verdict = DX_INTERRUPTED;
-		d->crash = at;
+		interrupted(st, d, at);
 	} else if (st->done) {
 		d->verdict = clean_match(d) ? DX_SAME : DX_DIFFERENT;
 	} else if ((at = failed_step_after_step(st, d)) != DX_NONE && interrupted_at(st, d) == DX_NONE) {
@@ -1446,8 +1484,7 @@ void pass_verdict(struct dx_state *st, struct diagnosis *d)
 	} else if (d->crash != DX_NONE) {
 		d->verdict = DX_CRASHED;
 	} else if ((at = interrupted_at(st, d)) != DX_NONE) {
-		d->verdict = DX_INTERRUPTED;
-		d->crash = at;
+		interrupted(st, d, at);
 	} else if ((at = exited_early(st, d)) != DX_NONE) {
 		d->verdict = DX_CRASHED;
 		d->crash = at;

@@ -520,6 +520,30 @@ static void test_done_then_killed(void)
 	dx_free(&x);
 }
 
+/* cut_short: a server stopped by a signal before it did what the good
+ * run did next (served a client), whose shutdown lines then follow the
+ * good run's own shutdown after a signal, was INTERRUPTED there: it got
+ * no further than the line before the notice.  One stopped where the
+ * good run was stopped, with the same shutdown, was not cut short. */
+#define SRV_UP "INFO starting\nINFO config loaded\nINFO waiting for connections on port 27017\n"
+#define SRV_DOWN "INFO shutdown: closing listening sockets\nINFO shutdown: removing fs lock\nINFO dbexit: rc: 0\n"
+static void test_cut_short(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL, SRV_UP "INFO connection accepted from 127.0.0.1:55494\n"
+		 "INFO got signal 15 (Terminated), will terminate after current cmd ends\n" SRV_DOWN,
+		 SRV_UP "INFO got signal 2 (Interrupt), will terminate after current cmd ends\n" SRV_DOWN);
+	CHECK_INT(x.d.verdict, DX_INTERRUPTED);
+	CHECK_INT(x.d.bad_line, 2);
+	CHECK_INT(x.d.good_line, 2);
+	CHECK_INT(crash_summary(&x.d), 3);
+	dx_free(&x);
+	DIAGNOSE(&x, NULL, SRV_UP "INFO got signal 15 (Terminated), will terminate after current cmd ends\n" SRV_DOWN,
+		 SRV_UP "INFO got signal 2 (Interrupt), will terminate after current cmd ends\n" SRV_DOWN);
+	CHECK(x.d.verdict != DX_INTERRUPTED);
+	dx_free(&x);
+}
+
 /* traceback_summary, crash_candidate, interrupted_at: a Ctrl-C chain is
  * INTERRUPTED, not crashed: its summary is the KeyboardInterrupt. */
 static void test_ctrl_c(void)
@@ -2735,6 +2759,7 @@ int main(void)
 	test_killed_from_outside();
 	test_done_then_killed();
 	test_ctrl_c();
+	test_cut_short();
 	test_exited_early();
 	test_record_cause();
 	test_failed_step_after_step();
