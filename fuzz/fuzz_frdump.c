@@ -15,8 +15,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[200];
 	struct frdump fr = { 0 };
 	if (frdump_parse(p, size, &fr, why, sizeof(why)) == 0) {
-		FUZZ_CHECK(strlen(fr.enq_op) < FR_OP_MAX && strlen(fr.pending_op) < FR_OP_MAX);
-		FUZZ_CHECK(fr.pending < 0 || fr.pending > fr.completed);
+		FUZZ_CHECK(fr.ngroups <= FR_GROUPS_MAX);
+		for (size_t k = 0; k <= fr.ngroups && k <= FR_GROUPS_MAX; k++) {
+			const struct fr_group *g = k < fr.ngroups ? &fr.groups[k] : &fr.latest;
+			FUZZ_CHECK(strlen(g->enq_op) < FR_OP_MAX && strlen(g->pending_op) < FR_OP_MAX);
+			FUZZ_CHECK(strlen(g->name) < FR_NAME_MAX);
+			FUZZ_CHECK(g->pending < 0 || g->pending > g->completed);
+		}
 	} else {
 		FUZZ_CHECK(why[0] != '\0');
 	}

@@ -154,20 +154,21 @@ static void log_ops(struct dx_coll_rank *r)
 		r->pending = r->completed + 1;
 }
 
-static void from_dump(struct dx_coll_rank *r, const struct frdump *f)
+/* Rank r's numbers in group g, from dump path. */
+static void from_dump(struct dx_coll_rank *r, const struct fr_group *g, const char *path)
 {
-	r->pg = f->pg;
-	r->enqueued = f->enqueued;
-	r->completed = f->completed;
-	r->pending = f->pending;
-	memcpy(r->enq_op, f->enq_op, DX_OP_MAX);
-	memcpy(r->done_op, f->done_op, DX_OP_MAX);
-	memcpy(r->pending_op, f->pending_op, DX_OP_MAX);
-	r->enq_numel = f->enq_numel;
-	r->done_numel = f->done_numel;
-	r->pending_numel = f->pending_numel;
-	r->started = f->pending_started;
-	r->dump = f->path;
+	r->pg = g->id;
+	r->enqueued = g->enqueued;
+	r->completed = g->completed;
+	r->pending = g->pending;
+	memcpy(r->enq_op, g->enq_op, DX_OP_MAX);
+	memcpy(r->done_op, g->done_op, DX_OP_MAX);
+	memcpy(r->pending_op, g->pending_op, DX_OP_MAX);
+	r->enq_numel = g->enq_numel;
+	r->done_numel = g->done_numel;
+	r->pending_numel = g->pending_numel;
+	r->started = g->pending_started;
+	r->dump = path;
 }
 
 /* Whether rank r waits in a collective: it called one it has not
@@ -605,14 +606,8 @@ static int subgroup_never_entered(struct dx_collectives *c, const struct frdump 
 			continue;
 		struct dx_coll_rank *r = &c->r[kept++];
 		*r = c->r[k];
-		r->pg = g->id;
-		r->enqueued = g->enqueued, r->completed = g->completed, r->pending = g->pending;
-		memcpy(r->enq_op, g->enq_op, DX_OP_MAX);
-		memcpy(r->done_op, g->done_op, DX_OP_MAX);
-		memcpy(r->pending_op, g->pending_op, DX_OP_MAX);
-		r->enq_numel = r->done_numel = r->pending_numel = -1;
-		r->waited_s = NAN;
-		r->started = -1;
+		from_dump(r, g, d->path);
+		r->waited_s = NAN;   /* the log's is the latest group's */
 		r->odd = g->pending < 0 && g->enqueued >= 0 && g->enqueued < c->seq;
 	}
 	c->n = kept;
@@ -655,7 +650,8 @@ void pass_collectives(struct dx_state *st, struct diagnosis *d)
 	/* A dump says more than the log (every op), so it wins for its rank;
 	 * the log still says how long the rank waited. */
 	for (size_t k = 0; k < (st->opt ? st->opt->ndumps : 0); k++)
-		from_dump(rank_slot(c, &cap, st->opt->dumps[k].rank), &st->opt->dumps[k]);
+		from_dump(rank_slot(c, &cap, st->opt->dumps[k].rank), &st->opt->dumps[k].latest,
+			  st->opt->dumps[k].path);
 	if (!c->n)
 		return;
 	qsort(c->r, c->n, sizeof(*c->r), by_rank);

@@ -69,117 +69,82 @@ static int64_t numel(const struct dv *e)
 	return total;
 }
 
-/* Whether entry e is a collective of process group pg: point-to-point
- * sends and receives count their own sequence (p2p_seq_id). */
-static int in_pg(const struct dv *e, int64_t pg)
+/* Whether entry e is a collective of its group's sequence: point-to-point
+ * sends and receives count their own (p2p_seq_id). */
+static int is_collective(const struct dv *e)
 {
 	const struct dv *p2p = dv_get(e, "is_p2p");
-	return field(e, "pg_id") == pg && !(p2p && p2p->kind == DV_BOOL && p2p->i);
+	return field(e, "collective_seq_id") >= 0 && !(p2p && p2p->kind == DV_BOOL && p2p->i);
 }
 
-/* Fill fr from the entries (newest last) of its latest entry's process
- * group: the last enqueued and completed collectives, and the first not
- * completed.  pg_status, where the dump has it, says the numbers even
- * when the ring dropped the entries; entries say the ops. */
-static void read_entries(const struct dv *root, struct frdump *fr)
+/* A group with nothing known. */
+static void group_init(struct fr_group *g)
 {
-	const struct dv *entries = dv_get(root, "entries");
-	size_t n = entries && entries->kind == DV_LIST ? entries->n : 0;
-	fr->pg = n ? field(entries->items[n - 1], "pg_id") : -1;
-	for (size_t k = 0; k < n; k++) {
-		const struct dv *e = entries->items[k];
-		int64_t seq = field(e, "collective_seq_id");
-		if (!in_pg(e, fr->pg) || seq < 0)
-			continue;
-		if (seq >= fr->enqueued) {
-			fr->enqueued = seq;
-			op_name(e, fr->enq_op);
-			fr->enq_numel = numel(e);
-		}
-		if (dv_is(dv_get(e, "state"), "completed") && seq >= fr->completed) {
-			fr->completed = seq;
-			op_name(e, fr->done_op);
-			fr->done_numel = numel(e);
-		}
-	}
-	if (fr->pg >= 0) {
-		char key[24];
-		snprintf(key, sizeof(key), "%lld", (long long)fr->pg);
-		const struct dv *st = dv_get(dv_get(root, "pg_status"), key);
-		int64_t enq = field(st, "last_enqueued_collective");
-		int64_t done = field(st, "last_completed_collective");
-		if (enq >= 0 && enq != fr->enqueued) {
-			fr->enqueued = enq;
-			fr->enq_op[0] = '\0';
-			fr->enq_numel = -1;
-		}
-		if (done >= 0 && done != fr->completed) {
-			fr->completed = done;
-			fr->done_op[0] = '\0';
-			fr->done_numel = -1;
-		}
-	}
-	for (size_t k = 0; k < n; k++) {
-		const struct dv *e = entries->items[k];
-		int64_t seq = field(e, "collective_seq_id");
-		if (in_pg(e, fr->pg) && seq > fr->completed && (fr->pending < 0 || seq < fr->pending)) {
-			fr->pending = seq;
-			op_name(e, fr->pending_op);
-			fr->pending_numel = numel(e);
-			fr->pending_ns = field(e, "time_created_ns");
-			const struct dv *state = dv_get(e, "state");
-			fr->pending_started = dv_is(state, "started") ? 1 : dv_is(state, "scheduled") ? 0 : -1;
-		}
-	}
+	memset(g, 0, sizeof(*g));
+	g->id = g->enqueued = g->completed = g->pending = g->pending_ns = -1;
+	g->enq_numel = g->done_numel = g->pending_numel = -1;
+	g->pending_started = -1;
 }
 
-/* The group of entry e in fr->groups, added when new; NULL for an entry
- * without a name, or past FR_GROUPS_MAX.  The name keeps only letters,
- * digits, '_' and '-': it is quoted in reports. */
-static struct fr_group *group_of(struct frdump *fr, const struct dv *e)
+/* The group of entry e in fr->groups, by its name (process_group's first
+ * field, else its pg_id), added when add is set and it is new; NULL past
+ * FR_GROUPS_MAX.  The name keeps only letters, digits, '_' and '-': it
+ * is quoted in reports. */
+static struct fr_group *group_of(struct frdump *fr, const struct dv *e, int add)
 {
 	const struct dv *pg = dv_get(e, "process_group");
-	if (!pg || pg->kind != DV_LIST || !pg->n || pg->items[0]->kind != DV_STR)
-		return NULL;
 	char name[FR_NAME_MAX];
 	size_t k = 0;
-	for (size_t j = 0; j < pg->items[0]->n && k + 1 < FR_NAME_MAX; j++) {
-		char ch = pg->items[0]->s[j];
-		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
-		    ch == '-')
-			name[k++] = ch;
+	if (pg && pg->kind == DV_LIST && pg->n && pg->items[0]->kind == DV_STR) {
+		for (size_t j = 0; j < pg->items[0]->n && k + 1 < FR_NAME_MAX; j++) {
+			char ch = pg->items[0]->s[j];
+			if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+			    ch == '_' || ch == '-')
+				name[k++] = ch;
+		}
+		name[k] = '\0';
+	} else {
+		k = (size_t)snprintf(name, sizeof(name), "%lld", (long long)field(e, "pg_id"));
 	}
-	name[k] = '\0';
 	for (size_t g = 0; g < fr->ngroups; g++)
 		if (strcmp(fr->groups[g].name, name) == 0)
 			return &fr->groups[g];
-	if (fr->ngroups == FR_GROUPS_MAX)
+	if (!add || fr->ngroups == FR_GROUPS_MAX)
 		return NULL;
 	struct fr_group *g = &fr->groups[fr->ngroups++];
-	memset(g, 0, sizeof(*g));
+	group_init(g);
 	memcpy(g->name, name, k + 1);
 	g->id = field(e, "pg_id");
-	g->enqueued = g->completed = g->pending = g->pending_ns = -1;
 	return g;
 }
 
-/* Fill fr->groups from the entries, as read_entries fills fr for one
- * group, pg_status (by this rank's pg_id) included. */
+/* Fill fr->groups from the entries (newest last): each group's last
+ * enqueued and completed collectives, and the first not completed.
+ * pg_status (by this rank's pg_id), where the dump has it, says the
+ * numbers even when the ring dropped the entries; entries say the ops.
+ * fr->latest: the group of the latest entry (added first, so kept,
+ * even when that entry is a send or receive). */
 static void read_groups(const struct dv *root, struct frdump *fr)
 {
 	const struct dv *entries = dv_get(root, "entries");
 	size_t n = entries && entries->kind == DV_LIST ? entries->n : 0;
+	const struct fr_group *latest = n ? group_of(fr, entries->items[n - 1], 1) : NULL;
 	for (size_t k = 0; k < n; k++) {
 		const struct dv *e = entries->items[k];
-		const struct dv *p2p = dv_get(e, "is_p2p");
+		struct fr_group *g = is_collective(e) ? group_of(fr, e, 1) : NULL;
 		int64_t seq = field(e, "collective_seq_id");
-		struct fr_group *g = seq < 0 || (p2p && p2p->kind == DV_BOOL && p2p->i) ? NULL : group_of(fr, e);
 		if (!g)
 			continue;
-		if (seq >= g->enqueued)
-			g->enqueued = seq, op_name(e, g->enq_op);
-		if (dv_is(dv_get(e, "state"), "completed") && seq >= g->completed)
-			g->completed = seq, op_name(e, g->done_op);
+		if (seq >= g->enqueued) {
+			g->enqueued = seq;
+			op_name(e, g->enq_op);
+			g->enq_numel = numel(e);
+		}
+		if (dv_is(dv_get(e, "state"), "completed") && seq >= g->completed) {
+			g->completed = seq;
+			op_name(e, g->done_op);
+			g->done_numel = numel(e);
+		}
 	}
 	for (size_t x = 0; x < fr->ngroups; x++) {
 		struct fr_group *g = &fr->groups[x];
@@ -187,31 +152,38 @@ static void read_groups(const struct dv *root, struct frdump *fr)
 		snprintf(key, sizeof(key), "%lld", (long long)g->id);
 		const struct dv *st = dv_get(dv_get(root, "pg_status"), key);
 		int64_t enq = field(st, "last_enqueued_collective"), done = field(st, "last_completed_collective");
-		if (enq >= 0 && enq != g->enqueued)
-			g->enqueued = enq, g->enq_op[0] = '\0';
-		if (done >= 0 && done != g->completed)
-			g->completed = done, g->done_op[0] = '\0';
+		if (enq >= 0 && enq != g->enqueued) {
+			g->enqueued = enq;
+			g->enq_op[0] = '\0';
+			g->enq_numel = -1;
+		}
+		if (done >= 0 && done != g->completed) {
+			g->completed = done;
+			g->done_op[0] = '\0';
+			g->done_numel = -1;
+		}
 	}
 	for (size_t k = 0; k < n; k++) {
 		const struct dv *e = entries->items[k];
-		const struct dv *p2p = dv_get(e, "is_p2p");
+		struct fr_group *g = is_collective(e) ? group_of(fr, e, 0) : NULL;
 		int64_t seq = field(e, "collective_seq_id");
-		struct fr_group *g = seq < 0 || (p2p && p2p->kind == DV_BOOL && p2p->i) ? NULL : group_of(fr, e);
 		if (g && seq > g->completed && (g->pending < 0 || seq < g->pending)) {
 			g->pending = seq;
 			op_name(e, g->pending_op);
+			g->pending_numel = numel(e);
 			g->pending_ns = field(e, "time_created_ns");
+			const struct dv *state = dv_get(e, "state");
+			g->pending_started = dv_is(state, "started") ? 1 : dv_is(state, "scheduled") ? 0 : -1;
 		}
 	}
+	if (latest)
+		fr->latest = *latest;
 }
 
 int frdump_parse(const unsigned char *p, size_t n, struct frdump *fr, char *why, size_t cap)
 {
-	fr->pg = fr->enqueued = fr->completed = fr->pending = fr->pending_ns = -1;
-	fr->pending_started = -1;
+	group_init(&fr->latest);
 	fr->ngroups = 0;
-	fr->enq_numel = fr->done_numel = fr->pending_numel = -1;
-	fr->enq_op[0] = fr->done_op[0] = fr->pending_op[0] = '\0';
 	size_t i = 0;
 	while (i < n && strchr(" \t\r\n", p[i]) && p[i])
 		i++;
@@ -229,10 +201,8 @@ int frdump_parse(const unsigned char *p, size_t n, struct frdump *fr, char *why,
 		snprintf(why, cap, "no Flight Recorder trace (no 'entries')");
 		rc = -1;
 	}
-	if (rc == 0) {
-		read_entries(doc.root, fr);
+	if (rc == 0)
 		read_groups(doc.root, fr);
-	}
 	dv_free(&doc);
 	return rc;
 }

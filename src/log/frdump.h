@@ -22,37 +22,35 @@
 #define FR_GROUPS_MAX 32
 #define FR_NAME_MAX 48
 
-/* One process group's collectives on one rank, as struct frdump's. */
+/* One rank's collectives in one process group.  Sequence numbers are
+ * torch's collective_seq_id; -1 when unknown; an op is torch's name
+ * without its "nccl:" ("all_reduce"), "" when unknown. */
 struct fr_group {
-	char name[FR_NAME_MAX];  /* its name (process_group's first field):
-				  * the same on every rank, where pg_id is
-				  * the rank's own */
-	int64_t id;              /* this rank's pg_id of it */
-	int64_t enqueued, completed, pending;
-	char enq_op[FR_OP_MAX], done_op[FR_OP_MAX], pending_op[FR_OP_MAX];
-	int64_t pending_ns;      /* when pending was created, or -1 */
-};
-
-/* One rank's collectives, in the process group of its latest entry.
- * Sequence numbers are torch's collective_seq_id; -1 when unknown; an op
- * is torch's name without its "nccl:" ("all_reduce"), "" when unknown. */
-struct frdump {
-	char *path;           /* owned */
-	int rank;             /* from the file name's trailing number */
-	int64_t pg;           /* the process group's id, or -1 */
+	char name[FR_NAME_MAX];  /* its name (process_group's first field,
+				  * else its pg_id): the same on every rank,
+				  * where pg_id is the rank's own */
+	int64_t id;              /* this rank's pg_id of it, or -1 */
 	int64_t enqueued, completed;
 	char enq_op[FR_OP_MAX], done_op[FR_OP_MAX];
-	int64_t pending;      /* the first collective it had not completed */
+	int64_t pending;         /* the first collective it had not completed */
 	char pending_op[FR_OP_MAX];
 	/* The elements each of those three took in (input_sizes), -1 when
 	 * unknown. */
 	int64_t enq_numel, done_numel, pending_numel;
-	int64_t pending_ns;   /* when that one was created, or -1 */
-	int pending_started;  /* its GPU work began ("started"): 1; "scheduled":
-			       * 0; no state: -1.  Only a run with
-			       * TORCH_NCCL_ENABLE_TIMING=1 records "started" */
-	/* Every named group it has collectives in (the first FR_GROUPS_MAX):
-	 * a subgroup's hang (tensor parallel's) is not its latest entry's. */
+	int64_t pending_ns;      /* when pending was created, or -1 */
+	int pending_started;     /* its GPU work began ("started"): 1;
+				  * "scheduled": 0; no state: -1.  Only a run
+				  * with TORCH_NCCL_ENABLE_TIMING=1 records
+				  * "started" */
+};
+
+/* One rank's dump. */
+struct frdump {
+	char *path;           /* owned */
+	int rank;             /* from the file name's trailing number */
+	struct fr_group latest;  /* its latest entry's group (id -1: none) */
+	/* Every group it has collectives in (the first FR_GROUPS_MAX): a
+	 * subgroup's hang (tensor parallel's) is not its latest entry's. */
 	struct fr_group groups[FR_GROUPS_MAX];
 	size_t ngroups;
 };

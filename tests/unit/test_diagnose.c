@@ -2582,12 +2582,13 @@ static void test_collectives(void)
  * 1), not yet (0) or not recorded (-1). */
 static struct frdump fr_waiting(int r, int64_t seq, int started)
 {
-	struct frdump f = { .rank = r, .pg = 0, .enqueued = seq, .completed = seq - 1, .pending = seq,
-			    .pending_started = started, .enq_numel = 8, .done_numel = 8, .pending_numel = 8,
-			    .pending_ns = -1 };
-	strcpy(f.enq_op, "all_reduce");
-	strcpy(f.done_op, "all_reduce");
-	strcpy(f.pending_op, "all_reduce");
+	struct frdump f = { .rank = r };
+	f.latest = (struct fr_group){ .name = "0", .id = 0, .enqueued = seq, .completed = seq - 1, .pending = seq,
+				      .pending_started = started, .enq_numel = 8, .done_numel = 8,
+				      .pending_numel = 8, .pending_ns = -1 };
+	strcpy(f.latest.enq_op, "all_reduce");
+	strcpy(f.latest.done_op, "all_reduce");
+	strcpy(f.latest.pending_op, "all_reduce");
 	return f;
 }
 
@@ -2600,6 +2601,8 @@ static void fr_group_add(struct frdump *f, const char *name, int64_t enq, int64_
 	snprintf(g->name, sizeof(g->name), "%s", name);
 	g->id = f->ngroups - 1;
 	g->enqueued = enq, g->completed = done, g->pending = pending, g->pending_ns = pending >= 0 ? ns : -1;
+	g->enq_numel = g->done_numel = g->pending_numel = -1;
+	g->pending_started = -1;
 	strcpy(g->enq_op, "all_reduce");
 	strcpy(g->pending_op, pending >= 0 ? "all_reduce" : "");
 }
@@ -2663,12 +2666,12 @@ static void test_not_started(void)
 	CHECK(x.d.culprit.rank && strchr(x.d.culprit.rank, '0'));
 	CHECK(x.d.coll.sentence && strstr(x.d.coll.sentence, "rank 0 called collective 15 (all_reduce, pg 0) but its GPU never started it"));
 	dx_free(&x);
-	f[1].pending_started = f[2].pending_started = 0;
+	f[1].latest.pending_started = f[2].latest.pending_started = 0;
 	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD);
 	CHECK_INT(x.d.coll.kind, DX_HANG_ALL_STUCK);
 	CHECK_INT(coll_odd(&x.d), 0);
 	dx_free(&x);
-	f[0].pending_started = f[1].pending_started = f[2].pending_started = 1;
+	f[0].latest.pending_started = f[1].latest.pending_started = f[2].latest.pending_started = 1;
 	DIAGNOSE(&x, NULL, COLL_GOOD, COLL_BAD);
 	CHECK_INT(x.d.coll.kind, DX_HANG_ALL_STUCK);
 	CHECK_INT(coll_odd(&x.d), 0);

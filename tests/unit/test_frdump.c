@@ -38,11 +38,11 @@ static void real_dumps(void)
 	if (!p)
 		return;
 	CHECK_INT(parse(p, n, &fr, why), 0);
-	CHECK_INT(fr.pg, 0);
-	CHECK_INT(fr.enqueued, 10);
-	CHECK_INT(fr.completed, 10);
-	CHECK_STR(fr.done_op, "all_reduce");
-	CHECK_INT(fr.pending, -1);
+	CHECK_INT(fr.latest.id, 0);
+	CHECK_INT(fr.latest.enqueued, 10);
+	CHECK_INT(fr.latest.completed, 10);
+	CHECK_STR(fr.latest.done_op, "all_reduce");
+	CHECK_INT(fr.latest.pending, -1);
 	/* Every cut of a real dump is refused: truncated, never half read. */
 	int all_refused = 1;
 	for (size_t cut = 0; cut < n; cut++)
@@ -53,18 +53,18 @@ static void real_dumps(void)
 
 	p = slurp(FIX "s4-srv-mismatch-warmup-tp1.dumps/nccl_trace_rank_1", &n);
 	CHECK_INT(parse(p, n, &fr, why), 0);
-	CHECK_INT(fr.enqueued, 11);
-	CHECK_STR(fr.enq_op, "broadcast");
-	CHECK_INT(fr.pending, 11);
-	CHECK_STR(fr.pending_op, "broadcast");
-	CHECK(fr.pending_ns > 0);
+	CHECK_INT(fr.latest.enqueued, 11);
+	CHECK_STR(fr.latest.enq_op, "broadcast");
+	CHECK_INT(fr.latest.pending, 11);
+	CHECK_STR(fr.latest.pending_op, "broadcast");
+	CHECK(fr.latest.pending_ns > 0);
 	free(p);
 
 	p = slurp(FIX "s4-trn-quiet-step12-rank1.dumps/nccl_trace_rank_0", &n);
 	CHECK_INT(parse(p, n, &fr, why), 0);
-	CHECK_INT(fr.enqueued, 29);
-	CHECK_INT(fr.completed, 27);
-	CHECK_INT(fr.pending, 28);
+	CHECK_INT(fr.latest.enqueued, 29);
+	CHECK_INT(fr.latest.completed, 27);
+	CHECK_INT(fr.latest.pending, 28);
 	free(p);
 
 	/* A run with TORCH_NCCL_ENABLE_TIMING=1 records whether each op's GPU
@@ -73,16 +73,16 @@ static void real_dumps(void)
 	 * "scheduled". */
 	p = slurp("tests/fixtures/gpu-holdout2/rlog2-cudaspin-step6-rank0.dumps/nccl_trace_rank_0", &n);
 	CHECK_INT(parse(p, n, &fr, why), 0);
-	CHECK_INT(fr.pending, 15);
-	CHECK_INT(fr.pending_started, 0);
+	CHECK_INT(fr.latest.pending, 15);
+	CHECK_INT(fr.latest.pending_started, 0);
 	free(p);
 	p = slurp("tests/fixtures/gpu-holdout2/rlog2-cudaspin-step6-rank0.dumps/nccl_trace_rank_1", &n);
 	CHECK_INT(parse(p, n, &fr, why), 0);
-	CHECK_INT(fr.pending_started, 1);
+	CHECK_INT(fr.latest.pending_started, 1);
 	free(p);
 	p = slurp(FIX "s4-trn-quiet-step12-rank1.dumps/nccl_trace_rank_0", &n);
 	CHECK_INT(parse(p, n, &fr, why), 0);
-	CHECK_INT(fr.pending_started, 0);
+	CHECK_INT(fr.latest.pending_started, 0);
 	free(p);
 
 	/* Each named group's own numbers: Megatron-style rank 1 skipped its
@@ -90,8 +90,8 @@ static void real_dumps(void)
 	 * while both wait in the world's collective 9, their latest. */
 	p = slurp("tests/fixtures/gpu-holdout2/mega4-tpskip-it7-rank1.dumps/nccl_trace_rank_0", &n);
 	CHECK_INT(parse(p, n, &fr, why), 0);
-	CHECK_INT(fr.pg, 0);
-	CHECK_INT(fr.pending, 9);
+	CHECK_INT(fr.latest.id, 0);
+	CHECK_INT(fr.latest.pending, 9);
 	const struct fr_group *g = NULL;
 	for (size_t k = 0; k < fr.ngroups; k++)
 		g = strcmp(fr.groups[k].name, "1") == 0 ? &fr.groups[k] : g;
@@ -117,13 +117,13 @@ static void real_dumps(void)
 	/* The JSON form, whose pg_status numbers are strings. */
 	p = slurp(FIX "fr-sample/fr-sample.json", &n);
 	CHECK_INT(parse(p, n, &fr, why), 0);
-	CHECK_INT(fr.enqueued, 12);
-	CHECK_INT(fr.completed, 12);
-	CHECK_STR(fr.done_op, "all_reduce_barrier");
+	CHECK_INT(fr.latest.enqueued, 12);
+	CHECK_INT(fr.latest.completed, 12);
+	CHECK_STR(fr.latest.done_op, "all_reduce_barrier");
 	free(p);
 	p = slurp(FIX "fr-sample/fr-sample.pickle", &n);
 	CHECK_INT(parse(p, n, &fr, why), 0);
-	CHECK_INT(fr.enqueued, 12);
+	CHECK_INT(fr.latest.enqueued, 12);
 	free(p);
 }
 
@@ -202,8 +202,8 @@ static void bounds(void)
 	static const char jesc[] = "{\"entries\": [{\"pg_id\": 0, \"collective_seq_id\": 4, "
 				   "\"profiling_name\": \"nccl:all\\u005fgather\\n\", \"state\": \"completed\"}]}";
 	CHECK_INT(parse(jesc, sizeof(jesc) - 1, &fr, why), 0);
-	CHECK_STR(fr.done_op, "all_gather");
-	CHECK_INT(fr.done_numel, -1);        /* no input_sizes: unknown */
+	CHECK_STR(fr.latest.done_op, "all_gather");
+	CHECK_INT(fr.latest.done_numel, -1);        /* no input_sizes: unknown */
 	/* The elements a call took in: its tensors' products, summed; a
 	 * size that would overflow is unknown, never a wrapped number. */
 	static const char jsize[] = "{\"entries\": [{\"pg_id\": 0, \"collective_seq_id\": 4, "
@@ -211,10 +211,10 @@ static void bounds(void)
 				    "{\"pg_id\": 0, \"collective_seq_id\": 5, \"profiling_name\": \"nccl:all_reduce\", "
 				    "\"input_sizes\": [[4294967296, 4294967296]]}]}";
 	CHECK_INT(parse(jsize, sizeof(jsize) - 1, &fr, why), 0);
-	CHECK_INT(fr.pending, 4);
-	CHECK_INT(fr.pending_numel, 10);
-	CHECK_INT(fr.enqueued, 5);
-	CHECK_INT(fr.enq_numel, -1);
+	CHECK_INT(fr.latest.pending, 4);
+	CHECK_INT(fr.latest.pending_numel, 10);
+	CHECK_INT(fr.latest.enqueued, 5);
+	CHECK_INT(fr.latest.enq_numel, -1);
 	CHECK_INT(parse("junk", 4, &fr, why), -1);
 }
 
