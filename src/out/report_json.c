@@ -306,7 +306,11 @@ static char *culprit_why(const struct diagnosis *d)
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	if (m) {
-		fputs(why[c->how], m);
+		/* A rank that printed nothing has no lines to show anything. */
+		if (c->unheard && c->how == DX_CULPRIT_LAUNCHER)
+			fputs("named by the launcher's first error", m);
+		else
+			fputs(why[c->how], m);
 		if (c->unheard)
 			fputs("; it printed nothing in this log", m);
 		/* The hang's sentence says which collective and who waited. */
