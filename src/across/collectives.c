@@ -489,19 +489,24 @@ void collectives_kind(struct diagnosis *d)
 static void feed_culprit(struct diagnosis *d)
 {
 	struct dx_collectives *c = &d->coll;
-	if (d->culprit.rank || (c->shape != DX_HANG_NEVER_ENTERED && c->shape != DX_HANG_MISMATCH &&
-				c->shape != DX_HANG_NOT_STARTED))
+	if (d->culprit.rank)
+		return;
+	/* Where none is found, the collectives may say why. */
+	if (d->culprit.unknown && c->shape == DX_HANG_ALL_STUCK)
+		d->culprit.unknown = "every rank waited in the same collective";
+	if (c->shape != DX_HANG_NEVER_ENTERED && c->shape != DX_HANG_MISMATCH && c->shape != DX_HANG_NOT_STARTED)
 		return;
 	const struct dx_coll_rank *odd = NULL;
+	size_t nodd = 0;
 	for (size_t k = 0; k < c->n; k++)
-		if (c->r[k].odd) {
-			if (odd)
-				return;
-			odd = &c->r[k];
-		}
-	if (!odd || !odd->stream)
+		if (c->r[k].odd)
+			odd = &c->r[k], nodd++;
+	if (d->culprit.unknown && c->shape == DX_HANG_MISMATCH && nodd != 1)
+		d->culprit.unknown = "the ranks called different collectives, none of them the odd one";
+	if (nodd != 1 || !odd->stream)
 		return;
 	d->culprit.rank = odd->stream;
+	d->culprit.unknown = NULL;
 	d->culprit.how = DX_CULPRIT_COLLECTIVE;
 	d->culprit.line = odd->line;
 	for (size_t k = 0; k < d->nranks; k++)

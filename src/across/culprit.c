@@ -587,23 +587,25 @@ static long silent_rank(const struct culprit_input *in, const struct diagnosis *
 }
 
 /* The culprit among units u[0..n), or n for one that printed nothing
- * (silent_rank), made u[n] with its name owned; -1 for none.  *how and
- * *line say why.  *ncand: how many ranks had not failed when the first
+ * (silent_rank), made u[n] with its name owned; -1 for none, *none then
+ * saying why (a static phrase).  *how and *line say why.  *ncand: how many ranks had not failed when the first
  * peer failed waiting. */
 static long pick(const struct culprit_input *in, const struct diagnosis *d, const long *printer,
 		 struct unit *u, size_t n, const struct anon *an, int *how, int64_t *line,
-		 size_t *ncand)
+		 size_t *ncand, const char **none)
 {
 	int64_t first_wait = first_wait_of(u, n, an);
 	/* No rank failed waiting: a finished run has no culprit, and one
 	 * that stopped short has one only by what its ranks did. */
+	*none = "no rank failed waiting for another";
 	if (first_wait < 0 && !ended_early(d))
 		return -1;
 	/* A rank that failed on its own before anyone failed waiting, when
 	 * it was the only one. */
 	long own = lone_own_error(in, u, n, first_wait);
+	*none = "several ranks failed on their own at once";
 	if (own == -2)
-		return -1;   /* several failed at once */
+		return -1;
 	if (own >= 0) {
 		*how = DX_CULPRIT_ERROR, *line = u[own].error_summary;
 		return own;
@@ -633,6 +635,7 @@ static long pick(const struct culprit_input *in, const struct diagnosis *d, cons
 		*how = DX_CULPRIT_SILENT;
 		return su.cand;
 	}
+	*none = "the ranks stopped alike: none stayed behind, missed a step or stopped at a line of its own";
 	if (first_wait < 0)
 		return -1;
 	long l = su.ncand ? launcher_pick(in, d, u, n, first_wait, how, line) : -1;
@@ -640,6 +643,8 @@ static long pick(const struct culprit_input *in, const struct diagnosis *d, cons
 		return l;
 	/* Else a rank that printed nothing, as u[n]. */
 	long num = silent_rank(in, d, u, n, how, line);
+	*none = su.ncand ? "several ranks were still up when a peer failed waiting, and nothing tells them apart"
+			 : "every rank failed waiting, and nothing names the one they waited for";
 	if (num < 0)
 		return -1;
 	u[n] = (struct unit){ .name = name_like(u[0].name, num), .num = num, .first_error = DX_NONE,
@@ -819,12 +824,15 @@ void culprit_find(const struct culprit_input *in, struct diagnosis *d)
 	int how = 0;
 	int64_t line = DX_NONE;
 	size_t ncand = 0;
-	long c = n >= 2 ? pick(in, d, printer, u, n, &an, &how, &line, &ncand) : -1;
+	const char *none = NULL;
+	long c = n >= 2 ? pick(in, d, printer, u, n, &an, &how, &line, &ncand, &none) : -1;
 	free(printer);
 	if (anon_error_is_culprits(in, u, n, &an, c, how, ncand))
 		how = DX_CULPRIT_ERROR, line = an.own_summary;
 	if (c >= 0 && (line >= 0 || (size_t)c == n))
 		set_culprit(d, u, n, &an, c, how, line);
+	else if (d->verdict != DX_SAME && d->verdict != DX_DIFFERENT && d->verdict != DX_RUNNING)
+		d->culprit.unknown = none;
 	set_roles(d, u, n, unit_of, stream, &an, c);
 	free(stream);
 	for (size_t x = 0; x < n; x++)

@@ -133,6 +133,9 @@ struct dx_culprit {
 	size_t npeers;
 	size_t anon_peers;    /* errors of peers failing waiting that no
 			       * rank's tag holds (untagged tracebacks) */
+	const char *unknown;  /* rank NULL in a job of ranks that failed or
+			       * stopped: why none stands out (a static
+			       * phrase); else NULL */
 	char *unheard;        /* owned, set for a rank that printed nothing
 			       * in the log (so none of d->ranks): its name,
 			       * made like its peers'; rank points to it */

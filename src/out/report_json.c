@@ -493,6 +493,7 @@ void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, siz
 	json_slow(&jw, d);
 	json_ranks(&jw, d, ix);
 	json_culprit(&jw, d);
+	jw_object_string(&jw, "culprit_unknown", d->culprit.rank ? NULL : d->culprit.unknown);
 	json_collectives(&jw, d);
 	json_warnings(&jw, d);
 	json_seen(&jw, d->seen);

@@ -256,6 +256,7 @@ static void test_finished(void)
 		      "0 Warmup end. elapsed=0.41 s\n1 Warmup end. elapsed=0.41 s\n"
 		      "2 Warmup end. elapsed=0.41 s\n" UP);
 	CHECK_STR(culprit(&x), "none");
+	CHECK(x.d.culprit.unknown == NULL);   /* nothing failed: nothing to say */
 	CHECK_INT(role_of(&x, "TP3"), DX_ROLE_FINISHED);
 	dx_free(&x);
 }
@@ -307,6 +308,8 @@ static void test_silent_rank(void)
 	dx_free(&x);
 	diagnose_pair(&x, GOOD4, START_OF("0", "3", "0") TIMES_OUT("0") TIMES_OUT("3"));
 	CHECK_STR(culprit(&x), "none");
+	/* pick: a failed run with no culprit says why. */
+	CHECK(x.d.culprit.unknown && strstr(x.d.culprit.unknown, "nothing names the one they waited for"));
 	dx_free(&x);
 	diagnose_pair(&x, GOOD4, START_OF("0", "1", "3") TIMES_OUT("0") "1 Load weight end. mem usage=0.25 GB\n"
 		      "3 Load weight end. mem usage=0.25 GB\n");

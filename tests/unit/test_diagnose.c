@@ -2644,6 +2644,9 @@ static void test_subgroup_never_entered(void)
 			CHECK_INT(x.d.coll.kind, DX_HANG_ALL_STUCK);
 			CHECK_INT(x.d.coll.n, 4);
 			CHECK_INT(coll_odd(&x.d), 0);
+			/* feed_culprit: no culprit, and the collectives say why. */
+			CHECK(x.d.culprit.unknown && strcmp(x.d.culprit.unknown,
+							    "every rank waited in the same collective") == 0);
 		}
 		dx_free(&x);
 	}
