@@ -588,8 +588,8 @@ static long silent_rank(const struct culprit_input *in, const struct diagnosis *
 
 /* The culprit among units u[0..n), or n for one that printed nothing
  * (silent_rank), made u[n] with its name owned; -1 for none, *none then
- * saying why (a static phrase).  *how and *line say why.  *ncand: how many ranks had not failed when the first
- * peer failed waiting. */
+ * saying why (a static phrase).  *how and *line say why.  *ncand: how
+ * many ranks had not failed when the first peer failed waiting. */
 static long pick(const struct culprit_input *in, const struct diagnosis *d, const long *printer,
 		 struct unit *u, size_t n, const struct anon *an, int *how, int64_t *line,
 		 size_t *ncand, const char **none)
@@ -764,8 +764,9 @@ static int anon_error_is_culprits(const struct culprit_input *in, const struct u
 				  const struct anon *an, long c, int how, size_t ncand)
 {
 	int64_t fw = first_wait_of(u, n, an);
-	return c >= 0 && (size_t)c < n && ncand == 1 && how != DX_CULPRIT_ERROR && how != DX_CULPRIT_LAUNCHER && an->own >= 0 &&
-	       surely_precedes(in->bad, u[c].last_ok, an->own) && (fw < 0 || surely_precedes(in->bad, an->own, fw));
+	return c >= 0 && (size_t)c < n && ncand == 1 && how != DX_CULPRIT_ERROR && how != DX_CULPRIT_LAUNCHER &&
+	       an->own >= 0 && surely_precedes(in->bad, u[c].last_ok, an->own) &&
+	       (fw < 0 || surely_precedes(in->bad, an->own, fw));
 }
 
 /* Fills d->culprit with unit c, found as how at line, and its peers: the

@@ -1166,6 +1166,22 @@ static int still_retrying(const struct dx_state *st, const struct diagnosis *d)
 	return retry != DX_NONE;
 }
 
+/* Whether a kill notice at bad line k cut the run short where its
+ * shutdown then followed the good run's: where bad's last line before k
+ * that follows stands in the good run, the good run's next line is one
+ * bad never printed and no kill notice of its own (a server served a
+ * client, then was stopped).  A run killed where the good run was
+ * killed was not cut short. */
+static int cut_short(const struct dx_state *st, const struct diagnosis *d, int64_t k)
+{
+	int64_t b = last_following(st, k);
+	size_t g = b >= 0 ? (size_t)st->w->b2g[b] + 1 : 0;
+	if (b < 0 || g >= st->logs[d->good].nlines)
+		return 0;
+	uint32_t c = st->id[d->good][g];
+	return !st->cnt[st->bad * st->nc + c] && !classify_is_killed(st->rs, st->ctext[c]);
+}
+
 /* A run that neither reached the good run's end nor crashed was
  * interrupted when it was ended from outside after it got there: a kill
  * notice (^C's KeyboardInterrupt, SIGTERM, SIGINT, an exit status of 130
@@ -1176,37 +1192,12 @@ static int still_retrying(const struct dx_state *st, const struct diagnosis *d)
  * own ^C at its end is no news), or cut short before its shutdown
  * followed the good run's (cut_short).  The first such notice's finding,
  * else DX_NONE. */
-/* Whether a kill notice at bad line k cut the run short where its
- * shutdown then followed the good run's: where bad's last line before k
- * that follows stands in the good run, the good run's next line is one
- * bad never printed and no kill notice of its own (a server served a
- * client, then was stopped).  A run killed where the good run was
- * killed was not cut short. */
-/* Bad's last line before line k that follows the good run, or DX_NONE. */
-static int64_t followed_before(const struct dx_state *st, int64_t k)
-{
-	int64_t b = k - 1;
-	while (b >= 0 && !st->w->follow[b])
-		b--;
-	return b >= 0 ? b : DX_NONE;
-}
-
-static int cut_short(const struct dx_state *st, const struct diagnosis *d, int64_t k)
-{
-	int64_t b = followed_before(st, k);
-	size_t g = b >= 0 ? (size_t)st->w->b2g[b] + 1 : 0;
-	if (b < 0 || g >= st->logs[d->good].nlines)
-		return 0;
-	uint32_t c = st->id[d->good][g];
-	return !st->cnt[st->bad * st->nc + c] && !classify_is_killed(st->rs, st->ctext[c]);
-}
-
 static int64_t interrupted_at(const struct dx_state *st, const struct diagnosis *d)
 {
 	int64_t at = DX_NONE;
 	for (size_t k = 0; k < d->nnovel; k++)
-		if ((says_after(st, d->novel[k].line, d->bad_line) || cut_short(st, d, d->novel[k].line)) &&
-		    classify_is_killed(st->rs, st->ctext[st->id[st->bad][d->novel[k].summary]]) &&
+		if (classify_is_killed(st->rs, st->ctext[st->id[st->bad][d->novel[k].summary]]) &&
+		    (says_after(st, d->novel[k].line, d->bad_line) || cut_short(st, d, d->novel[k].line)) &&
 		    (at == DX_NONE || d->novel[k].line < d->novel[at].line))
 			at = (int64_t)k;
 	return at;
@@ -1461,7 +1452,7 @@ static void interrupted(const struct dx_state *st, struct diagnosis *d, int64_t 
 	d->verdict = DX_INTERRUPTED;
 	d->crash = at;
 	if (d->novel[at].line < d->bad_line) {
-		d->bad_line = followed_before(st, d->novel[at].line);
+		d->bad_line = last_following(st, d->novel[at].line);
 		set_good_line(st, d);
 	}
 }

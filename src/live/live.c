@@ -427,20 +427,31 @@ static size_t peer_kinds(const struct live_report *r, size_t first, char kinds[6
 	return m;
 }
 
+/* Of m texts t[k][0, n[k]), three or more, the one that differs from
+ * all the others, which agree: its index, or -1. */
+static ssize_t lone_differ(const char *const *t, const size_t *n, size_t m)
+{
+	for (size_t i = 0; m >= 3 && i < m; i++) {
+		size_t o = (i + 1) % m, same = 0;
+		for (size_t k = 0; k < m; k++)
+			same += k != i && n[k] == n[o] && memcmp(t[k], t[o], n[o]) == 0;
+		if (same == m - 1 && !(n[i] == n[o] && memcmp(t[i], t[o], n[o]) == 0))
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
 /* The live peer whose activity differs from all the others', which
  * agree, of three or more; its index in r->procs, or -1. */
 static ssize_t odd_one_out(const struct live_report *r, size_t first)
 {
 	char kinds[64][48];
-	size_t idx[64], m = peer_kinds(r, first, kinds, idx);
-	for (size_t i = 0; m >= 3 && i < m; i++) {
-		size_t o = (i + 1) % m, same = 0;
-		for (size_t k = 0; k < m; k++)
-			same += k != i && strcmp(kinds[k], kinds[o]) == 0;
-		if (same == m - 1 && strcmp(kinds[i], kinds[o]) != 0)
-			return (ssize_t)idx[i];
-	}
-	return -1;
+	const char *t[64];
+	size_t idx[64], n[64], m = peer_kinds(r, first, kinds, idx);
+	for (size_t k = 0; k < m; k++)
+		t[k] = kinds[k], n[k] = strlen(kinds[k]);
+	ssize_t i = lone_differ(t, n, m);
+	return i < 0 ? -1 : (ssize_t)idx[i];
 }
 
 /* The frames of py-spy dump s's main thread ("MainThread", else its
@@ -485,14 +496,8 @@ static ssize_t odd_stack(const struct live_report *r, size_t first)
 				return -1;
 			idx[m++] = k;
 		}
-	for (size_t i = 0; m >= 3 && i < m; i++) {
-		size_t o = (i + 1) % m, same = 0;
-		for (size_t k = 0; k < m; k++)
-			same += k != i && n[k] == n[o] && memcmp(at[k], at[o], n[o]) == 0;
-		if (same == m - 1 && !(n[i] == n[o] && memcmp(at[i], at[o], n[o]) == 0))
-			return (ssize_t)idx[i];
-	}
-	return -1;
+	ssize_t i = lone_differ(at, n, m);
+	return i < 0 ? -1 : (ssize_t)idx[i];
 }
 
 /* Of exactly two live peers, the one blocked while the other spins on a

@@ -11,6 +11,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* s[0, n)'s characters of a name (letters, digits, '_', and those in
+ * more) into out[0, cap), NUL-terminated; its length.  Names are quoted
+ * in reports, and a crafted dump must not put controls there. */
+static size_t name_chars(const char *s, size_t n, const char *more, char *out, size_t cap)
+{
+	size_t k = 0;
+	for (size_t j = 0; j < n && k + 1 < cap; j++)
+		if ((s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z') || (s[j] >= '0' && s[j] <= '9') ||
+		    s[j] == '_' || (s[j] && strchr(more, s[j])))
+			out[k++] = s[j];
+	out[k] = '\0';
+	return k;
+}
+
 /* An entry's op as torch's analyser names it: its profiling_name without
  * the backend's prefix ("nccl:all_reduce" is all_reduce). */
 static void op_name(const struct dv *e, char *out)
@@ -26,14 +40,7 @@ static void op_name(const struct dv *e, char *out)
 		n -= (size_t)(colon + 1 - s);
 		s = colon + 1;
 	}
-	size_t k = 0;
-	for (size_t j = 0; j < n && k + 1 < FR_OP_MAX; j++)
-		/* Only the characters an op name has: the name is quoted in
-		 * reports, and a crafted dump must not put controls there. */
-		if ((s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z') ||
-		    (s[j] >= '0' && s[j] <= '9') || s[j] == '_')
-			out[k++] = s[j];
-	out[k] = '\0';
+	name_chars(s, n, "", out, FR_OP_MAX);
 }
 
 static int64_t field(const struct dv *e, const char *key)
@@ -87,22 +94,15 @@ static void group_init(struct fr_group *g)
 }
 
 /* The group of entry e in fr->groups, by its name (process_group's first
- * field, else its pg_id), added when add is set and it is new; NULL past
- * FR_GROUPS_MAX.  The name keeps only letters, digits, '_' and '-': it
- * is quoted in reports. */
+ * field, its name_chars and '-', else its pg_id), added when add is set
+ * and it is new; NULL past FR_GROUPS_MAX. */
 static struct fr_group *group_of(struct frdump *fr, const struct dv *e, int add)
 {
 	const struct dv *pg = dv_get(e, "process_group");
 	char name[FR_NAME_MAX];
 	size_t k = 0;
 	if (pg && pg->kind == DV_LIST && pg->n && pg->items[0]->kind == DV_STR) {
-		for (size_t j = 0; j < pg->items[0]->n && k + 1 < FR_NAME_MAX; j++) {
-			char ch = pg->items[0]->s[j];
-			if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-			    ch == '_' || ch == '-')
-				name[k++] = ch;
-		}
-		name[k] = '\0';
+		k = name_chars(pg->items[0]->s, pg->items[0]->n, "-", name, sizeof(name));
 	} else {
 		k = (size_t)snprintf(name, sizeof(name), "%lld", (long long)field(e, "pg_id"));
 	}
