@@ -176,13 +176,10 @@ void signature_time(int64_t t, char *out)
 		snprintf(out, SEEN_TIME_SIZE, "%lld s", (long long)t);
 }
 
-void signature_seen_sentence(const struct failure_seen *s, struct buf *out)
+/* The earlier runs of s, at least one, as signature_seen_sentence says
+ * them. */
+static void seen_runs(const struct failure_seen *s, struct buf *out)
 {
-	buf_reset(out);
-	if (s->count == 0 || s->nruns == 0) {
-		buf_printf(out, "seen before: never (signature %s)", s->key);
-		return;
-	}
 	const struct failure_run *last = &s->runs[0];
 	char when[SEEN_TIME_SIZE];
 	signature_time(last->seen, when);
@@ -200,4 +197,20 @@ void signature_seen_sentence(const struct failure_seen *s, struct buf *out)
 	buf_printf(out, "; %s: ", s->count > s->nruns ? "latest runs" : s->count == 1 ? "run" : "runs");
 	for (size_t k = 0; k < s->nruns; k++)
 		buf_printf(out, "%s%s", k ? ", " : "", s->runs[k].name);
+}
+
+void signature_seen_sentence(const struct failure_seen *s, struct buf *out)
+{
+	buf_reset(out);
+	if (s->count == 0 || s->nruns == 0)
+		buf_printf(out, "seen before: never (signature %s)", s->key);
+	else
+		seen_runs(s, out);
+	/* A fix is told even when no other run failed so: it may have been
+	 * recorded after this very run's first check. */
+	if (s->fix.text) {
+		char when[SEEN_TIME_SIZE];
+		signature_time(s->fix.fixed, when);
+		buf_printf(out, "; fixed last time by: %s (%s)", s->fix.text, when);
+	}
 }

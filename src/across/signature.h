@@ -57,6 +57,14 @@ struct failure_run {
 	int64_t seen;        /* s since the epoch */
 };
 
+/* What a team recorded as the fix of a signature (`ddx failures fix`);
+ * text is NULL when none was. */
+struct failure_fix {
+	const char *text;
+	const char *host;    /* where it was recorded */
+	int64_t fixed;       /* when, s since the epoch */
+};
+
 /* What the failure memory knows of a signature before this run: set by
  * diffrun.c into struct diagnosis for the report. */
 struct failure_seen {
@@ -66,12 +74,14 @@ struct failure_seen {
 	int64_t now;                 /* when this run was checked, s */
 	struct failure_run runs[SEEN_RUNS_MAX];  /* the latest, most recent first */
 	size_t nruns;
+	struct failure_fix fix;      /* the latest recorded */
 };
 
 /* What a report says of s, raw (callers escape it): "seen before: 3
  * times in 14 days, last on runner-7 at 2026-11-30 09:12 UTC, baseline
  * 'sg'; latest runs: c.log, b.log, a.log", or "seen before: never
- * (signature KEY)", into out (reset first). */
+ * (signature KEY)", then "; fixed last time by: TEXT (TIME)" when a fix
+ * was recorded, into out (reset first). */
 void signature_seen_sentence(const struct failure_seen *s, struct buf *out);
 /* A time in s as "2026-11-30 09:12 UTC" into out[SEEN_TIME_SIZE]. */
 #define SEEN_TIME_SIZE 32

@@ -1,11 +1,13 @@
 /* cmd_failures.c — `ddx failures`: the failure memory, the signatures of
- * the runs `ddx check` found failing, most frequent first. */
+ * the runs `ddx check` found failing, most frequent first; `ddx failures
+ * fix` records what fixed one. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "json.h"
+#include "report.h"
 #include "store.h"
 
 /* A column of untrusted text, cut to width characters' room. */
@@ -52,6 +54,15 @@ static void print_text(const struct failure_sig *fs, size_t n)
 		fputs("\n       ", stdout);
 		put_text(stdout, fs[i].summary, strlen(fs[i].summary));
 		fputc('\n', stdout);
+		if (fs[i].fix.text) {
+			char when[SEEN_TIME_SIZE];
+			signature_time(fs[i].fix.fixed, when);
+			fputs("       fixed last time by: ", stdout);
+			put_text(stdout, fs[i].fix.text, strlen(fs[i].fix.text));
+			printf(" (%s, on ", when);
+			put_text(stdout, fs[i].fix.host, strlen(fs[i].fix.host));
+			fputs(")\n", stdout);
+		}
 	}
 }
 
@@ -78,11 +89,41 @@ static void print_json(const struct failure_sig *fs, size_t n)
 		for (size_t k = 0; k < fs[i].nbaselines; k++)
 			jw_array_string(&jw, fs[i].baselines[k]);
 		jw_end(&jw);
+		report_json_fix(&jw, &fs[i].fix);
 		jw_end(&jw);
 	}
 	jw_end(&jw);
 	jw_end(&jw);
 	putchar('\n');
+}
+
+/* fix SIGNATURE TEXT: record TEXT as what fixed the signature given
+ * (whole, or a unique prefix of it). */
+static int fix(const char *path, const char *given, const char *text)
+{
+	int missing, rc = EXIT_TROUBLE;
+	struct store *st = store_open(path, STORE_EXPORT, &missing);
+	struct arena a = { 0 };
+	const char *key;
+	int found = st ? store_failure_find(st, given, &key, &a) : 0;
+	if (found == 0 && (st || missing)) {
+		char *shown = store_shown(path);
+		error("'%s': no failure has the signature '%s' (`ddx failures` lists them)", shown,
+		      given);
+		free(shown);
+	} else if (found == 1) {
+		char host[256];
+		failure_host(host, sizeof(host));
+		if (store_fix_record(st, key, text, host) == 0) {
+			printf("recorded the fix of %s: ", key);
+			put_text(stdout, text, strlen(text));
+			putchar('\n');
+			rc = EXIT_SAME;
+		}
+	}
+	arena_free(&a);
+	store_close(st);
+	return rc;
 }
 
 static int failures(int argc, char **argv, const struct out *out)
@@ -114,8 +155,23 @@ static int failures(int argc, char **argv, const struct out *out)
 		default: return EXIT_TROUBLE;
 		}
 	}
+	if (optind < argc && strcmp(argv[optind], "fix") == 0) {
+		if (argc - optind != 3)
+			return usage_error(&cmd_failures_entry, "failures fix needs a SIGNATURE and one "
+					   "TEXT (quote it)");
+		if (json || name || days >= 0)
+			return usage_error(&cmd_failures_entry, "--json, --baseline and --since list "
+					   "the failures: not for 'failures fix'");
+		if (!argv[optind + 2][0])
+			return usage_error(&cmd_failures_entry, "failures fix: the TEXT is empty");
+		char *path = store_path(store_opt);
+		int rc = fix(path, argv[optind + 1], argv[optind + 2]);
+		free(path);
+		return rc;
+	}
 	if (optind < argc)
-		return usage_error(&cmd_failures_entry, "failures takes no arguments");
+		return usage_error(&cmd_failures_entry, "no such subcommand 'failures %s' (the one "
+				   "there is: 'failures fix')", argv[optind]);
 	char *path = store_path(store_opt);
 	int missing, rc = EXIT_TROUBLE;
 	struct store *st = store_open(path, STORE_READ, &missing);
@@ -142,7 +198,7 @@ static int failures(int argc, char **argv, const struct out *out)
 const struct cmd cmd_failures_entry = {
 	.name = "failures",
 	.run = failures,
-	.usage = "[--store PATH] [--json] [--baseline NAME] [--since DAYS]",
+	.usage = "[--store PATH] [--json] [--baseline NAME] [--since DAYS] | fix SIGNATURE TEXT",
 	.help =
 	"List the failure memory: each way runs failed, as `ddx check` and\n"
 	"`ddx diff --baseline` recorded them, most frequent first, then most\n"
@@ -150,7 +206,14 @@ const struct cmd cmd_failures_entry = {
 	"it reached, as a template: runs that failed the same way share one\n"
 	"whatever their numbers, paths, hosts and times.  Each line gives the\n"
 	"count, the first and last time (UTC), the host of the last run, the\n"
-	"baselines they were checked with, and the signature.\n"
+	"baselines they were checked with, the signature, and the fix last\n"
+	"recorded for it.  A run is counted once, however often it is checked.\n"
+	"\n"
+	"`ddx failures fix SIGNATURE TEXT` records TEXT as what fixed the runs\n"
+	"of SIGNATURE (the whole of it, or a unique beginning of 4 characters\n"
+	"or more): the next run that fails so is told \"fixed last time by:\n"
+	"TEXT\".  It is kept with the host ($DDX_HOST, else the machine's name)\n"
+	"and the time; a later fix of the same signature is told instead.\n"
 	"\n"
 	"  --baseline NAME  only the runs checked with this baseline\n"
 	"  --since DAYS     only the runs of the last DAYS days\n"

@@ -40,8 +40,10 @@
 
 /* The schema this ddx writes.  1: baselines, runs, chunks, templates.
  * 2: adds the engine of each run and its configuration key=values.
- * 3: adds the failure memory.  4: indexes it by signature. */
-#define STORE_VERSION 4
+ * 3: adds the failure memory.  4: indexes it by signature.  5: adds
+ * each failure's content (a run checked twice is one run) and the fixes
+ * a team recorded for a signature. */
+#define STORE_VERSION 5
 
 struct store;
 
@@ -179,6 +181,9 @@ struct failure {
 	const char *verdict;         /* "stopped", "crashed", ... */
 	const char *name, *host, *baseline;
 	int64_t seen;                /* s since the epoch */
+	const char *content;         /* "HASH-SIZE" of the run's log: the
+				      * same content checked again is the
+				      * same run */
 };
 
 /* A signature as `ddx failures` lists it. */
@@ -190,23 +195,37 @@ struct failure_sig {
 	const char **baselines;  /* the names its runs were checked with, sorted,
 				  * in the arena */
 	size_t nbaselines;
+	struct failure_fix fix;  /* the latest recorded */
 };
 
+/* The host a failure or a fix is recorded on: $DDX_HOST (a CI runner's
+ * name, say), else the machine's, into out[size]. */
+void failure_host(char *out, size_t size);
 /* What the store knows of signature key into *out (key and summary are
- * left alone): how many runs had it, the first time, the latest
- * SEEN_RUNS_MAX runs (strings in a; a name checked again on the same
- * host once, as its latest), and now as the store tells time
- * (SOURCE_DATE_EPOCH when set, for reproducible output). */
-int store_failure_seen(struct store *st, const char *key, struct failure_seen *out,
-		       struct arena *a);
+ * left alone): how many other runs had it (a record of content is this
+ * run's own), the first time, the latest SEEN_RUNS_MAX runs (strings in
+ * a; a name checked again on the same host once, as its latest), the
+ * latest fix, and now as the store tells time (SOURCE_DATE_EPOCH when
+ * set, for reproducible output). */
+int store_failure_seen(struct store *st, const char *key, const char *content,
+		       struct failure_seen *out, struct arena *a);
 /* Record f, in one transaction, through a connection of its own (st may
- * be read-only).  -1 after an error naming the store ("'x.db': failure
- * not recorded: ..."), which costs the caller nothing else. */
+ * be read-only), unless a record of its signature and content is there.
+ * -1 after an error naming the store ("'x.db': failure not recorded:
+ * ..."), which costs the caller nothing else. */
 int store_failure_record(struct store *st, const struct failure *f);
 /* The signatures recorded in the last within seconds (all when
  * negative), with baseline when not NULL, most frequent first, then most
  * recent; *out is malloc'd, its strings in a. */
 int store_failures(struct store *st, const char *baseline, int64_t within,
 		   struct failure_sig **out, size_t *n, struct arena *a);
+/* The recorded signature given names, whole or by a unique prefix of 4
+ * characters or more, into *key (in a): 1, or 0 when none is recorded;
+ * -1 after an error (a prefix of two). */
+int store_failure_find(struct store *st, const char *given, const char **key, struct arena *a);
+/* Record text as what fixed signature key, on host, now (as
+ * store_failure_seen tells time), in one transaction of st (opened to
+ * write: STORE_WRITE or STORE_EXPORT). */
+int store_fix_record(struct store *st, const char *key, const char *text, const char *host);
 
 #endif

@@ -1,26 +1,80 @@
 /* store_failures.c — the failure memory (version 3): every run `check`
- * found failing, by signature.  A store of version 2 read as it is (see
- * open_file) has none.  See store.h. */
+ * found failing, by signature, and (version 5) what fixed it.  A store
+ * of version 2 read as it is (see open_file) has none, one of version 3
+ * or 4 no fixes, and its records no content.  See store.h. */
 #include "store_impl.h"
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-int store_failure_seen(struct store *st, const char *key, struct failure_seen *out,
-		       struct arena *a)
+/* The latest fix of key into *fix (text NULL when none, or in a store
+ * of version 4 or older). */
+static int latest_fix(struct store *st, const char *key, struct failure_fix *fix, struct arena *a)
+{
+	fix->text = NULL;
+	if (st->version < 5)
+		return 0;
+	struct db_stmt *s = prepare(st, "SELECT text, host, fixed FROM fix WHERE signature = $1"
+				    " ORDER BY fixed DESC, id DESC LIMIT 1");
+	if (!s)
+		return -1;
+	bind_str(s, 1, key);
+	int rc = db_step(s);
+	if (rc == DB_ROW) {
+		fix->text = col_str(s, 0, a);
+		fix->host = col_str(s, 1, a);
+		fix->fixed = col_seconds(s, 2);
+	}
+	db_finalize(s);
+	return rc == DB_ROW || rc == DB_DONE ? 0 : db_error(st, "cannot read the failure memory");
+}
+
+/* The condition on a record that makes it another run than the one of
+ * content (parameter $i): every record of a store of version 4 or older,
+ * whose records have no content. */
+static const char *other_run(const struct store *st, int i, char *cond, size_t size)
+{
+	if (st->version < 5)
+		return "";
+	snprintf(cond, size, " AND (content IS NULL OR content <> $%d)", i);
+	return cond;
+}
+
+void failure_host(char *out, size_t size)
+{
+	const char *env = getenv("DDX_HOST");
+	if (env && *env)
+		snprintf(out, size, "%s", env);
+	else if (gethostname(out, size) < 0 || !*out)
+		snprintf(out, size, "unknown");
+	out[size - 1] = '\0';
+}
+
+int store_failure_seen(struct store *st, const char *key, const char *content,
+		       struct failure_seen *out, struct arena *a)
 {
 	out->count = 0;
 	out->first = 0;
 	out->nruns = 0;
+	out->fix.text = NULL;
 	out->now = now_s();
 	if (st->version < 3)
 		return error("'%s': no failure memory: the store is of schema version 2 and read-only "
 			     "(a learn into it upgrades it)", st->shown);
-	struct db_stmt *s = prepare(st, "SELECT count(*), min(seen) FROM failure WHERE signature = $1");
+	/* The same content checked again is the same run: it is no
+	 * earlier run of its own signature. */
+	char cond[64], sql[256];
+	snprintf(sql, sizeof(sql), "SELECT count(*), min(seen) FROM failure WHERE signature = $1%s",
+		 other_run(st, 2, cond, sizeof(cond)));
+	struct db_stmt *s = prepare(st, sql);
 	if (!s)
 		return -1;
 	bind_str(s, 1, key);
+	if (st->version >= 5)
+		bind_str(s, 2, content);
 	if (db_step(s) != DB_ROW) {
 		db_finalize(s);
 		return db_error(st, "cannot read the failure memory");
@@ -28,14 +82,17 @@ int store_failure_seen(struct store *st, const char *key, struct failure_seen *o
 	out->count = col_count(s, 0);
 	out->first = col_seconds(s, 1);
 	db_finalize(s);
-	s = prepare(st, "SELECT name, host, baseline, seen FROM failure WHERE signature = $1"
-			" ORDER BY seen DESC, id DESC LIMIT $2");
-	if (!s)
+	snprintf(sql, sizeof(sql), "SELECT name, host, baseline, seen FROM failure WHERE signature = $1%s"
+		 " ORDER BY seen DESC, id DESC LIMIT $2", other_run(st, 3, cond, sizeof(cond)));
+	if (!(s = prepare(st, sql)))
 		return -1;
-	/* A run checked again names no new run: the latest of each name
-	 * and host, among a few more records than are shown. */
+	/* A run of one name on one host, checked again after a change to
+	 * its content, is named once: the latest of each name and host,
+	 * among a few more records than are shown. */
 	bind_str(s, 1, key);
 	db_bind_int(s, 2, SEEN_RUNS_MAX * 8);
+	if (st->version >= 5)
+		bind_str(s, 3, content);
 	int rc;
 	while ((rc = db_step(s)) == DB_ROW && out->nruns < SEEN_RUNS_MAX) {
 		struct failure_run *r = &out->runs[out->nruns];
@@ -54,7 +111,25 @@ int store_failure_seen(struct store *st, const char *key, struct failure_seen *o
 	db_finalize(s);
 	if (rc != DB_DONE && rc != DB_ROW)
 		return db_error(st, "cannot read the failure memory");
-	return 0;
+	return latest_fix(st, key, &out->fix, a);
+}
+
+/* Whether w holds a record of f's signature and content already: 1 yes,
+ * 0 no (or a store of version 4, whose records have no content), -1
+ * after an error. */
+static int recorded(struct store *w, const struct failure *f)
+{
+	if (w->version < 5 || !f->content)
+		return 0;
+	struct db_stmt *s = prepare(w, "SELECT 1 FROM failure WHERE signature = $1 AND content = $2"
+				    " LIMIT 1");
+	if (!s)
+		return -1;
+	bind_str(s, 1, f->key);
+	bind_str(s, 2, f->content);
+	int rc = db_step(s);
+	db_finalize(s);
+	return rc == DB_ROW ? 1 : rc == DB_DONE ? 0 : -1;
 }
 
 int store_failure_record(struct store *st, const struct failure *f)
@@ -66,10 +141,16 @@ int store_failure_record(struct store *st, const struct failure *f)
 	if (open_writer(st, BUSY_MS, &w) < 0)
 		return error("'%s': failure not recorded: %s", st->shown, strerror(errno));
 	struct db_stmt *s = NULL;
-	int ok = !db_err(w.db) && begin_write(&w) == 0 &&
-		 (s = prepare(&w, "INSERT INTO failure (signature, summary, verdict, name, host,"
-				  " seen, baseline) VALUES ($1, $2, $3, $4, $5, $6, $7)")) != NULL;
-	if (ok) {
+	int dup = -1;
+	/* A run is recorded once, however often it is checked. */
+	int ok = !db_err(w.db) && begin_write(&w) == 0 && (dup = recorded(&w, f)) >= 0;
+	if (ok && !dup)
+		ok = (s = prepare(&w, w.version >= 5 ?
+				  "INSERT INTO failure (signature, summary, verdict, name, host, seen,"
+				  " baseline, content) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)" :
+				  "INSERT INTO failure (signature, summary, verdict, name, host, seen,"
+				  " baseline) VALUES ($1, $2, $3, $4, $5, $6, $7)")) != NULL;
+	if (ok && !dup) {
 		bind_str(s, 1, f->key);
 		bind_str(s, 2, f->summary);
 		bind_str(s, 3, f->verdict);
@@ -77,8 +158,12 @@ int store_failure_record(struct store *st, const struct failure *f)
 		bind_str(s, 5, f->host);
 		db_bind_int(s, 6, f->seen);
 		bind_str(s, 7, f->baseline);
-		ok = step_done(&w, s) == 0 && commit(&w) == 0;
+		if (w.version >= 5)
+			bind_str(s, 8, f->content);
+		ok = step_done(&w, s) == 0;
 	}
+	if (ok)
+		ok = commit(&w) == 0;
 	if (!ok) {
 		error("'%s': failure not recorded: %s", st->shown, db_errmsg(w.db));
 		db_rollback(w.db);
@@ -164,7 +249,55 @@ int store_failures(struct store *st, const char *baseline, int64_t within,
 		free(names);
 		if (rc != DB_DONE)
 			return db_error(st, "cannot read the failure memory");
+		if (latest_fix(st, f->key, &f->fix, a) < 0)
+			return -1;
 	}
 	return 0;
+}
+
+int store_failure_find(struct store *st, const char *given, const char **key, struct arena *a)
+{
+	*key = NULL;
+	if (st->version < 3)
+		return 0;
+	/* The whole signature, else a prefix of it, as git takes a commit's. */
+	struct db_stmt *s = prepare(st, "SELECT DISTINCT signature FROM failure WHERE signature = $1"
+				    " OR ($2 >= 4 AND substr(signature, 1, CAST($2 AS INTEGER)) = $1) LIMIT 2");
+	if (!s)
+		return -1;
+	bind_str(s, 1, given);
+	db_bind_int(s, 2, (int64_t)strlen(given));
+	int rc, n = 0;
+	while ((rc = db_step(s)) == DB_ROW) {
+		const char *k = col_str(s, 0, a);
+		if (strcmp(k, given) == 0 || !*key)
+			*key = k;
+		n++;
+	}
+	db_finalize(s);
+	if (rc != DB_DONE)
+		return db_error(st, "cannot read the failure memory");
+	if (n == 2 && strcmp(*key, given) != 0)
+		return error("'%s': '%s' begins more than one signature: give more of it", st->shown,
+			     given);
+	return *key ? 1 : 0;
+}
+
+int store_fix_record(struct store *st, const char *key, const char *text, const char *host)
+{
+	struct db_stmt *s;
+	if (begin_write(st) < 0 ||
+	    !(s = prepare(st, "INSERT INTO fix (signature, text, host, fixed) VALUES ($1, $2, $3, $4)")))
+		goto fail;
+	bind_str(s, 1, key);
+	bind_str(s, 2, text);
+	bind_str(s, 3, host);
+	db_bind_int(s, 4, now_s());
+	if (step_done(st, s) < 0 || commit(st) < 0)
+		goto fail;
+	return 0;
+fail:
+	db_rollback(st->db);
+	return -1;
 }
 

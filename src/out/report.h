@@ -22,6 +22,12 @@ void report_text(const struct out *o, const struct diagnosis *d, const struct lo
 void report_json(FILE *f, const struct diagnosis *d, const struct log *logs, size_t nlogs,
 		 const struct live_report *live);
 
+/* A recorded fix as the JSON reports say it, key "fix": {"text", "host",
+ * "time"}, or null when fix->text is NULL. */
+struct jw;
+struct failure_fix;
+void report_json_fix(struct jw *jw, const struct failure_fix *fix);
+
 /* For GitHub Actions (--format github): the annotation, a workflow
  * command on f pointing at the bad log's line that says what happened,
  * and the first sentence with that line appended to the job summary

@@ -408,6 +408,19 @@ static void json_warnings(struct jw *jw, const struct diagnosis *d)
 	jw_end(jw);
 }
 
+void report_json_fix(struct jw *jw, const struct failure_fix *fix)
+{
+	if (!fix->text) {
+		jw_object_null(jw, "fix");
+		return;
+	}
+	jw_object_object(jw, "fix", NULL);
+	jw_object_string(jw, "text", fix->text);
+	jw_object_string(jw, "host", fix->host);
+	jw_object_time(jw, "time", fix->fixed * 1000);
+	jw_end(jw);
+}
+
 /* What the failure memory knew of this failure; null when it was not
  * asked. */
 static void json_seen(struct jw *jw, const struct failure_seen *s)
@@ -434,6 +447,7 @@ static void json_seen(struct jw *jw, const struct failure_seen *s)
 		jw_end(jw);
 	}
 	jw_end(jw);
+	report_json_fix(jw, &s->fix);
 	jw_end(jw);
 }
 

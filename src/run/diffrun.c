@@ -186,18 +186,6 @@ static char *run_name(const char *path)
 	return xasprintf("%.*s", (int)(n - b), path + b);
 }
 
-/* The host a failure is recorded on: $DDX_HOST (a CI runner's name, say),
- * else the machine's. */
-static void host_name(char *out, size_t size)
-{
-	const char *env = getenv("DDX_HOST");
-	if (env && *env)
-		snprintf(out, size, "%s", env);
-	else if (gethostname(out, size) < 0 || !*out)
-		snprintf(out, size, "unknown");
-	out[size - 1] = '\0';
-}
-
 /* Look d's failure up in a->memory for the report (d->seen, in *seen)
  * and record it.  The store's trouble is said on stderr, on one line,
  * and costs nothing else. */
@@ -206,15 +194,19 @@ static void remember(const struct diff_args *a, struct diagnosis *d, const struc
 {
 	if (signature_of(d, tt, sig) < 0)
 		return;
-	if (store_failure_seen(a->memory, sig->key, seen, ar) < 0)
+	const struct input *in = &d->bad_log->in;
+	char content[40];
+	snprintf(content, sizeof(content), "%016llx-%llu",
+		 (unsigned long long)hash_bytes(in->data, in->size), (unsigned long long)in->size);
+	if (store_failure_seen(a->memory, sig->key, content, seen, ar) < 0)
 		return;
 	seen->key = sig->key;
 	seen->summary = sig->summary;
 	d->seen = seen;
 	char host[256], *name = run_name(d->bad_log->in.path);
-	host_name(host, sizeof(host));
+	failure_host(host, sizeof(host));
 	struct failure f = { sig->key, sig->summary, dx_verdict_name(d->verdict), name, host,
-			     a->baseline, seen->now };
+			     a->baseline, seen->now, content };
 	store_failure_record(a->memory, &f);
 	free(name);
 }

@@ -343,7 +343,9 @@ static void test_foreign(void)
 }
 
 /* The failure memory: what a signature was seen with, latest first, and
- * the list by count; a read-only store refuses the record. */
+ * the list by count; a run (a content) counts once, however often it is
+ * recorded, and is no earlier run of itself; the latest fix is told; a
+ * read-only store refuses the record. */
 static void test_failures(void)
 {
 	char *db = tmp_path("failures.db");
@@ -355,26 +357,60 @@ static void test_failures(void)
 		return;
 	}
 	struct failure f[] = {
-		{ "aaaa", "stopped after: x", "stopped", "run-1.log", "runner-1", "sg", 1000 },
-		{ "bbbb", "crashed: y", "crashed", "run-2.log", "runner-2", "vl", 2000 },
-		{ "aaaa", "stopped after: x", "stopped", "run-3.log", "runner-3", "sg", 3000 },
-		{ "aaaa", "stopped after: x", "stopped", "run-4.log", "runner-4", "other", 3000 },
+		{ "aaaa", "stopped after: x", "stopped", "run-1.log", "runner-1", "sg", 1000, "c1" },
+		{ "bbbb", "crashed: y", "crashed", "run-2.log", "runner-2", "vl", 2000, "c2" },
+		{ "aaaa", "stopped after: x", "stopped", "run-3.log", "runner-3", "sg", 3000, "c3" },
+		{ "aaaa", "stopped after: x", "stopped", "run-4.log", "runner-4", "other", 3000, "c4" },
+		/* run-1 checked again, later: the same run. */
+		{ "aaaa", "stopped after: x", "stopped", "run-1.log", "runner-5", "sg", 4000, "c1" },
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		CHECK_INT(store_failure_record(st, &f[i]), 0);
 	struct arena a = { 0 };
 	struct failure_seen seen;
-	CHECK_INT(store_failure_seen(st, "aaaa", &seen, &a), 0);
+	CHECK_INT(store_failure_seen(st, "aaaa", "c9", &seen, &a), 0);
 	CHECK_INT(seen.count, 3);
 	CHECK_INT(seen.first, 1000);
 	CHECK_INT(seen.nruns, 3);
+	CHECK(seen.fix.text == NULL);
 	/* The same second: the later record first. */
 	CHECK_STR(seen.runs[0].name, "run-4.log");
 	CHECK_STR(seen.runs[1].host, "runner-3");
 	CHECK_STR(seen.runs[2].baseline, "sg");
-	CHECK_INT(store_failure_seen(st, "cccc", &seen, &a), 0);
+	/* Run-1's own content: the other two. */
+	CHECK_INT(store_failure_seen(st, "aaaa", "c1", &seen, &a), 0);
+	CHECK_INT(seen.count, 2);
+	CHECK_INT(seen.first, 3000);
+	CHECK_INT(seen.nruns, 2);
+	CHECK_INT(store_failure_seen(st, "cccc", "c9", &seen, &a), 0);
 	CHECK_INT(seen.count, 0);
 	CHECK_INT(seen.nruns, 0);
+	/* Fixes: found whole or by a prefix of 4 or more, the latest told. */
+	const char *key;
+	CHECK_INT(store_failure_find(st, "aaaa", &key, &a), 1);
+	CHECK_STR(key, "aaaa");
+	CHECK_INT(store_failure_find(st, "aaa", &key, &a), 0);
+	CHECK_INT(store_failure_find(st, "dddd", &key, &a), 0);
+	setenv("SOURCE_DATE_EPOCH", "5000", 1);
+	CHECK_INT(store_fix_record(st, "bbbb", "first fix", "laptop"), 0);
+	setenv("SOURCE_DATE_EPOCH", "6000", 1);
+	CHECK_INT(store_fix_record(st, "bbbb", "second fix", "desk"), 0);
+	unsetenv("SOURCE_DATE_EPOCH");
+	CHECK_INT(store_failure_seen(st, "bbbb", "c9", &seen, &a), 0);
+	CHECK_STR(seen.fix.text, "second fix");
+	CHECK_STR(seen.fix.host, "desk");
+	CHECK_INT(seen.fix.fixed, 6000);
+	struct buf b = { 0 };
+	signature_seen_sentence(&seen, &b);
+	CHECK(b.p && strstr(b.p, "; fixed last time by: second fix (1970-01-01 01:40 UTC)") != NULL);
+	/* Told even beside no earlier run. */
+	CHECK_INT(store_failure_seen(st, "bbbb", "c2", &seen, &a), 0);
+	CHECK_INT(seen.count, 0);
+	seen.key = "bbbb";
+	signature_seen_sentence(&seen, &b);
+	CHECK_STR(b.p, "seen before: never (signature bbbb); fixed last time by: second fix "
+		  "(1970-01-01 01:40 UTC)");
+	buf_free(&b);
 	struct failure_sig *fs;
 	size_t n;
 	CHECK_INT(store_failures(st, NULL, -1, &fs, &n, &a), 0);
@@ -389,7 +425,9 @@ static void test_failures(void)
 			CHECK_STR(fs[0].baselines[0], "other");
 			CHECK_STR(fs[0].baselines[1], "sg");
 		}
+		CHECK(fs[0].fix.text == NULL);
 		CHECK_STR(fs[1].summary, "crashed: y");
+		CHECK_STR(fs[1].fix.text, "second fix");
 	}
 	free(fs);
 	/* now_s() is SOURCE_DATE_EPOCH's: 3000 - 1000 reaches back to 2000. */
@@ -412,7 +450,7 @@ static void test_failures(void)
 		if (st) {
 			fprintf(stderr, "(a note on the read-only store is expected:)\n");
 			CHECK_INT(store_failure_record(st, &f[0]), -1);
-			CHECK_INT(store_failure_seen(st, "aaaa", &seen, &a), 0);
+			CHECK_INT(store_failure_seen(st, "aaaa", "c9", &seen, &a), 0);
 			CHECK_INT(seen.count, 3);
 			store_close(st);
 		}
