@@ -78,7 +78,8 @@ static void test_context(void)
 
 /* One realistic failing line per built-in cause, as the program prints
  * it (header included): the first cause that matches it must be that
- * one, the one the report would name. */
+ * one, the one the report would name; "-": a failing line that is no
+ * cause's (near one in its words). */
 static const struct { const char *id, *line; } samples[] = {
 	{ "nvcc-missing", "(EngineCore pid=1551593) ERROR 06-23 15:43:19 [core.py:1195] RuntimeError: Could not find nvcc and default cuda_home='/usr/local/cuda' doesn't exist" },
 	{ "ninja-missing", "RuntimeError: Ninja is required to load C++ extensions" },
@@ -97,6 +98,7 @@ static const struct { const char *id, *line; } samples[] = {
 	{ "llamacpp-cuda-alloc", "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4096.00 MiB on device 0: cudaMalloc failed: out of memory" },
 	{ "torch-inductor-autotune-oom", "(EngineCore_DP0 pid=558551) torch._inductor.exc.InductorError: RuntimeError: Failed to run autotuning code block: CUDA out of memory. Tried to allocate 1.02 GiB." },
 	{ "cuda-oom", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.07 GiB. GPU 0 has a total capacity of 23.65 GiB of which 1.27 GiB is free." },
+	{ "cuda-oom", "RuntimeError: CUDA error: out of memory" },
 	{ "cublas-alloc-failed", "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`" },
 	{ "cuda-illegal-memory-access", "RuntimeError: CUDA error: an illegal memory access was encountered" },
 	{ "cuda-device-side-assert", "RuntimeError: CUDA error: device-side assert triggered" },
@@ -126,6 +128,7 @@ static const struct { const char *id, *line; } samples[] = {
 	{ "gcp-default-credentials", "google.auth.exceptions.DefaultCredentialsError: Your default credentials were not found." },
 	{ "github-token-permissions", "##[error]Resource not accessible by integration" },
 	{ "nccl-no-socket-interface", "node-1:123:456 [0] NCCL WARN Bootstrap : no socket interface found" },
+	{ "nccl-no-socket-interface", "Bootstrap : no socket interface found" },
 	{ "gloo-no-interface", "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:83] ifa != nullptr. Unable to find address for: eth0" },
 	{ "nccl-shm-too-small", "node-1:123:456 [0] NCCL WARN Error while creating shared memory segment /dev/shm/nccl-abc (size 9637888)" },
 	{ "nccl-p2p-failure", "RuntimeError: peer access is not supported between these two devices" },
@@ -137,6 +140,7 @@ static const struct { const char *id, *line; } samples[] = {
 	{ "c10d-store-port-in-use", "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use" },
 	{ "torchrun-child-sigkill", "  exitcode  : -9 (pid: 2845)" },
 	{ "postgres-data-dir-ownership", "2021-11-23 23:18:05.101 EST [64397] FATAL:  data directory \"/Library/PostgreSQL/14/data\" has wrong ownership" },
+	{ "postgres-data-dir-ownership", "initdb: error: could not change permissions of directory \"/var/lib/postgresql/data\": Operation not permitted" },
 	{ "postgres-lock-file-exists", "2024-01-01 10:00:00.000 UTC [1] FATAL:  lock file \"postmaster.pid\" already exists" },
 	{ "postgres-socket-dir-missing", "2022-01-05 10:00:01.000 UTC [99] FATAL:  could not create lock file \"/var/run/postgresql/.s.PGSQL.5432.lock\": No such file or directory" },
 	{ "postgres-no-tcp-sockets", "2021-10-11 09:58:04.530 CST [18458] FATAL:  could not create any TCP/IP sockets" },
@@ -150,7 +154,14 @@ static const struct { const char *id, *line; } samples[] = {
 	{ "kafka-log-dir-locked", "org.apache.kafka.common.KafkaException: Failed to acquire lock on file .lock in /tmp/kafka-logs. A Kafka instance in another process or thread is using this directory." },
 	{ "kafka-zookeeper-unreachable", "kafka.zookeeper.ZooKeeperClientTimeoutException: Timed out waiting for connection while in state: CONNECTING" },
 	{ "config-file-missing", "java.nio.file.NoSuchFileException: .\\config\\server.properties" },
+	{ "postgres-image-no-password", "2025-07-24 21:44:58.843 | Error: Database is uninitialized and superuser password is not specified." },
+	{ "nginx-config-invalid", "Jun 22 16:01:44 cone nginx[3846]: nginx: [emerg] \"user\" directive is not allowed here in /etc/nginx/conf.d/wok.conf:25" },
+	{ "nginx-config-invalid", "nginx: configuration file /etc/nginx/nginx.conf test failed" },
+	{ "-", "2019/01/10 12:00:00 [emerg] 1#1: host not found in upstream \"api:8000\" in /etc/nginx/conf.d/default.conf:5" },
+	{ "-", "nginx: [emerg] host not found in upstream \"api:8000\" in /etc/nginx/conf.d/default.conf:5" },
+	{ "port-in-use", "2024/05/01 10:00:00 [emerg] 1#1: bind() to 0.0.0.0:80 failed (98: Address already in use)" },
 	{ "python-module-not-found", "ModuleNotFoundError: No module named 'email_utility'" },
+	{ "python-module-not-found", "ImportError: This modeling file requires the following packages that were not found in your environment: flash_attn. Run `pip install flash_attn`" },
 	{ "node-module-not-found", "Error: Cannot find module '/app/server.js'" },
 	{ "java-class-not-found", "Caused by: java.lang.ClassNotFoundException: com.kakao.cafe.persistence.user.UserRepository" },
 	{ "tls-certificate-verify", "requests.exceptions.SSLError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate')))" },
@@ -197,9 +208,10 @@ static void test_samples(const struct causeset *cs)
 	for (size_t i = 0; i < n; i++) {
 		const struct cause *c = first_cause(cs, samples[i].line, strlen(samples[i].line),
 						    samples[i].line, strlen(samples[i].line), 1);
-		if (!c || strcmp(c->id, samples[i].id) != 0)
+		const char *want = strcmp(samples[i].id, "-") == 0 ? NULL : samples[i].id;
+		if (want ? !c || strcmp(c->id, want) != 0 : c != NULL)
 			fprintf(stderr, "sample of %s: named %s\n", samples[i].id, c ? c->id : "nothing");
-		CHECK(c && strcmp(c->id, samples[i].id) == 0);
+		CHECK(want ? c && strcmp(c->id, want) == 0 : c == NULL);
 	}
 	/* Every built-in cause has its sample. */
 	for (size_t k = 0; k < cs->n; k++) {
