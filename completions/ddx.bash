@@ -51,6 +51,8 @@ _ddx()
 		COMPREPLY=($(compgen -W "$_ddx_commands" -- "$cur"))
 	elif [ "$cmd" = baselines ] && [ "$prev" = baselines ]; then
 		COMPREPLY=($(compgen -W "list show cat rm export import" -- "$cur"))
+	elif [ "$cmd" = failures ] && [ "$prev" = failures ]; then
+		COMPREPLY=($(compgen -W "list fix export import" -- "$cur"))
 	else
 		COMPREPLY=($(compgen -f -- "$cur"))
 	fi

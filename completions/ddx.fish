@@ -13,5 +13,6 @@ for c in $ddx_commands
 end
 complete -c ddx -n "__fish_seen_subcommand_from $ddx_commands" -l baseline -x -a '(ddx baselines --names 2>/dev/null)'
 complete -c ddx -n "__fish_seen_subcommand_from baselines; and not __fish_seen_subcommand_from list show cat rm export import" -f -a 'list show cat rm export import'
-complete -c ddx -n "__fish_seen_subcommand_from show cat rm export" -f -a '(ddx baselines --names 2>/dev/null)'
+complete -c ddx -n "__fish_seen_subcommand_from baselines; and __fish_seen_subcommand_from show cat rm export" -f -a '(ddx baselines --names 2>/dev/null)'
+complete -c ddx -n "__fish_seen_subcommand_from failures; and not __fish_seen_subcommand_from list fix export import" -f -a 'list fix export import'
 complete -c ddx -n "__fish_seen_subcommand_from help" -f -a "$ddx_commands"

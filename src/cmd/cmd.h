@@ -9,6 +9,7 @@
 #include <getopt.h>
 
 #include "out.h"
+#include "outfile.h"
 #include "util.h"
 
 struct cmd {
@@ -41,6 +42,15 @@ int stdin_once(const struct cmd *c, char *const *paths, size_t n);
 /* The one of the n names that typed most likely misspells or
  * abbreviates, or NULL when none is close. */
 const char *did_you_mean(const char *typed, const char *const *names, size_t n);
+/* An export of the store at store to file (baselines export, failures
+ * export): out opened on a temporary file beside file, which may replace
+ * only a store (never the open one) and is no FIFO or device, since
+ * SQLite needs a file of its own.  -1 after an error. */
+int export_open(struct outfile *out, const char *store, const char *file);
+/* The end of it, r the export's result (1 written): file replaced when
+ * 1, the temporary file removed in any case.  Returns r, or -1 when file
+ * could not be replaced. */
+int export_close(struct outfile *out, int r);
 /* Parse "-j N" / "--jobs=N" style counts; dies on nonsense. */
 int parse_jobs(const char *s);
 /* Number of threads to use by default: the online CPUs, at most 8. */

@@ -8,7 +8,6 @@
 
 #include "cmd.h"
 #include "json.h"
-#include "outfile.h"
 #include "prefix.h"
 #include "store.h"
 
@@ -219,22 +218,13 @@ out:
 	return rc;
 }
 
-/* export NAME FILE: into a temporary file beside FILE, which may replace
- * only a store (never the open one) and is no FIFO or device: SQLite
- * needs a file of its own.  1 written, 0 no such baseline, -1 error. */
+/* export NAME FILE: 1 written, 0 no such baseline, -1 error. */
 static int export(struct store *st, const char *store, const char *name, const char *file)
 {
-	static const struct outfile_kind store_file = { "SQLite format 3", "an SQLite database", 0 };
 	struct outfile out;
-	store_protect(store);
-	if (outfile_open(&out, "export", file, &store_file) < 0)
+	if (export_open(&out, store, file) < 0)
 		return -1;
-	outfile_also_remove(&out, "-journal");
-	int r = store_export(st, name, file, out.tmp);
-	if (r == 1 && outfile_commit(&out) < 0)
-		r = -1;
-	outfile_abort(&out);
-	return r;
+	return export_close(&out, store_export(st, name, file, out.tmp));
 }
 
 static int baselines(int argc, char **argv, const struct out *out)

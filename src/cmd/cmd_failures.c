@@ -1,6 +1,7 @@
 /* cmd_failures.c — `ddx failures`: the failure memory, the signatures of
  * the runs `ddx check` found failing, most frequent first; `ddx failures
- * fix` records what fixed one. */
+ * fix` records what fixed one; export and import move the memory between
+ * stores. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,77 @@ static int fix(const char *path, const char *given, const char *text)
 	return rc;
 }
 
+/* The list, of the runs checked with baseline name when not NULL, of the
+ * last days when not negative. */
+static int list(const char *path, const char *name, double days, int json)
+{
+	int missing, rc = EXIT_TROUBLE;
+	struct store *st = store_open(path, STORE_READ, &missing);
+	struct arena a = { 0 };
+	struct failure_sig *fs = NULL;
+	size_t n = 0;
+	if (st || missing) {
+		int64_t since = days >= 0 ? (int64_t)(days * 86400) : -1;
+		if (!st || store_failures(st, name, since, &fs, &n, &a) == 0) {
+			if (json)
+				print_json(fs, n);
+			else
+				print_text(fs, n);
+			rc = EXIT_SAME;
+		}
+	}
+	free(fs);
+	arena_free(&a);
+	store_close(st);
+	return rc;
+}
+
+/* The error of a store that holds no failure: said as fix's. */
+static void none_recorded(const char *path)
+{
+	char *shown = store_shown(path);
+	error("'%s': no failures recorded (`ddx check` records each run it finds failing)", shown);
+	free(shown);
+}
+
+/* export FILE: the failure memory alone, a store of its own. */
+static int export(const char *path, const char *file)
+{
+	int missing, rc = EXIT_TROUBLE;
+	struct store *st = store_open(path, STORE_EXPORT, &missing);
+	struct outfile out;
+	size_t nrec, nfix;
+	if (missing) {
+		none_recorded(path);
+	} else if (st && export_open(&out, path, file) == 0) {
+		int r = export_close(&out, store_export_failures(st, file, out.tmp, &nrec, &nfix));
+		if (r == 0)
+			none_recorded(path);
+		if (r == 1) {
+			printf("exported %zu failure record%s and %zu fix%s to '%s'\n", nrec,
+			       nrec == 1 ? "" : "s", nfix, nfix == 1 ? "" : "es", file);
+			rc = EXIT_SAME;
+		}
+	}
+	store_close(st);
+	return rc;
+}
+
+/* import FILE: the failure memory of an exported FILE, added. */
+static int import(const char *path, const char *file)
+{
+	int missing, rc = EXIT_TROUBLE;
+	struct store *st = store_open(path, STORE_WRITE, &missing);
+	size_t nrec, nfix;
+	if (st && store_import_failures(st, file, &nrec, &nfix) == 0) {
+		printf("imported %zu failure record%s and %zu fix%s from '%s'\n", nrec,
+		       nrec == 1 ? "" : "s", nfix, nfix == 1 ? "" : "es", file);
+		rc = EXIT_SAME;
+	}
+	store_close(st);
+	return rc;
+}
+
 static int failures(int argc, char **argv, const struct out *out)
 {
 	(void)out; /* prints no colour, nor lines to fit */
@@ -155,42 +227,32 @@ static int failures(int argc, char **argv, const struct out *out)
 		default: return EXIT_TROUBLE;
 		}
 	}
-	if (optind < argc && strcmp(argv[optind], "fix") == 0) {
-		if (argc - optind != 3)
-			return usage_error(&cmd_failures_entry, "failures fix needs a SIGNATURE and one "
-					   "TEXT (quote it)");
-		if (json || name || days >= 0)
-			return usage_error(&cmd_failures_entry, "--json, --baseline and --since list "
-					   "the failures: not for 'failures fix'");
-		if (!argv[optind + 2][0])
-			return usage_error(&cmd_failures_entry, "failures fix: the TEXT is empty");
-		char *path = store_path(store_opt);
-		int rc = fix(path, argv[optind + 1], argv[optind + 2]);
-		free(path);
-		return rc;
+	const char *sub = optind < argc ? argv[optind++] : "list";
+	static const char *const subs[] = { "list", "fix", "export", "import" };
+	static const int nargs[] = { 0, 2, 1, 1 };
+	size_t k = 0, nsubs = sizeof(subs) / sizeof(subs[0]);
+	while (k < nsubs && strcmp(subs[k], sub) != 0)
+		k++;
+	if (k == nsubs) {
+		const char *hint = did_you_mean(sub, subs, nsubs);
+		if (hint)
+			return usage_error(&cmd_failures_entry, "no such subcommand 'failures %s' "
+					   "(did you mean '%s'?)", sub, hint);
+		return usage_error(&cmd_failures_entry, "no such subcommand 'failures %s'", sub);
 	}
-	if (optind < argc)
-		return usage_error(&cmd_failures_entry, "no such subcommand 'failures %s' (the one "
-				   "there is: 'failures fix')", argv[optind]);
+	if (argc - optind != nargs[k])
+		return usage_error(&cmd_failures_entry, "%s", k == 0 ? "failures takes no arguments" :
+				   k == 1 ? "failures fix needs a SIGNATURE and one TEXT (quote it)" :
+				   k == 2 ? "failures export needs a FILE" : "failures import needs a FILE");
+	if (k > 0 && (json || name || days >= 0))
+		return usage_error(&cmd_failures_entry, "--json, --baseline and --since list the "
+				   "failures: not for 'failures %s'", sub);
+	if (k == 1 && !argv[optind + 1][0])
+		return usage_error(&cmd_failures_entry, "failures fix: the TEXT is empty");
 	char *path = store_path(store_opt);
-	int missing, rc = EXIT_TROUBLE;
-	struct store *st = store_open(path, STORE_READ, &missing);
-	struct arena a = { 0 };
-	struct failure_sig *fs = NULL;
-	size_t n = 0;
-	if (st || missing) {
-		int64_t since = days >= 0 ? (int64_t)(days * 86400) : -1;
-		if (!st || store_failures(st, name, since, &fs, &n, &a) == 0) {
-			if (json)
-				print_json(fs, n);
-			else
-				print_text(fs, n);
-			rc = EXIT_SAME;
-		}
-	}
-	free(fs);
-	arena_free(&a);
-	store_close(st);
+	int rc = k == 0 ? list(path, name, days, json) :
+		 k == 1 ? fix(path, argv[optind], argv[optind + 1]) :
+		 k == 2 ? export(path, argv[optind]) : import(path, argv[optind]);
 	free(path);
 	return rc;
 }
@@ -198,7 +260,7 @@ static int failures(int argc, char **argv, const struct out *out)
 const struct cmd cmd_failures_entry = {
 	.name = "failures",
 	.run = failures,
-	.usage = "[--store PATH] [--json] [--baseline NAME] [--since DAYS] | fix SIGNATURE TEXT",
+	.usage = "[--store PATH] [[list] [--json] [--baseline NAME] [--since DAYS] | fix SIGNATURE TEXT | export FILE | import FILE]",
 	.help =
 	"List the failure memory: each way runs failed, as `ddx check` and\n"
 	"`ddx diff --baseline` recorded them, most frequent first, then most\n"
@@ -214,6 +276,11 @@ const struct cmd cmd_failures_entry = {
 	"or more): the next run that fails so is told \"fixed last time by:\n"
 	"TEXT\".  It is kept with the host ($DDX_HOST, else the machine's name)\n"
 	"and the time; a later fix of the same signature is told instead.\n"
+	"\n"
+	"`ddx failures export FILE` writes the failure memory (its records and\n"
+	"fixes) alone to FILE, a store of its own, as `baselines export` writes\n"
+	"a baseline; `ddx failures import FILE` adds such a file's to the store,\n"
+	"skipping the runs and fixes it holds already.\n"
 	"\n"
 	"  --baseline NAME  only the runs checked with this baseline\n"
 	"  --since DAYS     only the runs of the last DAYS days\n"

@@ -1,7 +1,7 @@
 /* cmd_util.c — what the commands share, declared in cmd.h: their option
  * parsing with its messages (cmd_getopt, usage_error, did_you_mean),
- * `ddx help NAME`, and job counts.  Apart from main.c, so that a command
- * needs nothing of the entry point. */
+ * `ddx help NAME`, job counts, and the file an export writes.  Apart from
+ * main.c, so that a command needs nothing of the entry point. */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "store.h"
 #include "util.h"
 
 /* Levenshtein distance between a and b, stopping at 3: only near misses
@@ -164,4 +165,22 @@ int default_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+}
+
+int export_open(struct outfile *out, const char *store, const char *file)
+{
+	static const struct outfile_kind store_file = { "SQLite format 3", "an SQLite database", 0 };
+	store_protect(store);
+	if (outfile_open(out, "export", file, &store_file) < 0)
+		return -1;
+	outfile_also_remove(out, "-journal");
+	return 0;
+}
+
+int export_close(struct outfile *out, int r)
+{
+	if (r == 1 && outfile_commit(out) < 0)
+		r = -1;
+	outfile_abort(out);
+	return r;
 }

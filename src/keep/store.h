@@ -172,6 +172,17 @@ int store_export(struct store *st, const char *name, const char *file, const cha
  * migrated, its runs are, on their way in). *nb counts the baselines
  * in it, *nr the runs added. */
 int store_import(struct store *st, const char *file, size_t *nb, size_t *nr);
+/* Write st's failure memory (its records and fixes) into the empty file
+ * into, as store_export writes a baseline; *nrec and *nfix count them.
+ * 1 written, 0 no failure recorded, -1 error. */
+int store_export_failures(struct store *st, const char *file, const char *into, size_t *nrec,
+			  size_t *nfix);
+/* Add the failure records and fixes of the SQLite store file (validated
+ * as for store_import) to st, in one transaction, skipping those st holds
+ * already (a run's record, by its signature and content; a fix, by its
+ * signature, text and time): importing twice adds nothing.  *nrec and
+ * *nfix count those added. */
+int store_import_failures(struct store *st, const char *file, size_t *nrec, size_t *nfix);
 
 /* The failure memory: every run `check` found failing, with its
  * signature (signature.h).  A record names its baseline by name, so it

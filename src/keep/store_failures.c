@@ -114,22 +114,62 @@ int store_failure_seen(struct store *st, const char *key, const char *content,
 	return latest_fix(st, key, &out->fix, a);
 }
 
-/* Whether w holds a record of f's signature and content already: 1 yes,
- * 0 no (or a store of version 4, whose records have no content), -1
- * after an error. */
-static int recorded(struct store *w, const struct failure *f)
+int failure_held(struct store *st, const struct failure *f)
 {
-	if (w->version < 5 || !f->content)
+	if (st->version < 5)
 		return 0;
-	struct db_stmt *s = prepare(w, "SELECT 1 FROM failure WHERE signature = $1 AND content = $2"
-				    " LIMIT 1");
+	struct db_stmt *s = prepare(st, f->content ?
+				    "SELECT 1 FROM failure WHERE signature = $1 AND content = $2 LIMIT 1" :
+				    "SELECT 1 FROM failure WHERE signature = $1 AND content IS NULL"
+				    " AND name = $2 AND host = $3 AND seen = $4 LIMIT 1");
 	if (!s)
 		return -1;
 	bind_str(s, 1, f->key);
-	bind_str(s, 2, f->content);
+	if (f->content) {
+		bind_str(s, 2, f->content);
+	} else {
+		bind_str(s, 2, f->name);
+		bind_str(s, 3, f->host);
+		db_bind_int(s, 4, f->seen);
+	}
 	int rc = db_step(s);
 	db_finalize(s);
-	return rc == DB_ROW ? 1 : rc == DB_DONE ? 0 : -1;
+	return rc == DB_ROW ? 1 : rc == DB_DONE ? 0 : db_error(st, "cannot read the failure memory");
+}
+
+int failure_insert(struct store *st, const struct failure *f)
+{
+	struct db_stmt *s = prepare(st, st->version >= 5 ?
+				    "INSERT INTO failure (signature, summary, verdict, name, host, seen,"
+				    " baseline, content) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)" :
+				    "INSERT INTO failure (signature, summary, verdict, name, host, seen,"
+				    " baseline) VALUES ($1, $2, $3, $4, $5, $6, $7)");
+	if (!s)
+		return -1;
+	bind_str(s, 1, f->key);
+	bind_str(s, 2, f->summary);
+	bind_str(s, 3, f->verdict);
+	bind_str(s, 4, f->name);
+	bind_str(s, 5, f->host);
+	db_bind_int(s, 6, f->seen);
+	bind_str(s, 7, f->baseline);
+	if (st->version >= 5)
+		bind_str(s, 8, f->content);
+	return step_done(st, s);
+}
+
+int fix_insert(struct store *st, const char *key, const char *text, const char *host,
+	       int64_t fixed)
+{
+	struct db_stmt *s = prepare(st, "INSERT INTO fix (signature, text, host, fixed)"
+				    " VALUES ($1, $2, $3, $4)");
+	if (!s)
+		return -1;
+	bind_str(s, 1, key);
+	bind_str(s, 2, text);
+	bind_str(s, 3, host);
+	db_bind_int(s, 4, fixed);
+	return step_done(st, s);
 }
 
 int store_failure_record(struct store *st, const struct failure *f)
@@ -140,30 +180,10 @@ int store_failure_record(struct store *st, const struct failure *f)
 	struct store w;
 	if (open_writer(st, BUSY_MS, &w) < 0)
 		return error("'%s': failure not recorded: %s", st->shown, strerror(errno));
-	struct db_stmt *s = NULL;
 	int dup = -1;
 	/* A run is recorded once, however often it is checked. */
-	int ok = !db_err(w.db) && begin_write(&w) == 0 && (dup = recorded(&w, f)) >= 0;
-	if (ok && !dup)
-		ok = (s = prepare(&w, w.version >= 5 ?
-				  "INSERT INTO failure (signature, summary, verdict, name, host, seen,"
-				  " baseline, content) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)" :
-				  "INSERT INTO failure (signature, summary, verdict, name, host, seen,"
-				  " baseline) VALUES ($1, $2, $3, $4, $5, $6, $7)")) != NULL;
-	if (ok && !dup) {
-		bind_str(s, 1, f->key);
-		bind_str(s, 2, f->summary);
-		bind_str(s, 3, f->verdict);
-		bind_str(s, 4, f->name);
-		bind_str(s, 5, f->host);
-		db_bind_int(s, 6, f->seen);
-		bind_str(s, 7, f->baseline);
-		if (w.version >= 5)
-			bind_str(s, 8, f->content);
-		ok = step_done(&w, s) == 0;
-	}
-	if (ok)
-		ok = commit(&w) == 0;
+	int ok = !db_err(w.db) && begin_write(&w) == 0 && (dup = failure_held(&w, f)) >= 0 &&
+		 (dup || failure_insert(&w, f) == 0) && commit(&w) == 0;
 	if (!ok) {
 		error("'%s': failure not recorded: %s", st->shown, db_errmsg(w.db));
 		db_rollback(w.db);
@@ -285,19 +305,10 @@ int store_failure_find(struct store *st, const char *given, const char **key, st
 
 int store_fix_record(struct store *st, const char *key, const char *text, const char *host)
 {
-	struct db_stmt *s;
-	if (begin_write(st) < 0 ||
-	    !(s = prepare(st, "INSERT INTO fix (signature, text, host, fixed) VALUES ($1, $2, $3, $4)")))
-		goto fail;
-	bind_str(s, 1, key);
-	bind_str(s, 2, text);
-	bind_str(s, 3, host);
-	db_bind_int(s, 4, now_s());
-	if (step_done(st, s) < 0 || commit(st) < 0)
-		goto fail;
+	if (begin_write(st) < 0 || fix_insert(st, key, text, host, now_s()) < 0 || commit(st) < 0) {
+		db_rollback(st->db);
+		return -1;
+	}
 	return 0;
-fail:
-	db_rollback(st->db);
-	return -1;
 }
 

@@ -81,6 +81,19 @@ int open_writer(const struct store *st, int wait_ms, struct store *w);
  * configuration from the content. */
 int fill_v2(struct store *st);
 
+/* store_failures.c */
+
+/* Whether st holds f already: a record of its signature and content, or
+ * for f without content (of a store of version 4 or older) of its
+ * signature, name, host and time: 1 yes, 0 no (always, in a store of
+ * version 4 or older), -1 after an error. */
+int failure_held(struct store *st, const struct failure *f);
+/* Store f; its content only in a store of version 5. */
+int failure_insert(struct store *st, const struct failure *f);
+/* Store a fix (version 5). */
+int fix_insert(struct store *st, const char *key, const char *text, const char *host,
+	       int64_t fixed);
+
 /* store_runs.c */
 
 /* The templates of run r->id, and its configuration when the store has

@@ -1,6 +1,8 @@
-/* store_transfer.c — moving baselines between stores: an export is a
- * new SQLite store holding one baseline, an import merges every
- * baseline of such a file into the store, as learn would.  See store.h. */
+/* store_transfer.c — moving baselines and the failure memory between
+ * stores: an export is a new SQLite store holding one baseline, or the
+ * failure memory; an import merges every baseline of such a file into
+ * the store, as learn would, or its failure memory, as check would.  See
+ * store.h. */
 #include "store_impl.h"
 
 #include <stdlib.h>
@@ -48,6 +50,128 @@ static int copy_run(struct store *from, int64_t id, struct store *to, int64_t in
 	return r;
 }
 
+/* Copy the failure records and fixes of from into to, in to's
+ * transaction; with dedupe, those to holds already (failure_held; a fix of
+ * the same signature, text and time) are skipped.  *nrec and *nfix count
+ * those added.  One statement walks each table, its rows read one at a
+ * time. */
+static int copy_failures(struct store *from, struct store *to, int dedupe, size_t *nrec,
+			 size_t *nfix)
+{
+	*nrec = *nfix = 0;
+	if (from->version < 3)
+		return 0;
+	struct db_stmt *s = prepare(from, from->version >= 5 ?
+				    "SELECT signature, summary, verdict, name, host, seen, baseline,"
+				    " content FROM failure ORDER BY id" :
+				    "SELECT signature, summary, verdict, name, host, seen, baseline,"
+				    " NULL FROM failure ORDER BY id");
+	if (!s)
+		return -1;
+	int rc, r = 0;
+	while (r == 0 && (rc = db_step(s)) == DB_ROW) {
+		struct arena a = { 0 };
+		struct failure f = { col_str(s, 0, &a), col_str(s, 1, &a), col_str(s, 2, &a),
+				     col_str(s, 3, &a), col_str(s, 4, &a), col_str(s, 6, &a),
+				     col_seconds(s, 5),
+				     db_col_type(s, 7) == DB_NULL ? NULL : col_str(s, 7, &a) };
+		int dup = dedupe ? failure_held(to, &f) : 0;
+		if (dup < 0 || (!dup && failure_insert(to, &f) < 0))
+			r = -1;
+		else
+			*nrec += !dup;
+		arena_free(&a);
+	}
+	db_finalize(s);
+	if (r == 0 && rc != DB_DONE)
+		return db_error(from, "cannot read the failure memory");
+	if (r < 0 || from->version < 5)
+		return r;
+	if (!(s = prepare(from, "SELECT signature, text, host, fixed FROM fix ORDER BY id")))
+		return -1;
+	while (r == 0 && (rc = db_step(s)) == DB_ROW) {
+		struct arena a = { 0 };
+		const char *key = col_str(s, 0, &a), *text = col_str(s, 1, &a);
+		const char *host = col_str(s, 2, &a);
+		int64_t fixed = col_seconds(s, 3);
+		struct db_stmt *q = NULL;
+		int dup = 0;
+		if (dedupe && (q = prepare(to, "SELECT 1 FROM fix WHERE signature = $1 AND text = $2"
+					       " AND fixed = $3 LIMIT 1"))) {
+			bind_str(q, 1, key);
+			bind_str(q, 2, text);
+			db_bind_int(q, 3, fixed);
+			int qr = db_step(q);
+			dup = qr == DB_ROW ? 1 : qr == DB_DONE ? 0 : db_error(to, "cannot read the fixes");
+			db_finalize(q);
+		} else if (dedupe) {
+			dup = -1;
+		}
+		if (dup < 0 || (!dup && fix_insert(to, key, text, host, fixed) < 0))
+			r = -1;
+		else
+			*nfix += !dup;
+		arena_free(&a);
+	}
+	db_finalize(s);
+	if (r == 0 && rc != DB_DONE)
+		return db_error(from, "cannot read the fixes");
+	return r;
+}
+
+/* Begin an export of st, held still in a write transaction of its own
+ * (a learn, rm or check meanwhile waits, so that the copy is st at one
+ * moment), into the empty file into (shown as file): a new store, in a
+ * write transaction.  NULL after an error, st let go. */
+static struct store *export_begin(struct store *st, const char *file, const char *into)
+{
+	/* A plain rollback-journal file: one file to hand over, no -wal. */
+	struct store *out = new_store(into, file);
+	out->db = db_sqlite_open(into, DB_CREATE, BUSY_MS, VALUE_MAX);
+	out->version = STORE_VERSION;
+	if (db_err(out->db))
+		error("cannot open '%s': %s", file, db_errmsg(out->db));
+	else if (exec(out, "PRAGMA journal_mode = DELETE") == 0 && begin_write(out) == 0 &&
+		 create_schema(out, 0) == 0)
+		return out;
+	db_rollback(out->db);
+	store_close(out);
+	db_rollback(st->db);
+	return NULL;
+}
+
+/* End an export begun by export_begin: out committed when ok, st let go
+ * (nothing was written to it).  1 when written, else -1. */
+static int export_end(struct store *st, struct store *out, int ok)
+{
+	if (ok && commit(out) < 0)
+		ok = 0;
+	if (!ok)
+		db_rollback(out->db);
+	db_rollback(st->db);
+	store_close(out);
+	return ok ? 1 : -1;
+}
+
+int store_export_failures(struct store *st, const char *file, const char *into, size_t *nrec,
+			  size_t *nfix)
+{
+	*nrec = *nfix = 0;
+	if (st->version < 3)
+		return 0;
+	if (begin_write(st) < 0)
+		return -1;
+	int64_t n = query_int(st, "SELECT count(*) FROM failure");
+	if (n <= 0) {
+		db_rollback(st->db);
+		return n < 0 ? -1 : 0;
+	}
+	struct store *out = export_begin(st, file, into);
+	if (!out)
+		return -1;
+	return export_end(st, out, copy_failures(st, out, 0, nrec, nfix) == 0);
+}
+
 int store_export(struct store *st, const char *name, const char *file, const char *into)
 {
 	/* The store is held still while the baseline is copied (a learn or
@@ -62,22 +186,15 @@ int store_export(struct store *st, const char *name, const char *file, const cha
 		arena_free(&a);
 		return found;
 	}
-	/* A plain rollback-journal file: one file to hand over, no -wal. */
-	struct store *out = new_store(into, file);
-	out->db = db_sqlite_open(into, DB_CREATE, BUSY_MS, VALUE_MAX);
-	out->version = STORE_VERSION;
-	int r = -1;
-	size_t nr = 0;
-	if (db_err(out->db)) {
-		error("cannot open '%s': %s", file, db_errmsg(out->db));
-		goto out;
+	struct store *out = export_begin(st, file, into);
+	if (!out) {
+		arena_free(&a);
+		return -1;
 	}
-	if (exec(out, "PRAGMA journal_mode = DELETE") < 0 || begin_write(out) < 0)
-		goto out;
+	size_t nr = 0;
 	struct db_stmt *s;
 	int64_t id = -1;
-	if (create_schema(out, 0) == 0 &&
-	    (s = prepare(out, "INSERT INTO baseline (name, created, updated) VALUES ($1, $2, $3)"
+	if ((s = prepare(out, "INSERT INTO baseline (name, created, updated) VALUES ($1, $2, $3)"
 			      " RETURNING id"))) {
 		bind_str(s, 1, b.name);
 		db_bind_int(s, 2, b.created);
@@ -90,17 +207,8 @@ int store_export(struct store *st, const char *name, const char *file, const cha
 	for (size_t i = 0; i < n && ok; i++)
 		ok = copy_run(st, runs[i].id, out, id, 0, &nr) == 0;
 	store_runs_free(runs, n);
-	if (!ok || commit(out) < 0) {
-		db_rollback(out->db);
-		goto out;
-	}
-	r = 1;
-out:
-	/* Nothing was written to st: this only lets go of it. */
-	db_rollback(st->db);
-	store_close(out);
 	arena_free(&a);
-	return r;
+	return export_end(st, out, ok);
 }
 
 /* Open file, to be imported, read-only: it must be a ddx store this ddx
@@ -206,6 +314,22 @@ rollback:
 	db_rollback(st->db);
 	*nb = *nr = 0;
 out:
+	store_close(in);
+	return r;
+}
+
+int store_import_failures(struct store *st, const char *file, size_t *nrec, size_t *nfix)
+{
+	*nrec = *nfix = 0;
+	struct store *in = open_import(file);
+	if (!in)
+		return -1;
+	int r = begin_write(st) == 0 && copy_failures(in, st, 1, nrec, nfix) == 0 &&
+		commit(st) == 0 ? 0 : -1;
+	if (r < 0) {
+		db_rollback(st->db);
+		*nrec = *nfix = 0;
+	}
 	store_close(in);
 	return r;
 }
