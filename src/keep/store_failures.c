@@ -158,6 +158,20 @@ int failure_insert(struct store *st, const struct failure *f)
 	return step_done(st, s);
 }
 
+int fix_held(struct store *st, const char *key, const char *text, int64_t fixed)
+{
+	struct db_stmt *s = prepare(st, "SELECT 1 FROM fix WHERE signature = $1 AND text = $2"
+				    " AND fixed = $3 LIMIT 1");
+	if (!s)
+		return -1;
+	bind_str(s, 1, key);
+	bind_str(s, 2, text);
+	db_bind_int(s, 3, fixed);
+	int rc = db_step(s);
+	db_finalize(s);
+	return rc == DB_ROW ? 1 : rc == DB_DONE ? 0 : db_error(st, "cannot read the fixes");
+}
+
 int fix_insert(struct store *st, const char *key, const char *text, const char *host,
 	       int64_t fixed)
 {

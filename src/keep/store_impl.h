@@ -90,6 +90,9 @@ int fill_v2(struct store *st);
 int failure_held(struct store *st, const struct failure *f);
 /* Store f; its content only in a store of version 5. */
 int failure_insert(struct store *st, const struct failure *f);
+/* Whether st holds a fix of key with text, recorded at fixed: 1 yes, 0
+ * no, -1 after an error (version 5). */
+int fix_held(struct store *st, const char *key, const char *text, int64_t fixed);
 /* Store a fix (version 5). */
 int fix_insert(struct store *st, const char *key, const char *text, const char *host,
 	       int64_t fixed);

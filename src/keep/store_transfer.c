@@ -94,19 +94,7 @@ static int copy_failures(struct store *from, struct store *to, int dedupe, size_
 		const char *key = col_str(s, 0, &a), *text = col_str(s, 1, &a);
 		const char *host = col_str(s, 2, &a);
 		int64_t fixed = col_seconds(s, 3);
-		struct db_stmt *q = NULL;
-		int dup = 0;
-		if (dedupe && (q = prepare(to, "SELECT 1 FROM fix WHERE signature = $1 AND text = $2"
-					       " AND fixed = $3 LIMIT 1"))) {
-			bind_str(q, 1, key);
-			bind_str(q, 2, text);
-			db_bind_int(q, 3, fixed);
-			int qr = db_step(q);
-			dup = qr == DB_ROW ? 1 : qr == DB_DONE ? 0 : db_error(to, "cannot read the fixes");
-			db_finalize(q);
-		} else if (dedupe) {
-			dup = -1;
-		}
+		int dup = dedupe ? fix_held(to, key, text, fixed) : 0;
 		if (dup < 0 || (!dup && fix_insert(to, key, text, host, fixed) < 0))
 			r = -1;
 		else
