@@ -280,7 +280,9 @@ struct run_file {
 				  (run_file_scan) */
 	uint8_t *own;          /* the line has a time of its own */
 	int timed;             /* some line has a time */
-	int error_head;        /* it starts with an untimed traceback */
+	int64_t death;         /* key of its first error line (an error
+				  level, or the untimed traceback it starts
+				  with), else TS_NONE */
 };
 
 /* How a Python traceback starts (classify.c reads tracebacks; a file's
@@ -305,6 +307,7 @@ static void run_file_scan(struct run_file *rf)
 	size_t pos = 0, cap = 0;
 	int64_t last = TS_NONE;
 	int error_head = 0;
+	size_t first_error = SIZE_MAX;
 	while (input_next_line(rf->in.data, rf->in.size, &pos, &ln, &scratch)) {
 		if (rf->n == cap) {
 			size_t c = cap;
@@ -321,6 +324,8 @@ static void run_file_scan(struct run_file *rf)
 		if (rf->n == 0 && h.ts_ms == TS_NONE)
 			error_head = ln.len - h.msg_off >= sizeof(TRACEBACK) - 1 &&
 				     memcmp(ln.text + h.msg_off, TRACEBACK, sizeof(TRACEBACK) - 1) == 0;
+		if (first_error == SIZE_MAX && h.level >= LV_ERROR)
+			first_error = rf->n;
 		rf->off[rf->n] = ln.offset;
 		rf->own[rf->n] = h.ts_ms != TS_NONE;
 		rf->key[rf->n++] = last;
@@ -334,7 +339,9 @@ static void run_file_scan(struct run_file *rf)
 		head++;
 	for (size_t i = 0; i < head && head < rf->n; i++)
 		rf->key[i] = rf->key[head];
-	rf->error_head = error_head && head < rf->n;
+	if (error_head && head < rf->n)
+		first_error = 0;
+	rf->death = first_error < rf->n ? rf->key[first_error] : TS_NONE;
 	/* Read again when merged: meanwhile its pages need not be ours. */
 	input_drop(&rf->in, rf->in.size);
 	buf_free(&scratch);
@@ -395,11 +402,6 @@ static void heap_down(size_t *heap, size_t n, size_t i, const struct run_file *f
 	}
 }
 
-/* The order of the merged lines, as (file, line) pairs into o: files
- * with times interleaved by time (stable: a file's lines keep their
- * order; see run_before for ties; lines before a file's first
- * time go first, as a launcher's banner does, but for a traceback), then
- * the files without any time, whole, in order. */
 /* Whether files a and b lie in one folder (a rank's stdout.log and
  * stderr.log in torchrun's log folder). */
 static int siblings(const char *a, const char *b)
@@ -408,22 +410,31 @@ static int siblings(const char *a, const char *b)
 	return sa && sb && sa - a == sb - b && memcmp(a, b, (size_t)(sa - a)) == 0;
 }
 
-/* A file without any time whose sibling begins with a traceback (a
- * process's stdout.log beside the stderr.log it died in) was written
- * before that traceback: a traceback is what a process prints as it
- * dies.  Its lines are dated just before it, so that the merge puts the
- * process's output ahead of its death, not after every timed file. */
+/* A file without any time beside a timed sibling (a process's
+ * stdout.log beside its stderr.log) is that process's other stream:
+ * it was written while the process lived, so before it died.  Its lines
+ * are dated just before the sibling's first error (an error is what a
+ * process prints as it dies), else at the sibling's last time, so that
+ * the merge puts the process's output ahead of its death, not after
+ * every timed file, and the same way in a good run and a bad one. */
 static void date_by_death(struct run_file *fs, size_t nf)
 {
 	for (size_t f = 0; f < nf; f++)
 		for (size_t g = 0; g < nf && fs[f].n && !fs[f].timed; g++)
-			if (g != f && fs[g].error_head && siblings(fs[f].path, fs[g].path)) {
+			if (g != f && fs[g].timed && siblings(fs[f].path, fs[g].path)) {
+				int64_t at = fs[g].death != TS_NONE ? fs[g].death - 1
+								    : fs[g].key[fs[g].n - 1];
 				for (size_t i = 0; i < fs[f].n; i++)
-					fs[f].key[i] = fs[g].key[0] - 1;
+					fs[f].key[i] = at;
 				fs[f].timed = 1;
 			}
 }
 
+/* The order of the merged lines, as (file, line) pairs into o: files
+ * with times interleaved by time (stable: a file's lines keep their
+ * order; see run_before for ties; lines before a file's first
+ * time go first, as a launcher's banner does, but for a traceback), then
+ * the files without any time, whole, in order. */
 static void run_order(struct run_file *fs, size_t nf, struct input_origin *o)
 {
 	date_by_death(fs, nf);
