@@ -357,9 +357,13 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 	}
 	if (d->verdict == DX_FAILED && d->end_line >= 0) {
 		/* It went on to the end: quote where, as bad printed it -- the
-		 * good run's end, unless bad reached that before the failure. */
-		int64_t to = fin && fin->bad_line > d->novel[d->crash].summary ? fin->bad_line : d->end_line;
-		fprintf(f, "; it went on to \"");
+		 * good run's end, unless bad reached that before the failure.
+		 * "went on to" names only a line after the failure; an end
+		 * reached before it (a failure during shutdown) "had been
+		 * reached". */
+		int64_t at = d->crash != DX_NONE ? d->novel[d->crash].summary : -1;
+		int64_t to = fin && fin->bad_line > at ? fin->bad_line : d->end_line;
+		fprintf(f, to > at ? "; it went on to \"" : "; it had reached \"");
 		put_msg(f, bad, to, q);
 		fprintf(f, "\" (line %lld)", (long long)to + 1);
 	} else if (fin && fin->good_line > d->good_line) {
