@@ -55,7 +55,7 @@ const struct cmd cmd_check_entry = {
 	"  --baseline NAME  compare with this baseline\n"
 	"  --store PATH     the store (as for learn)\n"
 	"  --json, -q, --now TIME, --rules FILE, --causes FILE, --sample T, --no-proc,\n"
-	"  --html FILE\n"
+	"  --one-run, --html FILE\n"
 	"                   as for `ddx diff`\n"
 	"  -j, --jobs N     use N threads (default: the CPUs, at most 8)\n",
 	.status = "0 when the bad log matches the baseline's runs, 1 when\nit does not",

@@ -28,10 +28,10 @@ static int bad_among_goods(char **paths, size_t n, const struct input *ins)
 
 /* Open the logs (files or folders) named on the command line, good ones
  * then bad. */
-static int open_logs(char **paths, size_t n, struct input *ins, int jobs)
+static int open_logs(char **paths, size_t n, struct input *ins, const struct diff_args *a)
 {
 	for (size_t i = 0; i < n; i++)
-		if (log_open_run(&ins[i], paths[i], jobs) < 0) {
+		if (log_open_run(&ins[i], paths[i], a->jobs, a->one_run ? LOG_ONE_RUN : 0) < 0) {
 			while (i-- > 0)
 				input_close(&ins[i]);
 			return -1;
@@ -96,7 +96,7 @@ static int diff(int argc, char **argv, const struct out *out)
 	} else {
 		ins = xcalloc(nlogs, sizeof(*ins));
 		if (diff_open_html(&a, argv + optind, nlogs, 0, NULL) == 0 &&
-		    open_logs(argv + optind, nlogs, ins, a.jobs) == 0) {
+		    open_logs(argv + optind, nlogs, ins, &a) == 0) {
 			for (size_t i = 0; i < nlabels; i++) {
 				free(ins[i].path);
 				ins[i].path = xstrdup(labels[i]);
@@ -148,6 +148,9 @@ const struct cmd cmd_diff_entry = {
 	"                log over T (default 1s; 500ms; 0); nobody holding it\n"
 	"                costs one scan of /proc and no wait\n"
 	"  --no-proc     do not look for the processes behind the bad log\n"
+	"  --one-run     read a folder whose files are several whole runs (each\n"
+	"                starts the run, one after another) as one run, not\n"
+	"                refuse it\n"
 	"  --proc-root DIR  read DIR instead of /proc (for testing)\n"
 	"  --html FILE   also write the report as a self-contained HTML page (-:\n"
 	"                to stdout, instead of the text); never over an input,\n"

@@ -52,11 +52,11 @@ static void check_name(const char *name)
  * the rules rs: load them into one table, judge, say why each doubted
  * one is.  Returns how many are, or -1 after an error; the logs stay in
  * logs[0..n), whose templates live in *tt. */
-static int check_runs(char **paths, size_t n, int jobs, const struct ruleset *rs,
+static int check_runs(char **paths, size_t n, int jobs, unsigned one_run, const struct ruleset *rs,
 		      struct log *logs, struct tmpl_table *tt, int force)
 {
 	for (size_t i = 0; i < n; i++)
-		if (log_load(&logs[i], paths[i], (int)i, LOG_FULL, jobs, tt) < 0)
+		if (log_load(&logs[i], paths[i], (int)i, LOG_FULL | one_run, jobs, tt) < 0)
 			return -1;
 	uint8_t *doubted = xcalloc(n, 1);
 	struct dx_warning *ws = NULL;
@@ -78,15 +78,18 @@ static int learn(int argc, char **argv, const struct out *out)
 		{ "store", required_argument, NULL, 's' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "one-run", no_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *store_opt = NULL;
 	int jobs = default_jobs(), force = 0, c;
+	unsigned one_run = 0;
 	while ((c = cmd_getopt(argc, argv, "j:", opts, &cmd_learn_entry)) != -1) {
 		switch (c) {
 		case 's': store_opt = optarg; break;
 		case 'j': jobs = parse_jobs(optarg); break;
 		case 'f': force = 1; break;
+		case 'O': one_run = LOG_ONE_RUN; break;
 		default: return EXIT_TROUBLE;
 		}
 	}
@@ -109,7 +112,7 @@ static int learn(int argc, char **argv, const struct out *out)
 	/* The rules every command has: those check compares engines by. */
 	struct ruleset rs = { 0 };
 	int doubted = rules_init(&rs, NULL, 0) < 0 ? -1
-		: check_runs(argv + optind, n, jobs, &rs, logs, &shared, force);
+		: check_runs(argv + optind, n, jobs, one_run, &rs, logs, &shared, force);
 	int rc = doubted < 0 ? EXIT_TROUBLE : EXIT_SAME;
 	if (doubted > 0 && !force) {
 		error("not learned: %d of the runs %s no good (--force keeps them)", doubted,
@@ -190,6 +193,7 @@ const struct cmd cmd_learn_entry = {
 	"  --force      learn such runs all the same; the store does not mark\n"
 	"               them, but check and diff --baseline check the runs\n"
 	"               again and leave them out of the comparison\n"
+	"  --one-run    read a folder whose files are several whole runs as one\n"
 	"  --store PATH the store: a file, or a postgresql://USER@HOST/DB\n"
 	"               URL for a team's (default: $DDX_STORE, else\n"
 	"               $XDG_DATA_HOME/ddx/baselines.db, else\n"

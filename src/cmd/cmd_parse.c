@@ -107,7 +107,7 @@ static int parse(int argc, char **argv, const struct out *out)
 		struct tmpl_table tt;
 		struct log lg;
 		tmpl_init(&tt);
-		if (log_load(&lg, argv[optind + i], i, LOG_FULL, jobs, &tt) < 0) {
+		if (log_load(&lg, argv[optind + i], i, LOG_FULL | LOG_ONE_RUN, jobs, &tt) < 0) {
 			tmpl_free(&tt);
 			return EXIT_TROUBLE;
 		}

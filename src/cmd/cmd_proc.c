@@ -34,10 +34,11 @@ static int pid_arg(const char *s)
 /* With good runs (--ref, --baseline): the reference for the log at
  * path, set in o.  Returns 0, or -1 after printing an error. */
 static int set_reference(struct live_opts *o, const char *path, char **refs, size_t nrefs,
-			 const char *baseline, const char *store)
+			 const char *baseline, const char *store, int one_run)
 {
 	struct diff_args a;
 	diff_args_init(&a, default_jobs(), NULL); /* for the gap: no report */
+	a.one_run = one_run;
 	struct input *goods = NULL;
 	size_t n = nrefs;
 	int rc = -1;
@@ -46,7 +47,7 @@ static int set_reference(struct live_opts *o, const char *path, char **refs, siz
 			goto out;
 	} else {
 		goods = xcalloc(nrefs, sizeof(*goods));
-		if (diff_open_goods(refs, nrefs, goods, a.jobs) < 0)
+		if (diff_open_goods(refs, nrefs, goods, a.jobs, a.one_run ? LOG_ONE_RUN : 0) < 0)
 			goto out;
 	}
 	double gap, step;
@@ -72,10 +73,11 @@ static int proc(int argc, char **argv, const struct out *out)
 		{ "native-stacks", no_argument, NULL, 'N' },
 		{ "stack-timeout", required_argument, NULL, 'T' },
 		{ "proc-root", required_argument, NULL, 'R' },
+		{ "one-run", no_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct live_opts o = { .sample_ms = 1000, .gpu = 1 };
-	int json = 0, c;
+	int json = 0, one_run = 0, c;
 	char **refs = xcalloc((size_t)argc + 1, sizeof(*refs));
 	size_t nrefs = 0;
 	const char *baseline = NULL, *store = NULL;
@@ -85,6 +87,7 @@ static int proc(int argc, char **argv, const struct out *out)
 		case 'b': baseline = optarg; break;
 		case 'B': store = optarg; break;
 		case 'J': json = 1; break;
+		case 'O': one_run = 1; break;
 		case 'S': o.stacks = 1; break;
 		case 'N': o.stacks = o.native_stacks = 1; break;
 		case 's':
@@ -150,7 +153,7 @@ static int proc(int argc, char **argv, const struct out *out)
 		free(refs);
 		die("good runs are compared with a LOG, not with PIDs");
 	}
-	if (want_ref && set_reference(&o, log, refs, nrefs, baseline, store) < 0) {
+	if (want_ref && set_reference(&o, log, refs, nrefs, baseline, store, one_run) < 0) {
 		free(pids);
 		free(refs);
 		return EXIT_TROUBLE;
@@ -210,6 +213,7 @@ const struct cmd cmd_proc_entry = {
 	"                    the one option that pauses each process, for the\n"
 	"                    moment py-spy reads its stack\n"
 	"  --stack-timeout T give py-spy at most T per process (default 5s)\n"
+	"  --one-run         read a --ref folder of several whole runs as one\n"
 	"  --proc-root DIR   read DIR instead of /proc (for testing)\n",
 	.status = "1 when the processes are hung, busy or spinning, or\nexited; 0 when busy, idle or unknown",
 };

@@ -114,7 +114,7 @@ static int templates(int argc, char **argv, const struct out *out)
 	tmpl_init(&tt);
 	struct log *logs = xcalloc((size_t)nlogs, sizeof(*logs));
 	for (int i = 0; i < nlogs; i++) {
-		if (log_load(&logs[i], argv[optind + i], i, LOG_IDS_ONLY, jobs, &tt) < 0) {
+		if (log_load(&logs[i], argv[optind + i], i, LOG_IDS_ONLY | LOG_ONE_RUN, jobs, &tt) < 0) {
 			for (int k = 0; k < i; k++)
 				log_free(&logs[k]);
 			free(logs);

@@ -374,6 +374,7 @@ static int parse_args(int argc, char **argv, struct args *g)
 		{ "rules", required_argument, NULL, 'r' },
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "store", required_argument, NULL, 'S' },
+		{ "one-run", no_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double x;
@@ -458,6 +459,7 @@ static int watch(int argc, char **argv, const struct out *out)
 	if (rules_init(&rs, g.a.rules, g.a.nrules) == 0) {
 		g.o.rs = &rs;
 		g.o.jobs = g.a.jobs;
+		g.o.one_run = g.a.one_run;
 		g.o.po = g.a.po;
 		struct watch w;
 		watch_init(&w, path, &g.o, stored ? NULL : g.refs, stored, g.nrefs);
@@ -506,6 +508,7 @@ const struct cmd cmd_watch_entry = {
 	"  --sample T        CPU sample of the processes on a hang (default 1s)\n"
 	"  --rules FILE      add or override milestone rules (none: of the\n"
 	"                    built-in rules only the generic words)\n"
+	"  --one-run         read a folder of several whole runs as one\n"
 	"\n"
 	"As a startup watchdog:\n"
 	"  server ... >log 2>&1 & ddx watch log --ref good.log || kill $!\n",

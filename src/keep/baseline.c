@@ -282,7 +282,7 @@ void baseline_cands_free(struct baseline_cand *cs, size_t n)
 	free(cs);
 }
 
-int baseline_rank(struct store *st, const char *name, const char *path, int jobs,
+int baseline_rank(struct store *st, const char *name, const char *path, int jobs, unsigned flags,
 		  const struct ruleset *rs, struct log *bad, const char **engine,
 		  struct baseline_cand **cs, size_t *n, struct arena *a)
 {
@@ -297,7 +297,7 @@ int baseline_rank(struct store *st, const char *name, const char *path, int jobs
 	struct run badrun = { 0 };
 	uint32_t *badids = NULL;
 	int rc = -1;
-	if (log_load(bad, path, 0, LOG_IDS_ONLY, jobs, &badtt) < 0)
+	if (log_load(bad, path, 0, LOG_IDS_ONLY | flags, jobs, &badtt) < 0)
 		goto out;
 	templates_of(&badrun, &badtt);
 	*engine = logmeta_engine(rs, badrun.tmpl, badrun.ntmpl, prefix_format_name(bad->format));

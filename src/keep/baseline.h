@@ -48,11 +48,11 @@ struct baseline_cand {
 
 /* Every baseline of st, or only the one called name, best first for the
  * bad log (loaded from path into bad, template ids only, with threads
- * jobs).  *engine is bad's engine, as the rules rs say (those of
+ * jobs and log_load's flags).  *engine is bad's engine, as the rules rs say (those of
  * baseline_describe); it lives in rs or is static.  Returns 0 (*n is 0 when there is no
  * such baseline), or -1 after printing an error; free *cs with
  * baseline_cands_free and bad with log_free either way. */
-int baseline_rank(struct store *st, const char *name, const char *path, int jobs,
+int baseline_rank(struct store *st, const char *name, const char *path, int jobs, unsigned flags,
 		  const struct ruleset *rs, struct log *bad, const char **engine,
 		  struct baseline_cand **cs, size_t *n, struct arena *a);
 void baseline_cands_free(struct baseline_cand *cs, size_t n);

@@ -280,6 +280,7 @@ struct run_file {
 				  (run_file_scan) */
 	uint8_t *own;          /* the line has a time of its own */
 	int timed;             /* some line has a time */
+	uint64_t head;         /* hash of its first line's template */
 	int64_t death;         /* key of its first error line (an error
 				  level, or the untimed traceback it starts
 				  with), else TS_NONE */
@@ -320,6 +321,12 @@ static void run_file_scan(struct run_file *rf)
 		if (h.ts_ms != TS_NONE) {
 			last = h.ts_no_year ? h.ts_ms + year_ms : h.ts_ms;
 			rf->timed = 1;
+		}
+		if (rf->n == 0) {
+			struct masked m = { 0 };
+			mask_message(ln.text + h.msg_off, ln.len - h.msg_off, &m);
+			rf->head = hash_bytes(m.text.p, m.text.len);
+			masked_free(&m);
 		}
 		if (rf->n == 0 && h.ts_ms == TS_NONE)
 			error_head = ln.len - h.msg_off >= sizeof(TRACEBACK) - 1 &&
@@ -522,8 +529,59 @@ static void run_copy(const struct run_file *fs, size_t nf, const struct input_or
 		pthread_join(tids[t], NULL);
 }
 
+/* The time file rf's first own time stamps, else TS_NONE. */
+static int64_t first_time(const struct run_file *rf)
+{
+	for (size_t i = 0; i < rf->n; i++)
+		if (rf->own[i])
+			return rf->key[i];
+	return TS_NONE;
+}
+
+struct file_span {
+	int64_t from, to;      /* its first own time and its last time */
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	int64_t x = ((const struct file_span *)a)->from, y = ((const struct file_span *)b)->from;
+	return (x > y) - (x < y);
+}
+
+/* How many whole runs files fs[0..nf) hold: as many as files when each
+ * starts as the others do (the same template first) and their times do
+ * not overlap (each ends before the next begins: a job run again, a
+ * service restarted, each into its own file), else 1.  A run's streams
+ * (ranks, stdout beside stderr) overlap in time; a rotated log's later
+ * files begin mid-run, with another line; files without times cannot
+ * tell and are one run. */
+static size_t whole_runs(const struct run_file *fs, size_t nf)
+{
+	struct file_span *sp = xmalloc((nf ? nf : 1) * sizeof(*sp));
+	size_t m = 0, runs = 0;
+	const struct run_file *first = NULL;
+	for (size_t f = 0; f < nf; f++) {
+		if (!fs[f].n)
+			continue;
+		if (!first)
+			first = &fs[f];
+		int64_t from = first_time(&fs[f]);
+		if (from == TS_NONE || fs[f].head != first->head)
+			goto one;
+		sp[m++] = (struct file_span){ from, fs[f].key[fs[f].n - 1] };
+	}
+	qsort(sp, m, sizeof(*sp), span_cmp);
+	for (size_t i = 1; i < m; i++)
+		if (sp[i].from < sp[i - 1].to)
+			goto one;
+	runs = m;
+one:
+	free(sp);
+	return runs < 2 ? 1 : runs;
+}
+
 /* Merge folder dir's files into in (see log_open_run). */
-static int open_folder(struct input *in, const char *dir, int threads)
+static int open_folder(struct input *in, const char *dir, int threads, unsigned flags)
 {
 	char **paths;
 	size_t nf;
@@ -564,6 +622,14 @@ static int open_folder(struct input *in, const char *dir, int threads)
 	if (rc == 0 && (size > RUN_MAX_SIZE || nlines > UINT32_MAX))
 		rc = error("cannot read '%s': too large (over %zu GiB in all)", dir,
 			   RUN_MAX_SIZE >> 30);
+	size_t runs = rc == 0 && !(flags & LOG_ONE_RUN) ? whole_runs(rs.files, nf) : 1;
+	if (runs > 1) {
+		size_t skip = strlen(dir) + (dir[strlen(dir) - 1] == '/' ? 0 : 1);
+		rc = error("cannot read '%s' as one run: its %zu files each start the run, one after "
+			   "another (%s, %s%s): give them as logs of their own, or --one-run to read "
+			   "them as one", dir, runs, paths[0] + skip, paths[1] + skip,
+			   runs > 2 ? ", ..." : "");
+	}
 	struct input_origin *o = NULL;
 	char *data = NULL;
 	if (rc == 0) {
@@ -606,12 +672,12 @@ static int open_folder(struct input *in, const char *dir, int threads)
 	return -1;
 }
 
-int log_open_run(struct input *in, const char *path, int threads)
+int log_open_run(struct input *in, const char *path, int threads, unsigned flags)
 {
 	if (!input_is_folder(path))
 		return input_open(in, path, 0);
 	memset(in, 0, sizeof(*in));
-	return open_folder(in, path, threads);
+	return open_folder(in, path, threads, flags);
 }
 
 int log_run_holds(const struct input *run, const char *dir, const struct stat *st)
@@ -799,7 +865,7 @@ int log_load(struct log *lg, const char *path, int index, unsigned flags,
 	     int threads, struct tmpl_table *tt)
 {
 	struct input in;
-	if (log_open_run(&in, path, threads) < 0) {
+	if (log_open_run(&in, path, threads, flags) < 0) {
 		memset(lg, 0, sizeof(*lg));
 		return -1;
 	}

@@ -19,6 +19,8 @@
 enum {
 	LOG_IDS_ONLY = 0,   /* keep only the template id of each line */
 	LOG_FULL = 1,       /* also offsets, timestamps, levels and tags */
+	LOG_ONE_RUN = 2,    /* a folder of several whole runs is read as one
+			       (--one-run), not refused (see log_open_run) */
 };
 
 struct log {
@@ -51,8 +53,10 @@ struct log {
  * none (files without any time follow the others).  Each file is read
  * with its own header format; files are read by up to `threads` threads.
  * in->origin then tells each line's file and line.  Any file that cannot
- * be read fails the run: an error naming it, -1. */
-int log_open_run(struct input *in, const char *path, int threads);
+ * be read fails the run: an error naming it, -1.  So does a folder whose
+ * files are several whole runs, one after another (a job run again, each
+ * run into its own file), unless flags hold LOG_ONE_RUN. */
+int log_open_run(struct input *in, const char *path, int threads, unsigned flags);
 /* Whether run (opened from folder dir by log_open_run) holds the file
  * st describes (by device and inode, whatever name it is given by). */
 int log_run_holds(const struct input *run, const char *dir, const struct stat *st);

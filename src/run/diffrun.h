@@ -19,6 +19,7 @@
 /* What a report takes besides its logs. */
 struct diff_args {
 	int json, quiet, jobs, no_proc;   /* quiet: -q, the exit status only */
+	int one_run;             /* --one-run: a folder of whole runs is one */
 	int github;              /* --format github: annotation and job summary */
 	struct live_opts po;     /* --sample */
 	struct dx_options o;     /* --now */
@@ -46,6 +47,7 @@ struct diff_args {
 	{ "rules", required_argument, NULL, 'r' }, \
 	{ "sample", required_argument, NULL, 's' }, \
 	{ "no-proc", no_argument, NULL, 'P' }, \
+	{ "one-run", no_argument, NULL, 'O' }, \
 	{ "proc-root", required_argument, NULL, 'R' }, \
 	{ "html", required_argument, NULL, 'H' }, \
 	{ "dumps", required_argument, NULL, 'D' }, \
@@ -93,9 +95,9 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
  * a good run is a complete file, so a FIFO or a device is refused before
  * anything waits on it (reading one would block without end, whatever
  * --timeout says); a folder is one run of its files (log_open_run, with
- * up to jobs threads).  Returns 0, or -1 after an error naming the file,
+ * up to jobs threads and its flags).  Returns 0, or -1 after an error naming the file,
  * with none left open. */
-int diff_open_goods(char *const *paths, size_t n, struct input *goods, int jobs);
+int diff_open_goods(char *const *paths, size_t n, struct input *goods, int jobs, unsigned flags);
 
 /* The good runs' longest gap at the point the log at path reached and
  * their time in its step, as diff_run's diagnosis finds them, into *gap
