@@ -69,6 +69,10 @@ static void test_severity(void)
 	CHECK_INT(classify_severity(&builtin, "<path>:<int>: Failure", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "Failure: expected <int>, got <int>", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "Failure rate of the probe is low", LV_NONE), CLASSIFY_INFO);
+	/* In capitals it is a result: a results table's row, Maven's. */
+	CHECK_INT(classify_severity(&builtin, "rolling-restart-test... FAILURE [<id> <dur>]", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "[INFO] BUILD FAILURE", LV_NONE), CLASSIFY_ERROR);
+	CHECK_INT(classify_severity(&builtin, "=== FAILURES ===", LV_NONE), CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "avrdude: stk500_recv(): programmer is not responding", LV_NONE),
 		  CLASSIFY_ERROR);
 	CHECK_INT(classify_severity(&builtin, "<int> failures in <int> runs", LV_NONE), CLASSIFY_INFO);
