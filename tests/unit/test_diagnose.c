@@ -1804,7 +1804,8 @@ static void test_reworded_plural(void)
 /* outcome_steps, one_word_apart: an error that reads as the good run's
  * step but for its outcome ("FAIL" for "PASS") is that step done, not a
  * teardown: the suite went on with its tests, and bad got to the one
- * after it.  A line that shares only a placeholder is no such step. */
+ * after it.  A line that shares only a placeholder is no such step; a
+ * wildcard stands for any word. */
 static void test_failed_step_is_done(void)
 {
 	struct dx x;
@@ -1816,6 +1817,24 @@ static void test_failed_step_is_done(void)
 	DIAGNOSE(&x, GENERIC, UPTO04 "|Loading 1234\n|  checked Hello World\n" L05 L06,
 		 UPTO04 "|Error 5678\n|  checked Hello World\n|Error: Failure!\n");
 	CHECK_INT(x.d.bad_line, 4);
+	dx_free(&x);
+	/* A results table: the good run's rows are one template with a
+	 * wildcard for the test's name, which stands for the failed row's
+	 * name; the job went on to its last line, so it failed, not
+	 * crashed. */
+	DIAGNOSE(&x, GENERIC,
+		 UPTO04 "|    accessible-namespaces-test... success [16m 12s]\n"
+		 "|                      api-test... success [10m 28s]\n"
+		 "|          rolling-restart-test... success [11m 0s]\n"
+		 "|                    token-test... success [8m 1s]\n|\n"
+		 "|Test logs can be found at: /tmp/logs-1\n",
+		 UPTO04 "|    accessible-namespaces-test... success [17m 32s]\n"
+		 "|                      api-test... success [10m 48s]\n"
+		 "|          rolling-restart-test... success [10m 41s]\n"
+		 "|                    token-test... FAILURE [14m 49s]\n|\n"
+		 "|Test logs can be found at: /tmp/logs-2\n");
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 8);
 	dx_free(&x);
 }
 
