@@ -293,9 +293,17 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 		fprintf(f, "\"");
 		if (d->verdict == DX_DIFFERENT && !d->nnovel && !d->nchanged && !d->nslow)
 			fprintf(f, ") but the good runs are in doubt (see the warnings)");
-		else if (d->verdict == DX_DIFFERENT)
-			fprintf(f, ") but differs: %zu new findings, %zu changed values, %zu slow steps",
-				d->nnovel, d->nchanged, d->nslow);
+		else if (d->verdict == DX_DIFFERENT) {
+			/* Only what there is: "differs: 1 new finding". */
+			const size_t n[] = { d->nnovel, d->nchanged, d->nslow };
+			static const char *const what[] = { "new finding", "changed value", "slow step" };
+			const char *sep = ") but differs: ";
+			for (size_t k = 0; k < 3; k++)
+				if (n[k]) {
+					fprintf(f, "%s%zu %s%s", sep, n[k], what[k], n[k] == 1 ? "" : "s");
+					sep = ", ";
+				}
+		}
 		fprintf(f, ".\n");
 		return;
 	}
@@ -865,8 +873,8 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 		fprintf(f, "    ... %zu more\n", d->nchanged - CHANGED_MAX);
 	if (d->nnovel) {
 		section(o, "new in bad");
-		fprintf(f, "%zu templates, %zu lines (errors and warnings first)\n", d->novel_templates,
-			d->novel_lines);
+		fprintf(f, "%zu template%s, %zu line%s (errors and warnings first)\n", d->novel_templates,
+			d->novel_templates == 1 ? "" : "s", d->novel_lines, d->novel_lines == 1 ? "" : "s");
 		for (size_t k = 0; k < d->nnovel && k < NOVEL_MAX; k++)
 			put_fitting(o, novel_row, &(struct row){ .d = d, .k = k }, left(o, 19));
 		if (d->nnovel > NOVEL_MAX)
