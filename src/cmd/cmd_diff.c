@@ -31,7 +31,7 @@ static int bad_among_goods(char **paths, size_t n, const struct input *ins)
 static int open_logs(char **paths, size_t n, struct input *ins, const struct diff_args *a)
 {
 	for (size_t i = 0; i < n; i++)
-		if (log_open_run(&ins[i], paths[i], a->jobs, a->one_run ? LOG_ONE_RUN : 0) < 0) {
+		if (log_open_run(&ins[i], paths[i], a->jobs, a->run_flags) < 0) {
 			while (i-- > 0)
 				input_close(&ins[i]);
 			return -1;

@@ -52,11 +52,11 @@ static void check_name(const char *name)
  * the rules rs: load them into one table, judge, say why each doubted
  * one is.  Returns how many are, or -1 after an error; the logs stay in
  * logs[0..n), whose templates live in *tt. */
-static int check_runs(char **paths, size_t n, int jobs, unsigned one_run, const struct ruleset *rs,
+static int check_runs(char **paths, size_t n, int jobs, unsigned run_flags, const struct ruleset *rs,
 		      struct log *logs, struct tmpl_table *tt, int force)
 {
 	for (size_t i = 0; i < n; i++)
-		if (log_load(&logs[i], paths[i], (int)i, LOG_FULL | one_run, jobs, tt) < 0)
+		if (log_load(&logs[i], paths[i], (int)i, LOG_FULL | run_flags, jobs, tt) < 0)
 			return -1;
 	uint8_t *doubted = xcalloc(n, 1);
 	struct dx_warning *ws = NULL;
@@ -83,13 +83,13 @@ static int learn(int argc, char **argv, const struct out *out)
 	};
 	const char *store_opt = NULL;
 	int jobs = default_jobs(), force = 0, c;
-	unsigned one_run = 0;
+	unsigned run_flags = 0;
 	while ((c = cmd_getopt(argc, argv, "j:", opts, &cmd_learn_entry)) != -1) {
 		switch (c) {
 		case 's': store_opt = optarg; break;
 		case 'j': jobs = parse_jobs(optarg); break;
 		case 'f': force = 1; break;
-		case 'O': one_run = LOG_ONE_RUN; break;
+		case 'O': run_flags = LOG_ONE_RUN; break;
 		default: return EXIT_TROUBLE;
 		}
 	}
@@ -112,7 +112,7 @@ static int learn(int argc, char **argv, const struct out *out)
 	/* The rules every command has: those check compares engines by. */
 	struct ruleset rs = { 0 };
 	int doubted = rules_init(&rs, NULL, 0) < 0 ? -1
-		: check_runs(argv + optind, n, jobs, one_run, &rs, logs, &shared, force);
+		: check_runs(argv + optind, n, jobs, run_flags, &rs, logs, &shared, force);
 	int rc = doubted < 0 ? EXIT_TROUBLE : EXIT_SAME;
 	if (doubted > 0 && !force) {
 		error("not learned: %d of the runs %s no good (--force keeps them)", doubted,

@@ -34,11 +34,11 @@ static int pid_arg(const char *s)
 /* With good runs (--ref, --baseline): the reference for the log at
  * path, set in o.  Returns 0, or -1 after printing an error. */
 static int set_reference(struct live_opts *o, const char *path, char **refs, size_t nrefs,
-			 const char *baseline, const char *store, int one_run)
+			 const char *baseline, const char *store, unsigned run_flags)
 {
 	struct diff_args a;
 	diff_args_init(&a, default_jobs(), NULL); /* for the gap: no report */
-	a.one_run = one_run;
+	a.run_flags = run_flags;
 	struct input *goods = NULL;
 	size_t n = nrefs;
 	int rc = -1;
@@ -47,7 +47,7 @@ static int set_reference(struct live_opts *o, const char *path, char **refs, siz
 			goto out;
 	} else {
 		goods = xcalloc(nrefs, sizeof(*goods));
-		if (diff_open_goods(refs, nrefs, goods, a.jobs, a.one_run ? LOG_ONE_RUN : 0) < 0)
+		if (diff_open_goods(refs, nrefs, goods, a.jobs, a.run_flags) < 0)
 			goto out;
 	}
 	double gap, step;
@@ -77,7 +77,8 @@ static int proc(int argc, char **argv, const struct out *out)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct live_opts o = { .sample_ms = 1000, .gpu = 1 };
-	int json = 0, one_run = 0, c;
+	int json = 0, c;
+	unsigned run_flags = 0;
 	char **refs = xcalloc((size_t)argc + 1, sizeof(*refs));
 	size_t nrefs = 0;
 	const char *baseline = NULL, *store = NULL;
@@ -87,7 +88,7 @@ static int proc(int argc, char **argv, const struct out *out)
 		case 'b': baseline = optarg; break;
 		case 'B': store = optarg; break;
 		case 'J': json = 1; break;
-		case 'O': one_run = 1; break;
+		case 'O': run_flags = LOG_ONE_RUN; break;
 		case 'S': o.stacks = 1; break;
 		case 'N': o.stacks = o.native_stacks = 1; break;
 		case 's':
@@ -153,7 +154,7 @@ static int proc(int argc, char **argv, const struct out *out)
 		free(refs);
 		die("good runs are compared with a LOG, not with PIDs");
 	}
-	if (want_ref && set_reference(&o, log, refs, nrefs, baseline, store, one_run) < 0) {
+	if (want_ref && set_reference(&o, log, refs, nrefs, baseline, store, run_flags) < 0) {
 		free(pids);
 		free(refs);
 		return EXIT_TROUBLE;

@@ -459,7 +459,7 @@ static int watch(int argc, char **argv, const struct out *out)
 	if (rules_init(&rs, g.a.rules, g.a.nrules) == 0) {
 		g.o.rs = &rs;
 		g.o.jobs = g.a.jobs;
-		g.o.one_run = g.a.one_run;
+		g.o.run_flags = g.a.run_flags;
 		g.o.po = g.a.po;
 		struct watch w;
 		watch_init(&w, path, &g.o, stored ? NULL : g.refs, stored, g.nrefs);

@@ -623,13 +623,13 @@ static int open_folder(struct input *in, const char *dir, int threads, unsigned 
 		rc = error("cannot read '%s': too large (over %zu GiB in all)", dir,
 			   RUN_MAX_SIZE >> 30);
 	size_t runs = rc == 0 && !(flags & LOG_ONE_RUN) ? whole_runs(rs.files, nf) : 1;
-	if (runs > 1) {
-		size_t skip = strlen(dir) + (dir[strlen(dir) - 1] == '/' ? 0 : 1);
+	/* Names as the user knows them: relative to the folder. */
+	size_t skip = strlen(dir) + (dir[strlen(dir) - 1] == '/' ? 0 : 1);
+	if (runs > 1)
 		rc = error("cannot read '%s' as one run: its %zu files each start the run, one after "
 			   "another (%s, %s%s): give them as logs of their own, or --one-run to read "
 			   "them as one", dir, runs, paths[0] + skip, paths[1] + skip,
 			   runs > 2 ? ", ..." : "");
-	}
 	struct input_origin *o = NULL;
 	char *data = NULL;
 	if (rc == 0) {
@@ -648,8 +648,6 @@ static int open_folder(struct input *in, const char *dir, int threads, unsigned 
 		/* Threads as for one log: past a few MiB each. */
 		size_t ct = size / MIN_PIECE + 1;
 		run_copy(rs.files, nf, o, data, ct < (size_t)nt ? (int)ct : nt);
-		/* Names as the user knows them: relative to the folder. */
-		size_t skip = strlen(dir) + (dir[strlen(dir) - 1] == '/' ? 0 : 1);
 		for (size_t f = 0; f < nf; f++)
 			o->files[f] = xstrdup(paths[f] + skip);
 	}

@@ -75,7 +75,7 @@ int diff_option(int c, char *arg, struct diff_args *a)
 			return error("invalid --sample '%s' (expected e.g. 1s or 500ms)", arg);
 		return 1;
 	case 'P': a->no_proc = 1; return 1;
-	case 'O': a->one_run = 1; return 1;
+	case 'O': a->run_flags |= LOG_ONE_RUN; return 1;
 	case 'R': a->po.root = arg; return 1;
 	case 'H': a->html = arg; return 1;
 	case 'D': a->dumps = arg; return 1;
@@ -455,7 +455,7 @@ int diff_baseline(const char *store_opt, const char *name, const char *badpath,
 	 * rules every command has (not this command's --rules). */
 	struct ruleset rs = { 0 };
 	if (rules_init(&rs, NULL, 0) < 0 ||
-	    baseline_rank(st, name, badpath, a->jobs, a->one_run ? LOG_ONE_RUN : 0, &rs, &bad, &engine, &cs, &nc, &ar) < 0)
+	    baseline_rank(st, name, badpath, a->jobs, a->run_flags, &rs, &bad, &engine, &cs, &nc, &ar) < 0)
 		goto out;
 	if (nc == 0) {
 		if (name)

@@ -19,7 +19,7 @@
 /* What a report takes besides its logs. */
 struct diff_args {
 	int json, quiet, jobs, no_proc;   /* quiet: -q, the exit status only */
-	int one_run;             /* --one-run: a folder of whole runs is one */
+	unsigned run_flags;      /* log_open_run's: LOG_ONE_RUN (--one-run) */
 	int github;              /* --format github: annotation and job summary */
 	struct live_opts po;     /* --sample */
 	struct dx_options o;     /* --now */

@@ -101,7 +101,7 @@ static int poll_log(struct watch *w)
 static int open_goods(struct watch *w)
 {
 	size_t n = w->ngood;
-	if (w->good_paths && diff_open_goods(w->good_paths, n, w->goods, w->o.jobs, w->o.one_run ? LOG_ONE_RUN : 0) < 0)
+	if (w->good_paths && diff_open_goods(w->good_paths, n, w->goods, w->o.jobs, w->o.run_flags) < 0)
 		return -1;
 	w->nopen = n;
 	struct tmpl_table tt;
@@ -168,7 +168,7 @@ static int analyse(struct watch *w)
 	struct input in;
 	int rc;
 	if (w->folder && w->nfiles) {
-		rc = log_open_run(&in, w->path, w->o.jobs, w->o.one_run ? LOG_ONE_RUN : 0);
+		rc = log_open_run(&in, w->path, w->o.jobs, w->o.run_flags);
 	} else {
 		/* A folder without files yet is a run that printed nothing. */
 		char *copy = xmalloc(w->f.text.len + 1);

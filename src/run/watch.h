@@ -53,7 +53,7 @@ struct watch_opts {
 	double timeout;        /* s; 0: none */
 	int interval_ms;       /* between two looks at the log */
 	int jobs;              /* threads to load a log with */
-	int one_run;           /* --one-run: a folder of whole runs is one */
+	unsigned run_flags;    /* log_open_run's: LOG_ONE_RUN (--one-run) */
 	struct live_opts po;   /* how the processes are looked at, at the end */
 	const struct ruleset *rs;
 };
