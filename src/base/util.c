@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -441,42 +442,80 @@ int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* One progress line at a time: the job that starts first (a folder's
+ * files are read on several threads) owns it until it ends, and the
+ * others run unseen. */
 static struct {
-	const char *what;
-	int64_t start, last;
+	const char *verb, *what;
+	int64_t start, last, delay;
 	int shown, tty;
 } prog;
+static atomic_int prog_busy;
+static _Thread_local int prog_mine;
 
-void progress_start(const char *what)
+void progress_start(const char *verb, const char *what)
 {
+	if (atomic_exchange(&prog_busy, 1))
+		return;
+	prog_mine = 1;
+	prog.verb = verb;
 	prog.what = what;
 	prog.start = now_ms();
 	prog.last = 0;
+	/* $DDX_PROGRESS_DELAY, as git's GIT_PROGRESS_DELAY: the seconds before
+	 * the line shows; a value that is no duration keeps the default. */
+	const char *d = getenv("DDX_PROGRESS_DELAY");
+	double sec = d && *d ? parse_duration(d) : -1;
+	prog.delay = sec >= 0 ? (int64_t)(sec * 1000) : 1000;
 	prog.shown = 0;
 	prog.tty = isatty(STDERR_FILENO);
 }
 
+void progress_line(char *out, size_t cap, const char *verb, uint64_t done,
+		   uint64_t total, int64_t ms)
+{
+	char d[16], t[16], r[24] = "";
+	fmt_size(d, sizeof(d), done);
+	if (ms > 0) {  /* no rate from no time */
+		memcpy(r, ", ", 3);
+		fmt_size(r + 2, sizeof(r) - 4, (uint64_t)((double)done * 1000 / (double)ms));
+		strcat(r, "/s");
+	}
+	if (!total) {
+		snprintf(out, cap, "%s %s%s", verb, d, r);
+		return;
+	}
+	fmt_size(t, sizeof(t), total);
+	unsigned pct = done >= total ? 100 : (unsigned)(100 * (double)done / (double)total);
+	snprintf(out, cap, "%s %u%%, %s of %s%s", verb, pct, d, t, r);
+}
+
 void progress_update(uint64_t done, uint64_t total)
 {
-	if (!prog.tty)
+	if (!prog_mine || !prog.tty)
 		return;
 	int64_t t = now_ms();
-	if (t - prog.start < 1000 || t - prog.last < 100)
+	if (t - prog.start < prog.delay || (prog.shown && t - prog.last < 100))
 		return;
 	prog.last = t;
 	prog.shown = 1;
-	if (total)
-		fprintf(stderr, "\r\033[K%s %3.0f%%", prog.what, 100.0 * (double)done / (double)total);
-	else
-		fprintf(stderr, "\r\033[K%s %llu", prog.what, (unsigned long long)done);
+	char line[128];
+	progress_line(line, sizeof(line), prog.verb, done, total, t - prog.start);
+	fputs("\r\033[K", stderr);
+	put_text(stderr, prog.what, strlen(prog.what));
+	fprintf(stderr, ": %s", line);
 	fflush(stderr);
 }
 
 void progress_end(void)
 {
+	if (!prog_mine)
+		return;
 	if (prog.shown)
 		fputs("\r\033[K", stderr);
 	prog.shown = 0;
+	prog_mine = 0;
+	atomic_store(&prog_busy, 0);
 }
 
 void fmt_size(char *out, size_t cap, uint64_t n)

@@ -82,9 +82,15 @@ void put_json_string(FILE *f, const char *s, size_t n);
 size_t utf8_seq_len(const unsigned char *s, size_t n);
 
 /* Progress on stderr: shown only when stderr is a terminal and the job has
- * run for more than a second.  done/total in any unit (bytes, lines). */
-void progress_start(const char *what);
+ * run for more than a second ($DDX_PROGRESS_DELAY), as "WHAT: VERB 42%, 1.1 GB of 2.6 GB,
+ * 380 MB/s" (no percent and no total when the total is not known, as for
+ * a pipe).  done and total are bytes; WHAT is written as text, so a
+ * hostile file name cannot drive the terminal. */
+void progress_start(const char *verb, const char *what);
 void progress_update(uint64_t done, uint64_t total);
+/* The part after "WHAT: ", for done of total bytes (0: unknown) in ms. */
+void progress_line(char *out, size_t cap, const char *verb, uint64_t done,
+		   uint64_t total, int64_t ms);
 void progress_end(void);
 
 /* A duration written "90", "90s", "500ms", "1.5m" or "2h": seconds, or -1

@@ -27,6 +27,9 @@
  * more for them, and a mapping each would hit the kernel's limit on
  * mappings (vm.max_map_count, 65530) with some 65,000 small logs. */
 #define MAP_MIN ((off_t)1 << 20)
+/* Decompressed bytes made per call into zlib or zstd, at most: small
+ * enough that the progress line moves, large enough to cost nothing. */
+#define OUT_CHUNK ((size_t)4 << 20)
 
 static const char *shown(const char *path)
 {
@@ -94,10 +97,12 @@ static char *fit(char *p, size_t cap, size_t len)
 	return cap > len + 1 ? xrealloc(p, len + 1) : p;
 }
 
-/* Read all of fd into a malloc'd buffer, refusing more than max bytes.
+/* Read all of fd into a malloc'd buffer, refusing more than max bytes;
+ * size is how much there is to read, for the progress line (0: unknown).
  * Binary data is refused as soon as SNIFF_SIZE bytes are in, so that
  * /dev/zero or /dev/urandom fail at once rather than after max bytes. */
-static int read_all(int fd, const char *path, size_t max, char **out, size_t *outlen)
+static int read_all(int fd, const char *path, size_t max, size_t size, char **out,
+		    size_t *outlen)
 {
 	/* One byte more than max tells "exactly max" from "too large". */
 	size_t cap = max < SNIFF_SIZE ? max + 1 : SNIFF_SIZE, len = 0;
@@ -124,6 +129,7 @@ static int read_all(int fd, const char *path, size_t max, char **out, size_t *ou
 		if (r == 0)
 			break;
 		len += (size_t)r;
+		progress_update(len, size);
 		if (!sniffed && len >= SNIFF_SIZE) {
 			sniffed = 1;
 			const char *why = compression(p, len) ? NULL : binary_reason(p, len);
@@ -247,12 +253,13 @@ static int gunzip(const char *path, const char *src, size_t n, struct limit lim,
 			z.avail_in = left > UINT32_MAX ? UINT32_MAX : (uInt)left;
 			left -= z.avail_in;
 		}
-		size_t room = cap - len;
+		size_t room = cap - len < OUT_CHUNK ? cap - len : OUT_CHUNK;
 		z.next_out = (Bytef *)p + len;
 		z.avail_out = room > UINT32_MAX ? UINT32_MAX : (uInt)room;
 		uInt before = z.avail_out;
 		ret = inflate(&z, Z_NO_FLUSH);
 		len += before - z.avail_out;
+		progress_update(n - left - z.avail_in, n);
 		if (ret == Z_STREAM_END) {
 			/* Concatenated gzip members (as `cat a.gz b.gz`) are one file. */
 			if (z.avail_in == 0 && left == 0)
@@ -307,9 +314,10 @@ static int unzstd(const char *path, const char *src, size_t n, struct limit lim,
 			cap = cap * 2 > lim.n ? lim.n : cap * 2;
 			p = xrealloc(p, cap);
 		}
-		ZSTD_outBuffer ob = { p + len, cap - len, 0 };
+		ZSTD_outBuffer ob = { p + len, cap - len < OUT_CHUNK ? cap - len : OUT_CHUNK, 0 };
 		last = ZSTD_decompressStream(zs, &ob, &ib);
 		len += ob.pos;
+		progress_update(ib.pos, n);
 		if (ZSTD_isError(last)) {
 			error("cannot read '%s': invalid zstd data (%s)", shown(path),
 			      ZSTD_getErrorName(last));
@@ -452,9 +460,11 @@ static int finish(struct input *in, const char *path, size_t max)
 		struct limit lim = expand_limit(in->size, max, total);
 		char *out = NULL;
 		size_t outlen = 0;
+		progress_start("decompressing", shown(path));
 		int r = strcmp(kind, "gzip") == 0 ?
 			gunzip(path, in->data, in->size, lim, &out, &outlen) :
 			unzstd(path, in->data, in->size, lim, &out, &outlen);
+		progress_end();
 		if (r < 0)
 			return -1;
 		release(in);
@@ -551,7 +561,9 @@ static int open_input(struct input *in, const char *path, size_t max, int regula
 	if (!in->mapped) {
 		char *p = NULL;
 		size_t n = 0;
-		r = read_all(fd, path, max, &p, &n);
+		progress_start("reading", shown(path));
+		r = read_all(fd, path, max, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, &p, &n);
+		progress_end();
 		if (r == 0) {
 			in->data = p;
 			in->size = n;

@@ -211,8 +211,10 @@ static void *piece_run(void *arg)
 		if (t->count++ == 0)
 			t->first_line = pc->n;
 		piece_push(pc, id, bar, &ln, &h);
+		/* The first piece stands for all: the pieces are of a size. */
 		if (pc->show_progress && (pc->n & 0xffff) == 0)
-			progress_update(pos - pc->begin, pc->end - pc->begin);
+			progress_update((uint64_t)((double)(pos - pc->begin) * (double)lg->in.size /
+						   (double)(pc->end - pc->begin)), lg->in.size);
 	}
 	buf_free(&scratch);
 	buf_free(&key);
@@ -889,7 +891,7 @@ void log_load_input(struct log *lg, struct input *in, int index, unsigned flags,
 	int np = input_split(lg->in.data, lg->in.size, threads, starts);
 	struct piece *pcs = xcalloc((size_t)(np ? np : 1), sizeof(*pcs));
 	pthread_t tids[MAX_THREADS];
-	progress_start(lg->in.path);
+	progress_start("reading", lg->in.path);
 	for (int i = 0; i < np; i++) {
 		pcs[i] = (struct piece){ .lg = lg, .begin = starts[i], .end = starts[i + 1],
 					 .flags = flags, .year_ms = year_ms,

@@ -54,5 +54,16 @@ int main(void)
 	/* A gap between lines without timestamps is NAN. */
 	fmt_seconds(d, sizeof(d), NAN);
 	CHECK_STR(d, "unknown");
+
+	/* The progress line says how far, of what, and how fast; with no
+	 * total (a pipe) it says no percent, and it never claims more than
+	 * all of it or divides by no time. */
+	char p[128];
+	progress_line(p, sizeof(p), "reading", 1100000000, 2600000000u, 2000);
+	CHECK_STR(p, "reading 42%, 1.1 GB of 2.6 GB, 550 MB/s");
+	progress_line(p, sizeof(p), "reading", 5000000, 0, 1000);
+	CHECK_STR(p, "reading 5.0 MB, 5.0 MB/s");
+	progress_line(p, sizeof(p), "decompressing", 300, 200, 0);
+	CHECK_STR(p, "decompressing 100%, 300 B of 200 B");
 	return test_report();
 }
