@@ -56,7 +56,11 @@ struct picture {
 				 has no times at its milestones */
 };
 
-/* Seconds from lg's first timestamp to line i, or NAN. */
+/* Whether line i's timestamp is an outlier (html_timeline.c says when),
+ * a time the picture does not trust. */
+int time_outlier(const struct log *lg, size_t i);
+/* Seconds from lg's first timestamp to line i, or NAN; an outlier
+ * counts as the time of the line before it. */
 double since_start(const struct log *lg, int64_t i);
 /* Where line i of lg goes on p's x axis, or NAN. */
 double picture_pos(const struct picture *p, const struct log *lg, int64_t i);

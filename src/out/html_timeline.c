@@ -1,6 +1,7 @@
 /* html_timeline.c — the timeline picture of an HTML page: inline SVG
- * scaled to the page's width (viewBox), so it needs no script and never
- * scrolls sideways.  One lane per run (or rank), milestones as ticks
+ * scaled to the page's width (viewBox), so it needs no script; on a
+ * screen too narrow for its text to stay readable it keeps that width
+ * and scrolls sideways in its own box, the page does not.  One lane per run (or rank), milestones as ticks
  * joined across the lanes; its x axis is the time since each log's first
  * timestamp, or the line number when a run has no times.  The pages
  * (html_pages.c) fill a struct picture; this file only draws it. */
@@ -28,26 +29,91 @@
 #define AXIS_H 22.0
 #define CHAR_W 6.0    /* a label character's width, roughly (11px sans) */
 
+/* A timestamp is an outlier when it lies more than OUTLIER_MS on one side
+ * of the times just before it and of those just after it (the median of
+ * up to NEAR timed lines each way, within SCAN lines): a line dated a day
+ * off, a clock of another zone.  Lines are written in time order, so such
+ * a time is wrong, not the run's, and scaled by it the picture would
+ * squeeze the run into a corner.  The first line is one when it is later
+ * than what follows, the last when it is earlier than what precedes; a
+ * last line long after the others is the run's own silence, and stays. */
+#define OUTLIER_MS (10 * 60 * 1000)
+#define NEAR 5
+#define SCAN 256
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median time of up to NEAR timed lines from line i on, stepping by
+ * dir (-1 or 1), into *m; 0 when there is none. */
+static int near_median(const struct log *lg, size_t i, int dir, int64_t *m)
+{
+	int64_t t[NEAR];
+	size_t n = 0;
+	for (size_t k = 1; k <= SCAN && n < NEAR; k++) {
+		if (dir < 0 ? k > i : i + k >= lg->nlines)
+			break;
+		int64_t w = lg->when[dir < 0 ? i - k : i + k];
+		if (w != TS_NONE)
+			t[n++] = w;
+	}
+	if (!n)
+		return 0;
+	qsort(t, n, sizeof(*t), cmp_i64);
+	*m = n % 2 ? t[n / 2] : t[n / 2 - 1] + (t[n / 2] - t[n / 2 - 1]) / 2;
+	return 1;
+}
+
+int time_outlier(const struct log *lg, size_t i)
+{
+	int64_t t = lg->when[i], before, after;
+	int b = near_median(lg, i, -1, &before), a = near_median(lg, i, 1, &after);
+	if (t == TS_NONE || (!a && !b))
+		return 0;
+	if (!b)
+		return t - after > OUTLIER_MS;
+	if (!a)
+		return before - t > OUTLIER_MS;
+	return (t - before > OUTLIER_MS && t - after > OUTLIER_MS) ||
+	       (before - t > OUTLIER_MS && after - t > OUTLIER_MS);
+}
+
+/* Line i's time for the picture: its own, or for an outlier the time of
+ * the line before it that is none; TS_NONE when it has no time. */
+static int64_t when_shown(const struct log *lg, size_t i)
+{
+	if (lg->when[i] == TS_NONE || !time_outlier(lg, i))
+		return lg->when[i];
+	for (size_t k = i; k-- > 0;)
+		if (lg->when[k] != TS_NONE && !time_outlier(lg, k))
+			return lg->when[k];
+	return TS_NONE;
+}
+
 static int64_t first_when(const struct log *lg)
 {
 	for (size_t i = 0; i < lg->nlines; i++)
-		if (lg->when[i] != TS_NONE)
+		if (lg->when[i] != TS_NONE && !time_outlier(lg, i))
 			return lg->when[i];
 	return TS_NONE;
 }
 
 double since_start(const struct log *lg, int64_t i)
 {
-	int64_t t0 = first_when(lg);
-	if (i < 0 || (size_t)i >= lg->nlines || t0 == TS_NONE || lg->when[i] == TS_NONE)
+	int64_t t0 = first_when(lg), t;
+	if (i < 0 || (size_t)i >= lg->nlines || t0 == TS_NONE ||
+	    (t = when_shown(lg, (size_t)i)) == TS_NONE)
 		return NAN;
-	return (double)(lg->when[i] - t0) / 1000;
+	return (double)(t - t0) / 1000;
 }
 
 static double last_offset(const struct log *lg)
 {
 	for (size_t i = lg->nlines; i-- > 0;)
-		if (lg->when[i] != TS_NONE)
+		if (lg->when[i] != TS_NONE && !time_outlier(lg, i))
 			return since_start(lg, (int64_t)i);
 	return NAN;
 }
@@ -202,7 +268,7 @@ void draw_picture(FILE *f, const struct picture *p, int labels)
 	free(to);
 	double top = (double)nrows * LABEL_H + 6;
 	double h = top + (double)p->nlanes * LANE_H + AXIS_H;
-	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+	fprintf(f, "<div class=\"pic\"><svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		"xmlns=\"http://www.w3.org/2000/svg\">\n", W, h);
 	/* The time grid and axis. */
 	double step = p->by_line ? line_step(p->tmax) : axis_step(p->tmax);
@@ -312,7 +378,7 @@ void draw_picture(FILE *f, const struct picture *p, int labels)
 		}
 		fputs("</g>\n", f);
 	}
-	fputs("</svg>\n", f);
+	fputs("</svg></div>\n", f);
 	free(row);
 	free(lx);
 }
