@@ -347,6 +347,8 @@ struct walk {
 	uint32_t *firstof;      /* template -> its first good line */
 	uint8_t *reached;       /* template: a step reached on every rank of good */
 	int64_t gend;           /* the good run's last step (good_last_step) */
+	int64_t gnamed;         /* its last step a rule names, where rules
+				 * name the steps (st->steps_named); else -1 */
 	int64_t msend;          /* ... and its last milestone */
 	/* Per bad stream: the last good line followed, lastg before its last
 	 * move, the bad line that followed it, and what bad printed since
@@ -471,14 +473,26 @@ static int repeats_only(const struct walk *k, const struct match *m, int64_t sin
 	return 1;
 }
 
+/* Whether going from good line since to j passes over the good run's
+ * last step, or its last one a rule names (see end_jump_follows). */
+static int passes_an_end(const struct walk *k, int64_t since, uint32_t j, int all)
+{
+	return passes_end(k->st, &k->pend, k->g, k->gend, since, j, all) ||
+	       passes_end(k->st, &k->pend, k->g, k->gnamed, since, j, all);
+}
+
 /* A jump over the good run's last step lands in its tail, which a run
  * that stopped short prints too: it follows only when bad goes on from
  * there step by step, with no new error since its stream last followed,
  * or when the last step is a repeat of the one bad is at (repeats_only).
+ * Where the rules name the steps, the last one they name is such an end
+ * too, though steps told apart by a value come after it: what follows
+ * it is the run's tail as they see it (a server that prints its log
+ * folders once started prints them when it fails to start as well).
  * since: where the jump starts (walk_since). */
 static int end_jump_follows(const struct walk *k, const struct match *m, int64_t since)
 {
-	if (!passes_end(k->st, &k->pend, k->g, k->gend, since, m->j, m->order) || repeats_only(k, m, since))
+	if (!passes_an_end(k, since, m->j, m->order) || repeats_only(k, m, since))
 		return 1;
 	return !k->err[m->s] && steps_on(k->st, k->w, &k->pend, k->g, m->i, m->j, m->order);
 }
@@ -685,7 +699,7 @@ static int rematch_follows(const struct walk *k, const struct match *m, uint32_t
 		return 0;
 	if (pk > (st->clevel[m->c] >= LV_WARN ? 0 : SKIP_FREE))
 		return 0;
-	if (pk && passes_end(st, &k->pend, k->g, k->gend, last, j, m->order))
+	if (pk && passes_an_end(k, last, j, m->order))
 		return 0;
 	if ((pk && jumps_coming_step(st, &k->pend, &k->bx, k->g, k->nextsame, m->i, last, j, m->order)) ||
 	    bar_ahead(k, m, j))
@@ -721,14 +735,16 @@ static int reordered(const struct walk *k, const struct match *m)
 /* ---- the walk's moves ---- */
 
 /* The good run's last step: its last line of a template that is[] marks
- * (st->step: a step; st->ms: any milestone) and that is no warning and
- * no continuation line.  What it printed after that (a resource_tracker
- * warning at exit, cleanup) is its tail.  -1 for none. */
+ * (st->step: a step; st->ms: any milestone; NULL: one a rule names) and
+ * that is no warning and no continuation line.  What it printed after
+ * that (a resource_tracker warning at exit, cleanup) is its tail.  -1 for
+ * none. */
 static int64_t good_last_step(const struct dx_state *st, size_t g, const uint8_t *is)
 {
 	for (size_t j = st->logs[g].nlines; j-- > 0;) {
 		uint32_t c = st->id[g][j];
-		if (is[c] && st->sev[c] == DX_INFO && !isspace((unsigned char)st->ctext[c][0]))
+		if ((is ? is[c] : st->rule[c] >= 0) && st->sev[c] == DX_INFO &&
+		    !isspace((unsigned char)st->ctext[c][0]))
 			return (int64_t)j;
 	}
 	return -1;
@@ -866,6 +882,7 @@ static void walk_init(struct walk *k, const struct dx_state *st, size_t g, struc
 		k->firstof[st->id[g][j]] = (uint32_t)j;
 	}
 	k->gend = good_last_step(st, g, st->step);
+	k->gnamed = st->steps_named ? good_last_step(st, g, NULL) : -1;
 	k->msend = good_last_step(st, g, st->ms);
 	w->score = 0;
 	w->last = DX_NONE;

@@ -70,6 +70,7 @@ struct dx_state {
 	uint8_t *stop;          /* says the run shuts down (rules_stops) */
 	uint8_t *weight;        /* what aligning a template is worth */
 	uint8_t *step;          /* milestones a match must not jump over */
+	int steps_named;        /* the rules name them (and counts split off) */
 	int32_t *rule;          /* the rule that names it, or -1 */
 	uint32_t *parent;       /* the template it is a step of (split_steps),
 				 * else itself */

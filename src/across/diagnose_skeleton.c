@@ -983,9 +983,9 @@ static void milestone_steps(struct dx_state *st)
 	size_t named = 0;
 	for (size_t c = 0; c < st->nc; c++)
 		named += st->rule[c] >= 0 && st->cnt[c];
+	st->steps_named = st->ngood == 1 && named >= 3;
 	for (size_t c = 0; c < st->nc; c++)
-		st->step[c] = st->ngood == 1 && named >= 3 && c < st->nc - st->ncounted
-			      ? st->rule[c] >= 0 : st->ms[c];
+		st->step[c] = st->steps_named && c < st->nc - st->ncounted ? st->rule[c] >= 0 : st->ms[c];
 }
 
 void pass_skeleton(struct dx_state *st, struct log *logs, size_t nlogs, struct tmpl_table *tt,

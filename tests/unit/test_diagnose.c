@@ -1863,6 +1863,32 @@ static void test_teardown_over_unnamed_steps(void)
 	dx_free(&x);
 }
 
+/* end_jump_follows: where the rules name the steps, the last one they
+ * name is an end of the good run, though steps told apart by a value
+ * come after it: a server that failed before it started printed its
+ * folders as the good one did once started, and jumping there over the
+ * start it never made is no progress.  It crashed where it left the
+ * good run, at its context. */
+#define FOLDER(w) "INFO App folder: /srv/app/" w "\n"
+static void test_named_end_before_valued_steps(void)
+{
+	struct dx x;
+	DIAGNOSE(&x,
+		 "[appish]\nstep  init: Web server initialized\nstep  context: Context initialized\n"
+		 "step  started: Web server started\n",
+		 "INFO Web server initialized on port 8080\nINFO Context initialized in 300 ms\n"
+		 "INFO Creating filter chain for /api\nINFO Exposing 16 endpoints\n"
+		 "INFO Web server started on port 8080\n" FOLDER("logs") FOLDER("conf") FOLDER("data")
+		 "INFO App is up and serving\n",
+		 "INFO Web server initialized on port 8080\nINFO Context initialized in 700 ms\n"
+		 "WARN Exception during context initialization, cancelling refresh\n"
+		 FOLDER("logs") FOLDER("conf") FOLDER("data") "ERROR Startup errors\n");
+	CHECK_INT(x.d.verdict, DX_CRASHED);
+	CHECK_INT(x.d.bad_line, 1);
+	CHECK_INT(x.d.good_line, 1);
+	dx_free(&x);
+}
+
 /* tally_cause: a recap that counts a failure ("failed=1") is no cause;
  * the failure it counted, earlier, which the play went on after, is. */
 static void test_tally_is_no_cause(void)
@@ -2848,6 +2874,7 @@ int main(void)
 	test_reworded_opposite();
 	test_failed_step_is_done();
 	test_teardown_over_unnamed_steps();
+	test_named_end_before_valued_steps();
 	test_tally_is_no_cause();
 	test_error_is_no_reworded_step();
 	test_rule_word_alone();
