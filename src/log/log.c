@@ -531,17 +531,16 @@ static void run_copy(const struct run_file *fs, size_t nf, const struct input_or
 		pthread_join(tids[t], NULL);
 }
 
-/* The time file rf's first own time stamps, else TS_NONE. */
-static int64_t first_time(const struct run_file *rf)
+/* When file rf began: its first line's own time, else TS_NONE.  A file
+ * whose first line has no time cannot say so: a rank's output that is
+ * timed only at its end (torch's warnings) began long before that. */
+static int64_t start_time(const struct run_file *rf)
 {
-	for (size_t i = 0; i < rf->n; i++)
-		if (rf->own[i])
-			return rf->key[i];
-	return TS_NONE;
+	return rf->n && rf->own[0] ? rf->key[0] : TS_NONE;
 }
 
 struct file_span {
-	int64_t from, to;      /* its first own time and its last time */
+	int64_t from, to;      /* its start and its last time */
 };
 
 static int span_cmp(const void *a, const void *b)
@@ -555,8 +554,8 @@ static int span_cmp(const void *a, const void *b)
  * not overlap (each ends before the next begins: a job run again, a
  * service restarted, each into its own file), else 1.  A run's streams
  * (ranks, stdout beside stderr) overlap in time; a rotated log's later
- * files begin mid-run, with another line; files without times cannot
- * tell and are one run. */
+ * files begin mid-run, with another line; files not dated at their
+ * start (start_time) cannot tell and are one run. */
 static size_t whole_runs(const struct run_file *fs, size_t nf)
 {
 	struct file_span *sp = xmalloc((nf ? nf : 1) * sizeof(*sp));
@@ -567,7 +566,7 @@ static size_t whole_runs(const struct run_file *fs, size_t nf)
 			continue;
 		if (!first)
 			first = &fs[f];
-		int64_t from = first_time(&fs[f]);
+		int64_t from = start_time(&fs[f]);
 		if (from == TS_NONE || fs[f].head != first->head)
 			goto one;
 		sp[m++] = (struct file_span){ from, fs[f].key[fs[f].n - 1] };
