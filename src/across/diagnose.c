@@ -24,6 +24,7 @@
 #include "diagnose.h"
 #include "diagnose_passes.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +98,7 @@ void diagnose(struct log *logs, size_t nlogs, struct tmpl_table *tt,
 	pass_hung(st, d);
 	pass_running(d);
 	collectives_kind(d);
+	pass_fold(st, d);
 	followings_free(st);
 	st->opt = NULL;
 }
@@ -175,6 +177,8 @@ void diagnosis_free(struct diagnosis *d)
 		free(d->changed[k].bad);
 	}
 	free(d->changed);
+	for (size_t k = 0; k < d->nnovel; k++)
+		free(d->novel[k].streams);
 	free(d->novel);
 	free(d->next);
 	free(d->ms);
@@ -186,3 +190,42 @@ void diagnosis_free(struct diagnosis *d)
 	free(d->coll.sentence);
 	memset(d, 0, sizeof(*d));
 }
+
+/* The number name ends in, into *num, and the length before it; the
+ * whole length when it ends in none. */
+static size_t name_number(const char *name, unsigned long *num)
+{
+	size_t n = strlen(name), k = n;
+	while (k > 0 && isdigit((unsigned char)name[k - 1]))
+		k--;
+	*num = k < n && n - k < 9 ? strtoul(name + k, NULL, 10) : 0;
+	return k < n && n - k < 9 ? k : n;
+}
+
+void dx_streams_text(struct buf *b, const struct diagnosis *d, const struct dx_novel *n)
+{
+	size_t items = 0, k = 0;
+	while (k < n->nstreams) {
+		const char *a = d->stream_names[n->streams[k]];
+		unsigned long x, y;
+		size_t pa = name_number(a, &x), e = k + 1;
+		/* The run of names one prefix counting up from a. */
+		while (pa < strlen(a) && e < n->nstreams) {
+			const char *z = d->stream_names[n->streams[e]];
+			if (name_number(z, &y) != pa || memcmp(a, z, pa) != 0 || y != x + (e - k))
+				break;
+			e++;
+		}
+		if (items == 4) {
+			buf_printf(b, " and %zu more", (size_t)n->nstreams - k);
+			return;
+		}
+		buf_printf(b, "%s%s", items++ ? ", " : "", a);
+		if (e - k >= 3)
+			buf_printf(b, "..%s", d->stream_names[n->streams[e - 1]]);
+		else
+			e = k + 1;
+		k = e;
+	}
+}
+

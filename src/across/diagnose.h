@@ -58,5 +58,9 @@ uint32_t dx_good_id(const struct diagnosis *d, int64_t j);
  * logs diagnose was given), or DX_NONE: when another good run reached a
  * milestone. */
 int64_t dx_first_line(const struct diagnosis *d, size_t l, uint32_t id);
+/* Finding n's streams into b as people read them, "rank0, rank2, rank3"
+ * or "TP0..TP15" (a run of one name counting up), at most 4 items and
+ * then "and N more"; nothing when it has none. */
+void dx_streams_text(struct buf *b, const struct diagnosis *d, const struct dx_novel *n);
 
 #endif

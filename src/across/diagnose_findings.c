@@ -487,6 +487,144 @@ void pass_novel(struct dx_state *st, struct diagnosis *d)
 		qsort(d->novel, d->nnovel, sizeof(*d->novel), novel_cmp);
 }
 
+/* ---- copies folded ---- */
+
+/* Whether tracebacks a and b are copies: the same lines, template for
+ * template, at one severity. */
+static int copies(const struct dx_state *st, const struct dx_novel *a, const struct dx_novel *b)
+{
+	const uint32_t *id = st->id[st->bad];
+	if (!a->traceback || !b->traceback || a->nlines != b->nlines || a->severity != b->severity ||
+	    a->summary - a->line != b->summary - b->line)
+		return 0;
+	for (uint32_t k = 0; k < a->nlines; k++)
+		if (id[a->line + k] != id[b->line + k])
+			return 0;
+	return 1;
+}
+
+/* A traceback's key: the hash of its templates, so that only tracebacks
+ * alike are compared. */
+struct fold_key {
+	uint64_t hash;
+	size_t k;
+};
+
+static int fold_key_cmp(const void *x, const void *y)
+{
+	const struct fold_key *a = x, *b = y;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return (a->k > b->k) - (a->k < b->k);
+}
+
+/* Which stream printed a line of which finding. */
+struct fold_pair {
+	size_t k;
+	uint16_t s;
+};
+
+static const char *const *fold_names;  /* for fold_pair_cmp, one pass at a time */
+
+static int fold_pair_cmp(const void *x, const void *y)
+{
+	const struct fold_pair *a = x, *b = y;
+	if (a->k != b->k)
+		return (a->k > b->k) - (a->k < b->k);
+	return natcmp(fold_names[a->s], fold_names[b->s]);
+}
+
+/* Each finding's group: the first of its copies, by index. */
+static size_t *fold_groups(const struct dx_state *st, const struct diagnosis *d)
+{
+	size_t *group = xmalloc(d->nnovel * sizeof(*group));
+	struct fold_key *keys = xmalloc(d->nnovel * sizeof(*keys));
+	size_t nk = 0;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		group[k] = k;
+		const struct dx_novel *n = &d->novel[k];
+		if (n->traceback)
+			keys[nk++] = (struct fold_key){
+				hash_bytes(st->id[st->bad] + n->line, n->nlines * sizeof(uint32_t)), k };
+	}
+	qsort(keys, nk, sizeof(*keys), fold_key_cmp);
+	for (size_t a = 0; a < nk; a++)
+		for (size_t b = a + 1; b < nk && keys[b].hash == keys[a].hash; b++)
+			if (group[keys[b].k] == keys[b].k &&
+			    copies(st, &d->novel[keys[a].k], &d->novel[keys[b].k]))
+				group[keys[b].k] = group[keys[a].k];
+	free(keys);
+	return group;
+}
+
+void pass_fold(struct dx_state *st, struct diagnosis *d)
+{
+	if (!d->nnovel)
+		return;
+	const uint32_t *id = st->id[st->bad];
+	const uint16_t *stream = st->stream[st->bad];
+	size_t nb = st->logs[st->bad].nlines;
+	size_t *group = fold_groups(st, d);
+	/* The streams behind each group: a traceback's head line's, every
+	 * line's of a template's finding. */
+	struct fold_pair *pairs = NULL;
+	size_t np = 0, cap = 0;
+	uint32_t *of = xmalloc((st->nc ? st->nc : 1) * sizeof(*of));
+	for (size_t c = 0; c < st->nc; c++)
+		of[c] = UINT32_MAX;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		struct dx_novel *n = &d->novel[k];
+		n->count = n->traceback ? 0 : n->nlines;
+		if (!n->traceback) {
+			of[id[n->line]] = (uint32_t)k;
+			continue;
+		}
+		d->novel[group[k]].count++;
+		GROW(pairs, cap, np + 1);
+		pairs[np++] = (struct fold_pair){ group[k], stream[n->line] };
+	}
+	for (size_t i = st->from; i < nb; i++)
+		if (of[id[i]] != UINT32_MAX && stream[i] &&
+		    (!np || pairs[np - 1].k != of[id[i]] || pairs[np - 1].s != stream[i])) {
+			GROW(pairs, cap, np + 1);
+			pairs[np++] = (struct fold_pair){ of[id[i]], stream[i] };
+		}
+	free(of);
+	fold_names = (const char *const *)st->snames;
+	qsort(pairs, np, sizeof(*pairs), fold_pair_cmp);
+	/* Each group at its first finding's place, as its crash's copy
+	 * when the crash is one, with its streams. */
+	size_t m = 0, p = 0;
+	int64_t crash = DX_NONE;
+	for (size_t k = 0; k < d->nnovel; k++) {
+		if (group[k] != k)
+			continue;
+		size_t rep = k;
+		if (d->crash != DX_NONE && group[d->crash] == k) {
+			rep = (size_t)d->crash;
+			crash = (int64_t)m;
+		}
+		struct dx_novel n = d->novel[rep];
+		n.count = d->novel[k].count;
+		n.streams = NULL;
+		n.nstreams = 0;
+		while (p < np && pairs[p].k < k)
+			p++;
+		for (; p < np && pairs[p].k == k; p++)
+			if (st->snames[pairs[p].s][0] &&
+			    (!n.nstreams || n.streams[n.nstreams - 1] != pairs[p].s) && n.nstreams < UINT16_MAX) {
+				n.streams = xrealloc(n.streams, (n.nstreams + 1u) * sizeof(*n.streams));
+				n.streams[n.nstreams++] = pairs[p].s;
+			}
+		d->novel[k].streams = NULL;
+		d->novel[m++] = n;
+	}
+	d->nnovel = m;
+	d->crash = crash;
+	free(pairs);
+	free(group);
+}
+
 /* ---- what changed ---- */
 
 void pass_changes(struct dx_state *st, struct diagnosis *d)

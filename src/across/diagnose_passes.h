@@ -174,6 +174,12 @@ void followings_free(struct dx_state *st);
 void pass_novel(struct dx_state *st, struct diagnosis *d);
 void pass_changes(struct dx_state *st, struct diagnosis *d);
 void pass_ranks(struct dx_state *st, struct diagnosis *d);
+/* The last pass (diagnose_findings.c): d->novel's copies folded, once
+ * every pass that reads a rank's own findings has run: a traceback that
+ * several ranks printed alike is one finding, with their count and
+ * streams, at the crash's copy when the crash is one of them (d->crash
+ * follows it); a template's finding gets the streams of its lines. */
+void pass_fold(struct dx_state *st, struct diagnosis *d);
 
 /* The timing passes (diagnose_timing.c), after the follow pass:
  * pass_milestones: the good run's milestones in its order, with the

@@ -35,11 +35,16 @@ enum dx_verdict {
 
 enum dx_severity { DX_INFO = CLASSIFY_INFO, DX_WARNING = CLASSIFY_WARNING, DX_ERROR = CLASSIFY_ERROR };
 
-/* A line of bad absent from every good log; a traceback is one finding. */
+/* A line of bad absent from every good log; a traceback is one finding,
+ * and so are its copies (the same exception raised on several ranks). */
 struct dx_novel {
 	int64_t line;         /* first line */
 	int64_t summary;      /* the line that says what happened */
 	uint32_t nlines;      /* lines of the traceback, or of the template */
+	uint32_t count;       /* copies of the traceback, or lines of the template */
+	uint16_t *streams;    /* the tagged streams (ranks) that printed it,
+			       * by name; owned */
+	uint16_t nstreams;
 	uint8_t severity;
 	uint8_t traceback;
 };

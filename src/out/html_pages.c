@@ -575,7 +575,16 @@ static void findings(FILE *f, const struct diagnosis *d, const struct shown *sh,
 			fputs("</code>", f);
 			if (n->traceback)
 				fprintf(f, " <span class=\"mute\">(traceback of %u lines from ", n->nlines),
-				line_link(f, be, n->line), fputs(")</span>", f);
+				line_link(f, be, n->line),
+				fprintf(f, n->count > 1 ? ", %u copies)</span>" : ")</span>", n->count);
+			if (n->nstreams > 1) {
+				struct buf b = { 0 };
+				dx_streams_text(&b, d, n);
+				fputs(" <span class=\"mute\">on ", f);
+				html_text(f, b.p, b.len);
+				fputs("</span>", f);
+				buf_free(&b);
+			}
 			fputs("</td></tr>\n", f);
 		}
 		fputs("</table>\n", f);

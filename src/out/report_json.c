@@ -168,9 +168,10 @@ static void json_waiting(struct jw *jw, const struct diagnosis *d)
 }
 
 /* A novel line's place, and that of the line that sums it up. */
-static void json_novel_lines(struct jw *jw, const struct log *bad, const struct dx_novel *n,
+static void json_novel_lines(struct jw *jw, const struct diagnosis *d, const struct dx_novel *n,
 			     int detail)
 {
+	const struct log *bad = d->bad_log;
 	jw_object_line(jw, "bad_line", n->line);
 	json_origin(jw, "bad_at", bad, n->line);
 	json_msg(jw, "text", bad, n->line);
@@ -178,6 +179,11 @@ static void json_novel_lines(struct jw *jw, const struct log *bad, const struct 
 		jw_object_string(jw, "severity", dx_severity_name(n->severity));
 		jw_object_int(jw, "lines", n->nlines);
 		jw_object_bool(jw, "traceback", n->traceback);
+		jw_object_int(jw, "count", n->count);
+		jw_object_array(jw, "ranks", NULL);
+		for (uint16_t k = 0; k < n->nstreams; k++)
+			jw_array_string(jw, d->stream_names[n->streams[k]]);
+		jw_end(jw);
 	}
 	jw_object_line(jw, "summary_line", n->summary);
 	json_origin(jw, "summary_at", bad, n->summary);
@@ -191,7 +197,7 @@ static void json_crash(struct jw *jw, const struct diagnosis *d)
 		return;
 	}
 	jw_object_object(jw, "crash", NULL);
-	json_novel_lines(jw, d->bad_log, &d->novel[d->crash], 0);
+	json_novel_lines(jw, d, &d->novel[d->crash], 0);
 	jw_end(jw);
 }
 
@@ -200,7 +206,7 @@ static void json_novel(struct jw *jw, const struct diagnosis *d)
 	jw_object_array(jw, "novel", &rows);
 	for (size_t k = 0; k < d->nnovel; k++) {
 		jw_object_begin(jw, NULL);
-		json_novel_lines(jw, d->bad_log, &d->novel[k], 1);
+		json_novel_lines(jw, d, &d->novel[k], 1);
 		jw_end(jw);
 	}
 	jw_end(jw);

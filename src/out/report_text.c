@@ -603,7 +603,8 @@ static void live_section(const struct out *o, const struct live_report *r)
 	fprintf(f, "` for each process in full)\n");
 }
 
-/* "    LINE  SEVERITY MESSAGE (traceback from line N) at FILE:LINE". */
+/* "    LINE  SEVERITY MESSAGE (traceback from line N, 3 copies) at
+ * FILE:LINE on rank0, rank2, rank3". */
 static void novel_row(const struct out *o, const struct row *r, size_t q)
 {
 	FILE *f = o->f;
@@ -613,11 +614,22 @@ static void novel_row(const struct out *o, const struct row *r, size_t q)
 		n->severity == DX_ERROR ? SGR_RED(o) : n->severity == DX_WARNING ? SGR_YELLOW(o) : SGR_DIM(o),
 		dx_severity_name(n->severity), SGR_RESET(o));
 	put_msg(f, bad, n->summary, q);
-	if (n->traceback)
+	if (n->traceback && n->count > 1)
+		fprintf(f, " (traceback from line %lld, %u copies)", (long long)n->line + 1, n->count);
+	else if (n->traceback)
 		fprintf(f, " (traceback from line %lld)", (long long)n->line + 1);
 	else if (n->nlines > 1)
 		fprintf(f, " (%u lines)", n->nlines);
 	put_origin(f, bad, n->summary, " at ", "");
+	/* Which ranks printed it, where several did (one rank's own line
+	 * is in the ranks section, and a folder's file is its origin). */
+	if (n->nstreams > 1) {
+		struct buf b = { 0 };
+		dx_streams_text(&b, r->d, n);
+		fputs(" on ", f);
+		put_text(f, b.p, b.len);
+		buf_free(&b);
+	}
 	fputc('\n', f);
 }
 

@@ -1889,6 +1889,44 @@ static void test_named_end_before_valued_steps(void)
 	dx_free(&x);
 }
 
+/* pass_fold: a traceback that several ranks printed alike is one finding,
+ * with how many copies and on which ranks; another exception on another
+ * rank stays a finding of its own, and the crash is still one of them. */
+#define RANK_TB(r, exc) \
+	"|[rank" #r "]: Traceback (most recent call last):\n" \
+	"|[rank" #r "]:   File \"/app/w.py\", line 5, in <module>\n" \
+	"|[rank" #r "]:     step()\n" \
+	"|[rank" #r "]: " exc "\n"
+#define RANKS_READY "|[rank0]: worker ready\n|[rank1]: worker ready\n|[rank2]: worker ready\n"
+static void test_copies_folded(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, NULL,
+		 RANKS_READY "|[rank0]: step 1 done\n|[rank1]: step 1 done\n|[rank2]: step 1 done\n",
+		 RANKS_READY RANK_TB(0, "RuntimeError: connection reset by peer 10.0.0.1")
+		 RANK_TB(1, "RuntimeError: connection reset by peer 10.0.0.2")
+		 RANK_TB(2, "ValueError: bad shape (3, 4)"));
+	size_t tracebacks = 0;
+	const struct dx_novel *reset = NULL, *shape = NULL;
+	for (size_t k = 0; k < x.d.nnovel; k++) {
+		const struct dx_novel *n = &x.d.novel[k];
+		tracebacks += n->traceback;
+		if (n->traceback && n->summary == 6)
+			reset = n;
+		if (n->traceback && n->summary == 14)
+			shape = n;
+	}
+	CHECK_INT(tracebacks, 2);
+	CHECK(reset && reset->count == 2 && reset->nstreams == 2);
+	if (reset && reset->nstreams == 2) {
+		CHECK_STR(x.d.stream_names[reset->streams[0]], "rank0");
+		CHECK_STR(x.d.stream_names[reset->streams[1]], "rank1");
+	}
+	CHECK(shape && shape->count == 1 && shape->nstreams == 1);
+	CHECK(x.d.crash != DX_NONE && x.d.crash < (int64_t)x.d.nnovel);
+	dx_free(&x);
+}
+
 /* tally_cause: a recap that counts a failure ("failed=1") is no cause;
  * the failure it counted, earlier, which the play went on after, is. */
 static void test_tally_is_no_cause(void)
@@ -2875,6 +2913,7 @@ int main(void)
 	test_failed_step_is_done();
 	test_teardown_over_unnamed_steps();
 	test_named_end_before_valued_steps();
+	test_copies_folded();
 	test_tally_is_no_cause();
 	test_error_is_no_reworded_step();
 	test_rule_word_alone();
