@@ -107,24 +107,27 @@ fuzz:
 bench: $(BUILD)/ddx
 	bench/run $(BUILD)
 
-# `make install PREFIX=... DESTDIR=...`: the binary, the man pages and the
-# shell completions, where bash-completion, zsh and fish look for them.
+# `make install PREFIX=... DESTDIR=...`: the binary, the man pages, the
+# JSON Schema of --json (ddx-json(5), FILES) and the shell completions,
+# where bash-completion, zsh and fish look for them.
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share
 INSTALLED := $(BINDIR)/ddx $(MANDIR)/man1/ddx.1 $(MANDIR)/man5/ddx-json.5 \
-	$(MANDIR)/man5/ddx-causes.5 \
+	$(MANDIR)/man5/ddx-causes.5 $(DATADIR)/ddx/ddx-json.schema.json \
 	$(DATADIR)/bash-completion/completions/ddx $(DATADIR)/zsh/site-functions/_ddx \
 	$(DATADIR)/fish/vendor_completions.d/ddx.fish
 
 install: $(BUILD)/ddx
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(DATADIR)/ddx \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions \
 		$(DESTDIR)$(DATADIR)/zsh/site-functions $(DESTDIR)$(DATADIR)/fish/vendor_completions.d
 	install -m 755 $(BUILD)/ddx $(DESTDIR)$(BINDIR)/ddx
 	install -m 644 docs/ddx.1 $(DESTDIR)$(MANDIR)/man1/ddx.1
 	install -m 644 docs/ddx-json.5 $(DESTDIR)$(MANDIR)/man5/ddx-json.5
+	install -m 644 docs/ddx-json.schema.json $(DESTDIR)$(DATADIR)/ddx/ddx-json.schema.json
 	install -m 644 docs/ddx-causes.5 $(DESTDIR)$(MANDIR)/man5/ddx-causes.5
 	install -m 644 completions/ddx.bash $(DESTDIR)$(DATADIR)/bash-completion/completions/ddx
 	install -m 644 completions/_ddx $(DESTDIR)$(DATADIR)/zsh/site-functions/_ddx
