@@ -129,7 +129,10 @@ static int counted_cmp(const void *p, const void *q)
 
 /* The templates split_counters may split (see COUNT_MAX): no rule names
  * them, they count ("<int>/<int>", no progress bar's "<pct>"), and every
- * log prints them, at most COUNT_MAX times.  NULL when none is. */
+ * log prints them, at most COUNT_MAX times, and some log more than once:
+ * a count printed once per run is a tally ("Score: 1/70", "12/12 tests
+ * passed"), the run's result, not the step it got to.  NULL when none
+ * is. */
 static uint8_t *counter_candidates(const struct dx_state *st)
 {
 	size_t nc = st->nc, ncand = 0;
@@ -142,6 +145,7 @@ static uint8_t *counter_candidates(const struct dx_state *st)
 		return NULL;
 	}
 	uint32_t *n = xcalloc(nc, sizeof(*n));
+	uint8_t *again = xcalloc(nc, 1);
 	for (size_t l = 0; l < st->nlogs; l++) {
 		memset(n, 0, nc * sizeof(*n));
 		for (size_t i = 0; i < st->logs[l].nlines; i++) {
@@ -149,10 +153,15 @@ static uint8_t *counter_candidates(const struct dx_state *st)
 			if (cand[c] && ++n[c] > COUNT_MAX)
 				cand[c] = 0;
 		}
-		for (size_t c = 0; c < nc; c++)
+		for (size_t c = 0; c < nc; c++) {
 			if (!n[c])
 				cand[c] = 0;
+			again[c] |= n[c] > 1;
+		}
 	}
+	for (size_t c = 0; c < nc; c++)
+		cand[c] &= again[c];
+	free(again);
 	free(n);
 	return cand;
 }

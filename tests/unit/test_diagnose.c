@@ -1838,6 +1838,21 @@ static void test_failed_step_is_done(void)
 	dx_free(&x);
 }
 
+/* counter_candidates: a count printed once per run is a tally, the
+ * run's result ("Score: 1/2"), not the step it got to: a suite that
+ * failed a test got to its score, as the good run did. */
+static void test_tally_is_no_step(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC,
+		 UPTO04 "|== Test a ==\n|a: OK\n|== Test b ==\n|b: OK\n|Score: 2/2\n",
+		 UPTO04 "|== Test a ==\n|a: FAIL\n|== Test b ==\n|b: OK\n|Score: 1/2\n");
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	const struct dx_milestone *score = milestone(&x.d, "Score: <int>/<int>");
+	CHECK(score && score->bad_line == 9);
+	dx_free(&x);
+}
+
 /* teardown_skipped: after a new error, a match that jumps over what the
  * good run did once is the teardown, though the rules name other steps
  * and none of those: a server that aborted at its data directory and
@@ -2914,6 +2929,7 @@ int main(void)
 	test_teardown_over_unnamed_steps();
 	test_named_end_before_valued_steps();
 	test_copies_folded();
+	test_tally_is_no_step();
 	test_tally_is_no_cause();
 	test_error_is_no_reworded_step();
 	test_rule_word_alone();
