@@ -520,19 +520,28 @@ static int is_wild(const char *w, size_t n)
  * [<dur>]" (a wildcard stands for any word of the other).  The words
  * compared are split at blanks; the one that differs has a letter on
  * both sides, and a word that is no placeholder is the same on both, so
- * that "Error <int>" is no "Loading <int>". */
-static int one_word_apart(const char *a, const char *b)
+ * that "Error <int>" is no "Loading <int>".  One of them may say one
+ * word more, the way it failed: "Timeout! sbrkmuch: FAIL (<dur>)" for
+ * "sbrkmuch: OK (<dur>)".  skip, when set, is that word of a or of b,
+ * passed over. */
+static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+static int alike_but_outcome(const char *a, const char *b, const char *skip)
 {
-	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 	int differ = 0, shared = 0;
 	for (;;) {
 		while (*a == ' ' || *a == '\t')
 			a++;
 		while (*b == ' ' || *b == '\t')
 			b++;
+		size_t na = strcspn(a, " \t"), nb = strcspn(b, " \t");
+		if (a == skip || b == skip) {
+			a += a == skip ? na : 0;
+			b += b == skip ? nb : 0;
+			continue;
+		}
 		if (!*a || !*b)
 			return !*a && !*b && differ == 1 && shared;
-		size_t na = strcspn(a, " \t"), nb = strcspn(b, " \t");
 		if (na == nb && memcmp(a, b, na) == 0) {
 			shared |= *a != '<' && strcspn(a, letters) < na;
 		} else if (is_wild(a, na) || is_wild(b, nb)) {
@@ -544,6 +553,40 @@ static int one_word_apart(const char *a, const char *b)
 		a += na;
 		b += nb;
 	}
+}
+
+static size_t count_words(const char *s)
+{
+	size_t n = 0;
+	for (;;) {
+		s += strspn(s, " \t");
+		if (!*s)
+			return n;
+		n++;
+		s += strcspn(s, " \t");
+	}
+}
+
+/* The word more of longer, where it has one more than shorter: each
+ * one of its words with a letter that is no placeholder, tried. */
+static int one_more_word(const char *longer, const char *shorter, int a_longer)
+{
+	for (const char *w = longer + strspn(longer, " \t"); *w; w += strspn(w, " \t")) {
+		size_t n = strcspn(w, " \t");
+		if (*w != '<' && strcspn(w, letters) < n &&
+		    (a_longer ? alike_but_outcome(longer, shorter, w) : alike_but_outcome(shorter, longer, w)))
+			return 1;
+		w += n;
+	}
+	return 0;
+}
+
+static int one_word_apart(const char *a, const char *b)
+{
+	if (alike_but_outcome(a, b, NULL))
+		return 1;
+	size_t wa = count_words(a), wb = count_words(b);
+	return wa == wb + 1 ? one_more_word(a, b, 1) : wb == wa + 1 ? one_more_word(b, a, 0) : 0;
 }
 
 /* Whether bad's stream goes on with the good run after line m->i: the

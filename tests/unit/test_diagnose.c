@@ -1836,6 +1836,19 @@ static void test_failed_step_is_done(void)
 	CHECK_INT(x.d.verdict, DX_FAILED);
 	CHECK_INT(crash_summary(&x.d), 8);
 	dx_free(&x);
+	/* The failed step says one word more, the way it failed; the
+	 * grader went on with its next test, which failed too, and to its
+	 * score. */
+	DIAGNOSE(&x, GENERIC,
+		 UPTO04 "|== Test sbrkmuch ==\n|sbrkmuch: OK (18.3s)\n|== Test bcache ==\n"
+		 "|$ make qemu\n|bcache: OK (31.1s)\n|== Test time ==\n|time: OK\n|Score: 2/2\n",
+		 UPTO04 "|== Test sbrkmuch ==\n|Timeout! sbrkmuch: FAIL (90.2s)\n|== Test bcache ==\n"
+		 "|$ make qemu\n|Timeout! bcache: FAIL (90.0s)\n|== Test time ==\n|time: OK\n|Score: 0/2\n");
+	CHECK_INT(x.d.verdict, DX_FAILED);
+	CHECK_INT(crash_summary(&x.d), 6);
+	const struct dx_milestone *bcache = milestone(&x.d, "== Test bcache ==");
+	CHECK(bcache && bcache->bad_line == 7);
+	dx_free(&x);
 }
 
 /* counter_candidates: a count printed once per run is a tally, the
