@@ -591,7 +591,8 @@ void pass_fold(struct dx_state *st, struct diagnosis *d)
 		}
 	free(of);
 	fold_names = (const char *const *)st->snames;
-	qsort(pairs, np, sizeof(*pairs), fold_pair_cmp);
+	if (np)
+		qsort(pairs, np, sizeof(*pairs), fold_pair_cmp);
 	/* Each group at its first finding's place, as its crash's copy
 	 * when the crash is one, with its streams. */
 	size_t m = 0, p = 0;
