@@ -259,7 +259,22 @@ static int same_severity(const struct dx_state *st, uint32_t r, uint32_t c)
  * words, or most words outside groups (see words_of), and their first
  * two -- and a template of two words outside groups both of them and
  * no other -- and not say opposite things (opposite): Poetry's "Resolving dependencies..." is the step its
- * finished run prints as "Resolving dependencies... (0.9s)". */
+ * finished run prints as "Resolving dependencies... (0.9s)".  One whose
+ * message is on the lines after it (ends_open) merges with none. */
+/* Whether template t ends in a separator with nothing after it ("[x.py:
+ * _check_ready()] - "): its message is on the lines that follow, and it
+ * is no step that a line says in words ("... - Klippy ready"). */
+static int ends_open(const char *t)
+{
+	size_t n = strlen(t);
+	while (n > 0 && isspace((unsigned char)t[n - 1]))
+		n--;
+	size_t k = n;
+	while (k > 0 && !isspace((unsigned char)t[k - 1]))
+		k--;
+	return k < n && strspn(t + k, "-:|=>") == n - k && k > 0;
+}
+
 static void canonicalise(struct dx_state *st, const uint64_t *logset, const int32_t *crule,
 			 uint32_t *canon)
 {
@@ -270,7 +285,7 @@ static void canonicalise(struct dx_state *st, const uint64_t *logset, const int3
 	size_t n = 0;
 	for (size_t c = 0; c < st->nc; c++) {
 		canon[c] = (uint32_t)c;
-		if ((logset[c] & all) == all || !logset[c])
+		if ((logset[c] & all) == all || !logset[c] || ends_open(st->ctext[c]))
 			continue;
 		words_of(st->ctext[c], 1, &ws[c]);
 		words_of(st->ctext[c], 0, &plain[c]);

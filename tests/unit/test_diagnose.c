@@ -1866,6 +1866,28 @@ static void test_tally_is_no_step(void)
 	dx_free(&x);
 }
 
+/* ends_open: a line that ends in its separator ("[conn.py:check_ready()]
+ * - ") has its message on the lines after it, so it is not the step the
+ * good run said in words ("... - Klippy ready"): a host whose config
+ * check failed diverged after its last subscription, where the good run
+ * went on to initialise its job state. */
+static void test_open_line_is_no_step(void)
+{
+	struct dx x;
+	DIAGNOSE(&x, GENERIC,
+		 UPTO04 "|[conn.py:init()] - Subscribed\n"
+		 "|[state.py:started()] - Job state initialized: standby\n"
+		 "|[conn.py:check_ready()] - Klippy ready\n"
+		 "|[store.py:sensors()] - Configuring sensors\n",
+		 UPTO04 "|[conn.py:init()] - Subscribed\n"
+		 "|[conn.py:check_ready()] - \n"
+		 "|Option 'position_endstop' in section 'stepper_z' must be specified\n"
+		 "|Printer is halted\n");
+	CHECK_INT(x.d.bad_line, 5);
+	CHECK_INT(x.d.good_line, 5);
+	dx_free(&x);
+}
+
 /* teardown_skipped: after a new error, a match that jumps over what the
  * good run did once is the teardown, though the rules name other steps
  * and none of those: a server that aborted at its data directory and
@@ -2943,6 +2965,7 @@ int main(void)
 	test_named_end_before_valued_steps();
 	test_copies_folded();
 	test_tally_is_no_step();
+	test_open_line_is_no_step();
 	test_tally_is_no_cause();
 	test_error_is_no_reworded_step();
 	test_rule_word_alone();
