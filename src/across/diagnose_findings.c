@@ -469,8 +469,36 @@ static void find_non_finite(const struct dx_state *st, struct diagnosis *d, stru
 	free(as_good);
 }
 
+/* The share of bad's templates the closest good run printed too, into
+ * d->good_known of d->bad_templates: templates by the step they are of
+ * (a counted step's values are one), of the lines a run prints as it
+ * goes.  Left out are the lines of a failure (errors, warnings, the
+ * frames and continuation lines of a traceback), which are bad's own
+ * whatever the reference, and blank and drawn lines, which say nothing
+ * of which program wrote them. */
+static void reference_fit(const struct dx_state *st, struct diagnosis *d)
+{
+	uint8_t *in = xcalloc(st->nc ? st->nc : 1, 1);   /* bit 1: bad, 2: good */
+	const size_t logs[2] = { st->bad, d->good };
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < st->logs[logs[k]].nlines; i++)
+			if (k == 1 || !line_continues(st, logs[k], i))
+				in[st->parent[st->id[logs[k]][i]]] |= (uint8_t)(1u << k);
+	size_t nbad = 0, known = 0;
+	for (size_t c = 0; c < st->nc; c++)
+		if ((in[c] & 1) && st->sev[c] == DX_INFO && st->tb[c] == CLASSIFY_TB_NO &&
+		    !is_blank(st->ctext[c]) && !is_drawn(st->ctext[c])) {
+			nbad++;
+			known += (in[c] & 2) != 0;
+		}
+	free(in);
+	d->bad_templates = nbad;
+	d->good_known = nbad ? (double)known / (double)nbad : 1.0;
+}
+
 void pass_novel(struct dx_state *st, struct diagnosis *d)
 {
+	reference_fit(st, d);
 	size_t nb = st->logs[st->bad].nlines;
 	struct novel_count n = {
 		.used = xcalloc(nb ? nb : 1, 1),

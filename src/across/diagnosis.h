@@ -246,6 +246,10 @@ struct diagnosis {
 			       * (timeline_up), or DX_NONE */
 	struct dx_novel *novel;   /* errors first, then warnings, then others */
 	size_t nnovel, novel_lines, novel_templates;
+	double good_known;    /* the share of bad's templates the closest good
+			       * run printed too (pass_novel) */
+	size_t bad_templates; /* ... of so many (blank and drawn lines not
+			       * counted) */
 	struct dx_change *changed;
 	size_t nchanged;
 	struct dx_slow *slow;
@@ -290,5 +294,20 @@ struct dx_options {
 	const struct frdump *dumps;  /* bad's Flight Recorder dumps, by rank */
 	size_t ndumps;
 };
+
+/* Whether the closest good run is a weak reference: it printed under
+ * DX_WEAK_FIT of bad's templates, of at least DX_WEAK_MIN.  A run of the
+ * same program shares its banner, its configuration and its start with
+ * bad, however bad ends (on the dev logs the closest good run of a real
+ * pair shares over 20% of them); one of another program or version
+ * shares next to nothing, and what is "new in bad" against it is then
+ * most of bad, no reduction.  A bad run too short to say (a usage error
+ * and its exit) is not judged. */
+#define DX_WEAK_FIT 0.10
+#define DX_WEAK_MIN 20
+static inline int dx_weak_reference(const struct diagnosis *d)
+{
+	return d->bad_templates >= DX_WEAK_MIN && d->good_known < DX_WEAK_FIT;
+}
 
 #endif

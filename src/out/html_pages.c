@@ -561,9 +561,11 @@ static void findings(FILE *f, const struct diagnosis *d, const struct shown *sh,
 	}
 	if (d->nnovel) {
 		fprintf(f, "<h2>New in the bad run</h2>\n<p class=\"mute\">%zu template%s, %zu line%s "
-			"no good run printed; errors first.</p>\n<table><tr><th>line</th><th>severity</th>"
-			"<th>text</th></tr>\n", d->novel_templates, d->novel_templates == 1 ? "" : "s",
-			d->novel_lines, d->novel_lines == 1 ? "" : "s");
+			"no good run printed; errors first.%s</p>\n<table><tr><th>line</th>"
+			"<th>severity</th><th>text</th></tr>\n", d->novel_templates,
+			d->novel_templates == 1 ? "" : "s", d->novel_lines, d->novel_lines == 1 ? "" : "s",
+			dx_weak_reference(d) ? " The good run fits weakly: this is most of the bad run, "
+			"not what went wrong." : "");
 		for (size_t k = 0; k < d->nnovel && k < NOVEL_SHOWN; k++) {
 			const struct dx_novel *n = &d->novel[k];
 			const char *sev = dx_severity_name(n->severity);

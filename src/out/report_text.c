@@ -885,8 +885,9 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 		fprintf(f, "    ... %zu more\n", d->nchanged - CHANGED_MAX);
 	if (d->nnovel) {
 		section(o, "new in bad");
-		fprintf(f, "%zu template%s, %zu line%s (errors and warnings first)\n", d->novel_templates,
-			d->novel_templates == 1 ? "" : "s", d->novel_lines, d->novel_lines == 1 ? "" : "s");
+		fprintf(f, "%zu template%s, %zu line%s (%s)\n", d->novel_templates,
+			d->novel_templates == 1 ? "" : "s", d->novel_lines, d->novel_lines == 1 ? "" : "s",
+			dx_weak_reference(d) ? "a weak fit, no reduction" : "errors and warnings first");
 		for (size_t k = 0; k < d->nnovel && k < NOVEL_MAX; k++)
 			put_fitting(o, novel_row, &(struct row){ .d = d, .k = k }, left(o, 19));
 		if (d->nnovel > NOVEL_MAX)

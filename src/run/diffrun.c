@@ -154,6 +154,18 @@ static void check_order(const struct diagnosis *d, const struct log *logs, size_
 		}
 }
 
+/* A good run given by hand that is a weak reference (dx_weak_reference)
+ * is named in a warning, as a stored baseline's weak fit is: its
+ * findings are not to be read as what went wrong. */
+static void check_fit(const struct diagnosis *d, struct dx_warning **ws, size_t *nws)
+{
+	if (dx_weak_reference(d))
+		goodcheck_warn(ws, nws, "weak_fit", d->good_log->in.path, DX_NONE,
+			       "good run %s fits weakly: it printed %.0f%% of bad's %zu templates, "
+			       "so \"new in bad\" is most of bad, not what went wrong",
+			       d->good_log->in.path, floor(d->good_known * 100), d->bad_templates);
+}
+
 /* What a report compares: ins[0..n) (good runs, then the bad one) loaded
  * into logs[0..n) with tt, the good runs checked (goodcheck_select, its
  * warnings appended to *ws, doubted[0..n-1) and *ndoubted as it sets
@@ -273,8 +285,10 @@ int diff_run(struct input *ins, size_t n, const char *live_path, struct diff_arg
 				    &nws);
 	struct diagnosis d;
 	diagnose(ref, nref, &tt, &rs, &a->o, &d);
-	if (!a->stored_goods)
+	if (!a->stored_goods) {
 		check_order(&d, logs, n - 1, doubted, &tt, &rs, &ws, &nws);
+		check_fit(&d, &ws, &nws);
+	}
 	/* Good runs in doubt make no clean match, whatever the others say. */
 	if (ndoubted && d.verdict == DX_SAME)
 		d.verdict = DX_DIFFERENT;
@@ -408,13 +422,12 @@ int diff_reference_gap(struct input *goods, size_t n, const char *path, const st
 	return rc;
 }
 
-/* A baseline fits bad weakly when it knows less than this share of bad's
- * templates.  On the dev folders, a baseline of another program scores
- * 0-1% (nothing else of bad's program stored); one of bad's program
- * scores 1-98%, mostly over 10%: under it are crashes of another version
- * (a traceback and a config dump of their own), whose findings against
- * that baseline are mostly noise.  Said, not refused. */
-#define WEAK_FIT 0.10
+/* A baseline fits bad weakly when it knows less than DX_WEAK_FIT of
+ * bad's templates.  On the dev folders, a baseline of another program
+ * scores 0-1% (nothing else of bad's program stored); one of bad's
+ * program scores 1-98%, mostly over 10%: under it are crashes of another
+ * version (a traceback and a config dump of their own), whose findings
+ * against that baseline are mostly noise.  Said, not refused. */
 
 /* Which baseline and why, with the runners-up; whether it fits weakly. */
 static void say_pick(FILE *f, const struct baseline_cand *cs, size_t nc, const char *engine,
@@ -425,7 +438,7 @@ static void say_pick(FILE *f, const struct baseline_cand *cs, size_t nc, const c
 	fprintf(f, "' (%zu run%s)%s: ", pick->nruns, pick->nruns == 1 ? "" : "s",
 		asked ? ", as asked" : "");
 	baseline_print_why(f, pick, engine);
-	if (pick->known < WEAK_FIT)
+	if (pick->known < DX_WEAK_FIT)
 		fprintf(f, "; a weak fit");
 	fputc('\n', f);
 	for (size_t k = 1; k < nc && k < 4; k++) {
@@ -472,7 +485,7 @@ int diff_baseline(const char *store_opt, const char *name, const char *badpath,
 	ins[n++] = bad.in;
 	memset(&bad.in, 0, sizeof(bad.in));
 	struct dx_warning weak = { .kind = "weak_fit", .line = DX_NONE };
-	if (cs[0].known < WEAK_FIT)
+	if (cs[0].known < DX_WEAK_FIT)
 		weak.text = xasprintf("baseline '%s' fits weakly: %.0f%% of bad's templates known",
 				      cs[0].b.name, floor(cs[0].known * 100));
 	/* Not a copy of a: the page it holds open must be written once. */

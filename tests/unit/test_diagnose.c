@@ -1888,6 +1888,54 @@ static void test_open_line_is_no_step(void)
 	dx_free(&x);
 }
 
+/* n lines of a program of its own, each of three words no other line
+ * has ("INFO kab kac kad"), after prefix; malloc'd. */
+static char *own_lines(const char *prefix, size_t n)
+{
+	struct buf b = { 0 };
+	buf_printf(&b, "%s", prefix);
+	for (size_t i = 0; i < 3 * n; i += 3)
+		for (size_t k = i; k < i + 3; k++)
+			buf_printf(&b, "%sk%c%c%s", k == i ? "INFO " : " ", (char)('a' + k / 26 % 26),
+				   (char)('a' + k % 26), k == i + 2 ? "\n" : "");
+	return b.p;
+}
+
+/* reference_fit, dx_weak_reference: a good run that printed next to
+ * none of what bad printed as it ran is a weak reference, and one that
+ * printed all of it is not, however long the traceback bad ends in; a
+ * bad run too short to judge is not judged. */
+static void test_weak_reference(void)
+{
+	struct dx x;
+	char *other = own_lines("", DX_WEAK_MIN + 5);
+	DIAGNOSE(&x, NULL, GOOD, other);
+	CHECK_INT(x.d.bad_templates, DX_WEAK_MIN + 5);
+	CHECK(x.d.good_known < 0.01);
+	CHECK(dx_weak_reference(&x.d));
+	dx_free(&x);
+
+	char *few = own_lines("", DX_WEAK_MIN - 1);
+	DIAGNOSE(&x, NULL, GOOD, few);
+	CHECK(!dx_weak_reference(&x.d));
+	dx_free(&x);
+
+	struct buf tb = { 0 };
+	buf_printf(&tb, "%sTraceback (most recent call last):\n", other);
+	for (int k = 0; k < 40; k++)
+		buf_printf(&tb, "  File \"/app/m%c%c.py\", line %d, in f%c\n    g%c()\n", 'a' + k / 26,
+			   'a' + k % 26, k + 1, 'a' + k % 26, 'a' + k % 26);
+	buf_printf(&tb, "RuntimeError: no device\n");
+	DIAGNOSE(&x, NULL, other, tb.p);
+	CHECK_INT(x.d.bad_templates, DX_WEAK_MIN + 5);
+	CHECK(x.d.good_known > 0.99);
+	CHECK(!dx_weak_reference(&x.d));
+	dx_free(&x);
+	buf_free(&tb);
+	free(few);
+	free(other);
+}
+
 /* teardown_skipped: after a new error, a match that jumps over what the
  * good run did once is the teardown, though the rules name other steps
  * and none of those: a server that aborted at its data directory and
@@ -2966,6 +3014,7 @@ int main(void)
 	test_copies_folded();
 	test_tally_is_no_step();
 	test_open_line_is_no_step();
+	test_weak_reference();
 	test_tally_is_no_cause();
 	test_error_is_no_reworded_step();
 	test_rule_word_alone();
