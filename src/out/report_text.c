@@ -174,6 +174,13 @@ static void put_path(FILE *f, const struct log *lg)
 	put_text(f, lg->in.path, strlen(lg->in.path));
 }
 
+/* The good runs a sentence speaks of, in the number they are: one good
+ * run is "the good run". */
+static const char *the_good(const struct diagnosis *d)
+{
+	return d->ngood == 1 ? "the good run" : "the good runs";
+}
+
 static void put_duration(FILE *f, double s)
 {
 	char b[48];
@@ -279,20 +286,23 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 	/* Empty beside empty good runs: no evidence either way, so no
 	 * verdict word (the verdict itself is no clean match). */
 	if ((d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) && bad->nlines == 0) {
-		fprintf(f, "%s printed nothing, as the good runs did: the log cannot tell how it ended%s.\n",
-			SGR_RESET(o), d->verdict == DX_DIFFERENT ? " (and the good runs are in doubt: see the warnings)" : "");
+		fprintf(f, "%s printed nothing, as %s did: the log cannot tell how it ended%s.\n",
+			SGR_RESET(o), the_good(d), d->verdict == DX_DIFFERENT ? d->ngood == 1 ?
+			" (and the good run is in doubt: see the warnings)" :
+			" (and the good runs are in doubt: see the warnings)" : "");
 		return;
 	}
 	const char *colour = d->verdict == DX_SAME ? SGR_GREEN(o) : d->verdict == DX_RUNNING ? SGR_YELLOW(o) : SGR_RED(o);
 	fprintf(f, " %s%s%s", colour, word[d->verdict], SGR_RESET(o));
 	const struct dx_milestone *fin = dx_final_milestone(d);
 	if (d->verdict == DX_SAME || d->verdict == DX_DIFFERENT) {
-		fprintf(f, d->verdict == DX_SAME ? " the good runs: it reached \"" : " like the good runs (\"");
+		fprintf(f, d->verdict == DX_SAME ? " %s: it reached \"" : " like %s (\"", the_good(d));
 		if (fin)
 			put_reached(f, d, fin, fin->bad_line, q);
 		fprintf(f, "\"");
 		if (d->verdict == DX_DIFFERENT && !d->nnovel && !d->nchanged && !d->nslow)
-			fprintf(f, ") but the good runs are in doubt (see the warnings)");
+			fprintf(f, ") but %s in doubt (see the warnings)",
+				d->ngood == 1 ? "the good run is" : "the good runs are");
 		else if (d->verdict == DX_DIFFERENT) {
 			/* Only what there is: "differs: 1 new finding". */
 			const size_t n[] = { d->nnovel, d->nchanged, d->nslow };
@@ -348,7 +358,7 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 		put_duration(f, d->silent_s);
 		fputs(" of the ~", f);
 		put_duration(f, d->good_step_s);
-		fputs(" the good runs took", f);
+		fprintf(f, " %s took", the_good(d));
 	}
 	if (d->verdict != DX_CRASHED && d->waiting.first >= 0) {
 		/* A stall, not another path: say what it waits for. */
@@ -375,7 +385,7 @@ static void verdict_sentence(const struct out *o, const struct row *r, size_t q)
 		put_msg(f, bad, to, q);
 		fprintf(f, "\" (line %lld)", (long long)to + 1);
 	} else if (fin && fin->good_line > d->good_line) {
-		fprintf(f, "; good runs went on to \"");
+		fprintf(f, "; %s went on to \"", the_good(d));
 		put_short(f, dx_milestone_name(d, fin), strlen(dx_milestone_name(d, fin)), q);
 		fprintf(f, "\"");
 		double s = offset(good, d->good_line, fin->good_line);
@@ -503,7 +513,7 @@ static void second_sentence(FILE *f, const struct row *r, size_t q)
 		if (d->last_progress_ts != d->last_ts_bad)
 			fprintf(f, ", only heartbeats since");
 		if (!isnan(d->good_step_s)) {
-			fprintf(f, " (good runs spent at most ");
+			fprintf(f, d->ngood == 1 ? " (the good run spent " : " (good runs spent at most ");
 			put_duration(f, d->good_step_s);
 			fprintf(f, " in this step)");
 		}
@@ -633,15 +643,19 @@ static void novel_row(const struct out *o, const struct row *r, size_t q)
 	fputc('\n', f);
 }
 
-/* "    12 s (good at most 3.0 s) on TP1 from line A to B: MESSAGE". */
+/* "    12 s (good at most 3.0 s) on TP1 from line A to B: MESSAGE"; with
+ * one good run "(good 3.0 s)", and "(instant in the good run)" where its
+ * clock saw no time pass. */
 static void slow_row(const struct out *o, const struct row *r, size_t q)
 {
 	FILE *f = o->f;
 	const struct dx_slow *s = &r->d->slow[r->k];
 	fprintf(f, "    ");
 	put_duration(f, s->bad_s);
-	if (!isnan(s->good_s)) {
-		fprintf(f, " (good at most ");
+	if (!isnan(s->good_s) && s->good_s <= 0) {
+		fprintf(f, " (instant in %s", the_good(r->d));
+	} else if (!isnan(s->good_s)) {
+		fprintf(f, r->d->ngood == 1 ? " (good " : " (good at most ");
 		put_duration(f, s->good_s);
 	}
 	/* A straggler: what its peers in this run took. */
