@@ -552,14 +552,15 @@ struct fold_pair {
 	uint16_t s;
 };
 
-static const char *const *fold_names;  /* for fold_pair_cmp, one pass at a time */
-
-static int fold_pair_cmp(const void *x, const void *y)
+/* By finding, then by stream name in natural order (TP2 before TP10);
+ * names: the streams' names (qsort_r's argument). */
+static int fold_pair_cmp(const void *x, const void *y, void *names)
 {
 	const struct fold_pair *a = x, *b = y;
+	const char *const *name = names;
 	if (a->k != b->k)
 		return (a->k > b->k) - (a->k < b->k);
-	return natcmp(fold_names[a->s], fold_names[b->s]);
+	return natcmp(name[a->s], name[b->s]);
 }
 
 /* Each finding's group: the first of its copies, by index. */
@@ -618,9 +619,8 @@ void pass_fold(struct dx_state *st, struct diagnosis *d)
 			pairs[np++] = (struct fold_pair){ of[id[i]], stream[i] };
 		}
 	free(of);
-	fold_names = (const char *const *)st->snames;
 	if (np)
-		qsort(pairs, np, sizeof(*pairs), fold_pair_cmp);
+		qsort_r(pairs, np, sizeof(*pairs), fold_pair_cmp, st->snames);
 	/* Each group at its first finding's place, as its crash's copy
 	 * when the crash is one, with its streams. */
 	size_t m = 0, p = 0;
