@@ -390,18 +390,41 @@ static char *dup_n(const char *s, size_t n)
 	return p;
 }
 
-/* What a line is, for the report: its message up to the first '=', ':'
- * or '(' ("server_args"), at most 40 bytes. */
-static char *line_label(const struct changes_side *sd)
+/* What a line is, for the report: the words its message opens with,
+ * a name and not a fragment of the line.  Bracketed tags in front
+ * ("[Rank 0] step=12") are skipped; the name ends before the first
+ * '=', ':', a bracket or a quote (where the values start), before a run
+ * of dots (DeepSpeed's "dynamic_train_config ....... {...}"), before
+ * the first word a mask would call a variable (a number, a host name
+ * such as "azwus2f200000C6": three digits or more), and at a word's end
+ * within 40 bytes.  "" when the line opens with none of that. */
+char *changes_line_label(const char *msg, size_t len)
 {
-	size_t n = strcspn(sd->msg, "=:(");
-	if (n > sd->len)
-		n = sd->len;
-	if (n > 40)
-		n = 40;
-	while (n && (sd->msg[n - 1] == ' ' || sd->msg[n - 1] == '.'))
-		n--;
-	return dup_n(sd->msg, n);
+	size_t i = 0;
+	for (;;) {
+		while (i < len && (msg[i] == ' ' || msg[i] == '\t'))
+			i++;
+		const char *close = i < len && msg[i] == '[' ? memchr(msg + i, ']', len - i) : NULL;
+		if (!close)
+			break;
+		i = (size_t)(close - msg) + 1;
+	}
+	size_t end = i, w = i;      /* end: after the last word taken */
+	while (w < len && w - i <= 40) {
+		size_t e = w, digits = 0;
+		while (e < len && !strchr(" \t=:([{\"'", msg[e]) && !(msg[e] == '.' && e + 1 < len &&
+									 msg[e + 1] == '.'))
+			digits += isdigit((unsigned char)msg[e++]) != 0;
+		if (e == w || digits >= 3 || digits == e - w || e - i > 40)
+			break;
+		end = e;
+		if (e >= len || msg[e] != ' ')
+			break;
+		w = e + 1;
+	}
+	while (end > i && msg[end - 1] == '.')
+		end--;
+	return dup_n(msg + i, end - i);
 }
 
 /* A change of what label says (NULL: what line b is). */
@@ -411,7 +434,7 @@ static void add_change(struct dx_change **out, size_t *nout, size_t *cap, const 
 {
 	GROW(*out, *cap, *nout + 1);
 	(*out)[(*nout)++] = (struct dx_change){
-		.label = label ? xstrdup(label) : line_label(b),
+		.label = label ? xstrdup(label) : changes_line_label(b->msg, b->len),
 		.key = dup_n(key, kl),
 		.good = dup_n(good, gl),
 		.bad = dup_n(bad, bl),

@@ -81,6 +81,10 @@ int changes_env_key(const char *key, size_t n);
  * SIZE_MAX when b has none. */
 size_t changes_partner(const struct changes_side *a, const struct changes_side *b, size_t k);
 
+/* What a line is named by, for the report ("server_args"; "" for
+ * none): see changes.c.  malloc'd. */
+char *changes_line_label(const char *msg, size_t len);
+
 /* How many of sd's values have a key. */
 size_t changes_keyed(const struct changes_side *sd);
 

@@ -876,14 +876,17 @@ static void report_lines(const struct out *o, const struct diagnosis *d, const s
 		const struct dx_change *c = &d->changed[k];
 		if (k == 0 || c->bad_line != d->changed[k - 1].bad_line) {
 			section(o, k == 0 ? "changed" : "");
+			/* A line named by no words is named by its place. */
+			const char *open = *c->label ? " (" : "", *close = *c->label ? ")" : "";
 			put_text(f, c->label, strlen(c->label));
 			if (c->good_line < 0)
-				fprintf(f, " (bad line %lld; not in the good run)\n", (long long)c->bad_line + 1);
+				fprintf(f, "%sbad line %lld; not in the good run%s\n", open,
+					(long long)c->bad_line + 1, close);
 			else if (c->bad_line == c->good_line)
-				fprintf(f, " (line %lld in both)\n", (long long)c->bad_line + 1);
+				fprintf(f, "%sline %lld in both%s\n", open, (long long)c->bad_line + 1, close);
 			else
-				fprintf(f, " (bad line %lld, good line %lld)\n", (long long)c->bad_line + 1,
-					(long long)c->good_line + 1);
+				fprintf(f, "%sbad line %lld, good line %lld%s\n", open,
+					(long long)c->bad_line + 1, (long long)c->good_line + 1, close);
 		}
 		/* "    KEY GOOD -> BAD": the values share what the key leaves. */
 		size_t q = left(o, 37) / 2 < 40 ? left(o, 37) / 2 : 40;

@@ -1,5 +1,6 @@
 /* test_changes.c — keys, numbers and whether a value changed. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "changes.h"
 #include "test.h"
@@ -108,6 +109,33 @@ static void test_partner(void)
 	changes_side_free(&b);
 }
 
+/* changes_line_label: a label is a name the line opens with, never a
+ * fragment of it: no tags, values, quotes, dots, numbers or host names,
+ * and no word cut in half. */
+static void test_label(void)
+{
+	static const char *const cases[][2] = {
+		{ "server_args=ServerArgs(model_path='x')", "server_args" },
+		{ "non-default args: {'model': 'x'}", "non-default args" },
+		{ "[Rank 0] step=12, skipped=6, lr=[0.1]", "step" },
+		{ "azwus2f200000C6:1234:1234 [0] NCCL INFO busId 200000", "" },
+		{ "{'random_ltd': {'max_value': 1}}", "" },
+		{ "                \"max_value\": 1", "" },
+		{ "dynamic_train_config ......... {'random_ltd': 1}", "dynamic_train_config" },
+		{ "  node-version: v20", "node-version" },
+		{ "rank 0 in world size 8 is assigned as DP", "rank" },
+		{ "Initializing a V1 LLM engine (v0.19) with config: model=x", "Initializing a V1 LLM engine" },
+		{ "Use sliding window memory pool. full_layer_tokens=1, swa_layer_tokens=2",
+		  "Use sliding window memory pool" },
+		{ "KV Cache is allocated. #tokens: 491520", "KV Cache is allocated. #tokens" },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char *l = changes_line_label(cases[k][0], strlen(cases[k][0]));
+		CHECK_STR(l, cases[k][1]);
+		free(l);
+	}
+}
+
 static void test_changed(void)
 {
 	/* A named measure that doubled changed; one that moved a little did
@@ -145,6 +173,7 @@ int main(void)
 	test_key();
 	test_key_kinds();
 	test_partner();
+	test_label();
 	test_changed();
 	return test_report();
 }
